@@ -1,0 +1,37 @@
+# actorflow_add_component(NAME <n> SOURCES <src...> DEPS <targets...>)
+# Builds the static library actorflow_<n>, aliased actorflow::<n>, whose
+# public headers live in <n>/actorflow/<n>/ and install to
+# include/actorflow/<n>/.
+add_library(actorflow_warnings INTERFACE)
+target_compile_options(actorflow_warnings INTERFACE -Wall -Wextra -Wpedantic
+  -Wno-unused-parameter
+  # GCC 12 reports false positives inside its own AVX-512 intrinsics (Eigen).
+  $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>
+  $<$<BOOL:${ACTORFLOW_WARNINGS_AS_ERRORS}>:-Werror>)
+if(ACTORFLOW_NATIVE)
+  target_compile_options(actorflow_warnings INTERFACE -march=native)
+endif()
+if(ACTORFLOW_SANITIZERS)
+  string(REPLACE ";" "," _af_san "${ACTORFLOW_SANITIZERS}")
+  target_compile_options(actorflow_warnings INTERFACE -fsanitize=${_af_san}
+    -fno-omit-frame-pointer)
+  target_link_options(actorflow_warnings INTERFACE -fsanitize=${_af_san})
+endif()
+install(TARGETS actorflow_warnings EXPORT actorflowTargets)
+
+function(actorflow_add_component)
+  cmake_parse_arguments(C "" "NAME" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  set(tgt actorflow_${C_NAME})
+  add_library(${tgt} STATIC ${C_SOURCES})
+  add_library(actorflow::${C_NAME} ALIAS ${tgt})
+  set_target_properties(${tgt} PROPERTIES EXPORT_NAME ${C_NAME})
+  target_include_directories(${tgt} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}>
+    $<INSTALL_INTERFACE:include>)
+  target_link_libraries(${tgt} PUBLIC ${C_DEPS}
+    PRIVATE ${C_PRIVATE_DEPS} $<BUILD_INTERFACE:actorflow_warnings>)
+  install(TARGETS ${tgt} EXPORT actorflowTargets
+    ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
+  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/actorflow/
+    DESTINATION include/actorflow)
+endfunction()

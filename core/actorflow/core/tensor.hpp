@@ -1,0 +1,170 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include "actorflow/core/dtype.hpp"
+#include "actorflow/core/shape.hpp"
+#include "actorflow/core/status.hpp"
+#include "actorflow/core/tensor_buffer.hpp"
+
+namespace actorflow::core {
+
+class allocator;
+
+/// Returns the process's plain host allocator, used for tensors that belong
+/// to no device (feeds, results, tests). Devices have their own.
+const std::shared_ptr<allocator>& host_allocator();
+
+/// A typed, shaped, reference-counted n-dimensional array.
+///
+/// `tensor` is a cheap handle: copying it copies one pointer. A produced
+/// tensor is immutable by convention: a kernel writes only to the outputs it
+/// allocated itself, before handing them on, and stateful ops (variables)
+/// copy on write when a buffer is shared, so consumers never see a value
+/// change under them.
+class tensor {
+public:
+  template <class T, int Rank>
+  using map = Eigen::TensorMap<Eigen::Tensor<T, Rank, Eigen::RowMajor, Eigen::DenseIndex>,
+                               Eigen::Aligned>;
+
+  /// Constructs an empty handle (`valid()` is false).
+  tensor() = default;
+
+  /// Allocates an uninitialised tensor (strings start empty) from `alloc`;
+  /// `s` must be fully defined.
+  static status make(const std::shared_ptr<allocator>& alloc, core::dtype type,
+                     const core::shape& s, tensor* out);
+
+  /// Allocates from the host allocator; throws `std::bad_alloc` when memory is
+  /// exhausted. For tests, feeds and builders.
+  tensor(core::dtype type, const core::shape& s);
+
+  /// Makes a scalar.
+  template <class T>
+  static tensor scalar(T value) {
+    tensor result{dtype_v<T>, core::shape{}};
+    *result.mutable_data<T>() = std::move(value);
+    return result;
+  }
+
+  /// Makes a tensor of shape `s` from `values` (row-major).
+  template <class T>
+  static tensor from_vector(const core::shape& s, const std::vector<T>& values) {
+    tensor result{dtype_v<T>, s};
+    auto* dst = result.mutable_data<T>();
+    for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < result.num_elements(); ++i)
+      dst[i] = values[i];
+    return result;
+  }
+
+  bool valid() const noexcept {
+    return body_ != nullptr;
+  }
+
+  core::dtype dtype() const noexcept {
+    return body_ ? body_->type : core::dtype::invalid;
+  }
+
+  const core::shape& shape() const noexcept;
+
+  int64_t num_elements() const noexcept {
+    return body_ ? body_->size : 0;
+  }
+
+  size_t bytes() const noexcept;
+
+  const void* raw_data() const noexcept {
+    return body_ ? body_->buffer->data() : nullptr;
+  }
+
+  void* raw_mutable_data() noexcept {
+    return body_ ? body_->buffer->data() : nullptr;
+  }
+
+  template <class T>
+  const T* data() const noexcept {
+    return static_cast<const T*>(raw_data());
+  }
+
+  template <class T>
+  T* mutable_data() noexcept {
+    return static_cast<T*>(raw_mutable_data());
+  }
+
+  /// Views the elements as a 1-D Eigen tensor.
+  template <class T>
+  map<const T, 1> flat() const {
+    return map<const T, 1>{data<T>(), num_elements()};
+  }
+
+  template <class T>
+  map<T, 1> mutable_flat() {
+    return map<T, 1>{mutable_data<T>(), num_elements()};
+  }
+
+  /// Views a rank-2 tensor as an Eigen matrix map.
+  template <class T>
+  map<const T, 2> matrix() const {
+    return map<const T, 2>{data<T>(), shape().dim(0), shape().dim(1)};
+  }
+
+  template <class T>
+  map<T, 2> mutable_matrix() {
+    return map<T, 2>{mutable_data<T>(), shape().dim(0), shape().dim(1)};
+  }
+
+  /// Returns the single element of a scalar (or one-element) tensor.
+  template <class T>
+  const T& scalar_value() const {
+    return *data<T>();
+  }
+
+  /// Returns a tensor with the same elements and buffer but shape `s`;
+  /// `s` must hold as many elements.
+  status reshaped(const core::shape& s, tensor* out) const;
+
+  /// Returns a copy with a buffer of its own, from `alloc` (host if null).
+  status deep_copy(tensor* out,
+                   const std::shared_ptr<allocator>& alloc = nullptr) const;
+
+  /// Returns whether both handles use the same buffer.
+  bool shares_buffer_with(const tensor& other) const noexcept;
+
+  /// Returns how many handles (tensors and views) share the buffer.
+  long buffer_use_count() const noexcept;
+
+  /// Returns whether this handle is the only one to the buffer, so that
+  /// writing to it in place cannot be observed by anyone else.
+  bool unique() const noexcept;
+
+  /// Returns whether dtype, shape and every element are equal.
+  bool equals(const tensor& other) const;
+
+  friend bool operator==(const tensor& x, const tensor& y) {
+    return x.equals(y);
+  }
+
+  /// Renders dtype, shape and up to `max_elements` values.
+  std::string debug_string(int64_t max_elements = 16) const;
+
+private:
+  struct body {
+    core::dtype type;
+    core::shape dims;
+    int64_t size;
+    std::shared_ptr<tensor_buffer> buffer;
+  };
+
+  explicit tensor(std::shared_ptr<body> b) : body_(std::move(b)) {
+    // nop
+  }
+
+  std::shared_ptr<body> body_;
+};
+
+} // namespace actorflow::core

@@ -1,0 +1,44 @@
+#include "actorflow/core/node_def.hpp"
+
+#include <charconv>
+
+namespace actorflow::core {
+
+bool input_ref::parse(std::string_view text, input_ref* out) {
+  input_ref result;
+  if (!text.empty() && text.front() == '^') {
+    result.control = true;
+    text.remove_prefix(1);
+  }
+  if (text.empty())
+    return false;
+  auto colon = text.rfind(':');
+  if (colon != std::string_view::npos && !result.control) {
+    auto port = text.substr(colon + 1);
+    int value = 0;
+    auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(),
+                                     value);
+    if (port.empty() || ec != std::errc{} || ptr != port.data() + port.size()
+        || value < 0)
+      return false;
+    result.port = value;
+    text = text.substr(0, colon);
+    if (text.empty())
+      return false;
+  } else if (colon != std::string_view::npos) {
+    return false;
+  }
+  result.node = std::string{text};
+  *out = std::move(result);
+  return true;
+}
+
+std::string input_ref::to_string() const {
+  if (control)
+    return "^" + node;
+  if (port == 0)
+    return node;
+  return node + ":" + std::to_string(port);
+}
+
+} // namespace actorflow::core

@@ -1,0 +1,147 @@
+#include "actorflow/core/tensor.hpp"
+
+#include <cstring>
+#include <new>
+#include <sstream>
+
+#include "actorflow/core/cpu_allocator.hpp"
+
+namespace actorflow::core {
+
+const std::shared_ptr<allocator>& host_allocator() {
+  static const std::shared_ptr<allocator> instance
+    = std::make_shared<cpu_allocator>();
+  return instance;
+}
+
+status tensor::make(const std::shared_ptr<allocator>& alloc, core::dtype type,
+                    const core::shape& s, tensor* out) {
+  if (type == core::dtype::invalid)
+    return invalid_argument_error("cannot make a tensor of dtype invalid");
+  if (!s.fully_defined())
+    return invalid_argument_error("cannot make a tensor of shape ",
+                                  s.to_string(), ": not fully defined");
+  auto n = s.num_elements();
+  auto buf = tensor_buffer::make(alloc, type, n);
+  if (!buf)
+    return resource_exhausted_error("out of memory allocating ",
+                                    n * static_cast<int64_t>(size_of(type)),
+                                    " bytes on ", alloc->name());
+  *out = tensor{std::make_shared<body>(body{type, s, n, std::move(buf)})};
+  return status::ok();
+}
+
+tensor::tensor(core::dtype type, const core::shape& s) {
+  auto st = make(host_allocator(), type, s, this);
+  if (st.code() == errc::resource_exhausted)
+    throw std::bad_alloc();
+  if (!st.is_ok())
+    throw std::invalid_argument(st.to_string());
+}
+
+const core::shape& tensor::shape() const noexcept {
+  static const core::shape empty;
+  return body_ ? body_->dims : empty;
+}
+
+size_t tensor::bytes() const noexcept {
+  return body_ ? static_cast<size_t>(body_->size) * size_of(body_->type) : 0;
+}
+
+status tensor::reshaped(const core::shape& s, tensor* out) const {
+  if (!body_)
+    return invalid_argument_error("cannot reshape an empty tensor handle");
+  if (!s.fully_defined() || s.num_elements() != body_->size)
+    return invalid_argument_error("cannot reshape a tensor of shape ",
+                                  body_->dims.to_string(), " to ",
+                                  s.to_string());
+  *out = tensor{std::make_shared<body>(
+    body{body_->type, s, body_->size, body_->buffer})};
+  return status::ok();
+}
+
+status tensor::deep_copy(tensor* out,
+                         const std::shared_ptr<allocator>& alloc) const {
+  if (!body_) {
+    *out = tensor{};
+    return status::ok();
+  }
+  tensor result;
+  ACTORFLOW_RETURN_IF_ERROR(make(alloc ? alloc : host_allocator(),
+                                 body_->type, body_->dims, &result));
+  if (body_->type == core::dtype::string) {
+    auto* src = data<std::string>();
+    auto* dst = result.mutable_data<std::string>();
+    for (int64_t i = 0; i < body_->size; ++i)
+      dst[i] = src[i];
+  } else if (bytes() > 0) {
+    std::memcpy(result.raw_mutable_data(), raw_data(), bytes());
+  }
+  *out = std::move(result);
+  return status::ok();
+}
+
+bool tensor::shares_buffer_with(const tensor& other) const noexcept {
+  return body_ && other.body_ && body_->buffer == other.body_->buffer;
+}
+
+long tensor::buffer_use_count() const noexcept {
+  return body_ ? body_->buffer.use_count() : 0;
+}
+
+bool tensor::unique() const noexcept {
+  return body_ && body_.use_count() == 1 && body_->buffer.use_count() == 1;
+}
+
+bool tensor::equals(const tensor& other) const {
+  if (valid() != other.valid())
+    return false;
+  if (!valid())
+    return true;
+  if (dtype() != other.dtype() || shape() != other.shape())
+    return false;
+  if (dtype() == core::dtype::string) {
+    for (int64_t i = 0; i < num_elements(); ++i)
+      if (data<std::string>()[i] != other.data<std::string>()[i])
+        return false;
+    return true;
+  }
+  if (dtype() == core::dtype::bool_) {
+    for (int64_t i = 0; i < num_elements(); ++i)
+      if (data<bool>()[i] != other.data<bool>()[i])
+        return false;
+    return true;
+  }
+  return bytes() == 0 || std::memcmp(raw_data(), other.raw_data(), bytes()) == 0;
+}
+
+std::string tensor::debug_string(int64_t max_elements) const {
+  if (!body_)
+    return "tensor<empty>";
+  std::ostringstream out;
+  out << "tensor<" << to_string(dtype()) << ", " << shape().to_string()
+      << ">[";
+  auto n = std::min(num_elements(), max_elements);
+  visit_dtype(dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t i = 0; i < n; ++i) {
+      if (i > 0)
+        out << ", ";
+      const auto& v = data<T>()[i];
+      if constexpr (std::is_same_v<T, Eigen::half>
+                    || std::is_same_v<T, Eigen::bfloat16>)
+        out << static_cast<float>(v);
+      else if constexpr (std::is_same_v<T, int8_t>
+                         || std::is_same_v<T, uint8_t>)
+        out << static_cast<int>(v);
+      else
+        out << v;
+    }
+  });
+  if (num_elements() > n)
+    out << ", ...";
+  out << "]";
+  return out.str();
+}
+
+} // namespace actorflow::core

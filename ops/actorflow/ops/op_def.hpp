@@ -1,0 +1,77 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "actorflow/core/attr_value.hpp"
+#include "actorflow/core/dtype.hpp"
+#include "actorflow/core/status.hpp"
+
+namespace actorflow::core {
+struct node_def;
+} // namespace actorflow::core
+
+namespace actorflow::ops {
+
+class shape_context;
+
+/// One input or output of an op: a fixed dtype or the name of a type attr,
+/// possibly a reference (to a variable).
+struct arg_def {
+  std::string name;
+  core::dtype type = core::dtype::invalid; ///< Set if fixed.
+  std::string type_attr;                   ///< Set if given by an attr.
+  bool is_ref = false;
+};
+
+/// One attribute of an op: its type name ("int", "type", "list(int)", ...),
+/// an optional default and, for type attrs, the allowed dtypes.
+struct attr_def {
+  std::string name;
+  std::string type;
+  std::optional<core::attr_value> default_value;
+  std::vector<core::dtype> allowed;
+};
+
+/// The resolved dtype of one input or output of a node.
+struct arg_type {
+  core::dtype type = core::dtype::invalid;
+  bool is_ref = false;
+
+  friend bool operator==(const arg_type& x, const arg_type& y) {
+    return x.type == y.type && x.is_ref == y.is_ref;
+  }
+};
+
+/// The interface of an op: typed inputs and outputs, attrs with defaults and
+/// constraints, and a shape function. Build one with `op_def_builder`.
+struct op_def {
+  using shape_fn = std::function<core::status(shape_context&)>;
+
+  std::string name;
+  std::vector<arg_def> inputs;
+  std::vector<arg_def> outputs;
+  std::vector<attr_def> attrs;
+  shape_fn shape_function;
+  bool is_stateful = false;
+  /// Whether a kernel is cheap enough to run inline on the node's actor
+  /// without counting as expensive work (TF: `IsExpensive() == false`).
+  bool is_cheap = false;
+
+  /// Returns the attr named `name`, or nullptr.
+  const attr_def* find_attr(const std::string& name) const;
+
+  /// Checks `attrs` against the declared ones (types, allowed dtypes,
+  /// unknown names) and fills in defaults. Attrs starting with '_' are
+  /// internal and pass unchecked.
+  core::status check_attrs(core::attr_map& attrs) const;
+
+  /// Resolves the dtypes of inputs and outputs from checked attrs.
+  core::status resolve_types(const core::attr_map& attrs,
+                             std::vector<arg_type>* in,
+                             std::vector<arg_type>* out) const;
+};
+
+} // namespace actorflow::ops

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <vector>
+
+#include "actorflow/core/node_def.hpp"
+#include "actorflow/core/shape.hpp"
+#include "actorflow/core/status.hpp"
+#include "actorflow/ops/attr_reader.hpp"
+
+namespace actorflow::ops {
+
+/// What a shape function sees: the node, its input shapes (possibly partly
+/// unknown) and the output shapes it must set (unknown by default).
+class shape_context : public attr_reader {
+public:
+  shape_context(const core::node_def& node, std::vector<core::shape> inputs,
+                size_t num_outputs);
+
+  const core::node_def& node() const noexcept {
+    return node_;
+  }
+
+  size_t num_inputs() const noexcept {
+    return inputs_.size();
+  }
+
+  const core::shape& input(size_t i) const noexcept {
+    return inputs_[i];
+  }
+
+  void set_output(size_t i, core::shape s) {
+    outputs_[i] = std::move(s);
+  }
+
+  const std::vector<core::shape>& outputs() const noexcept {
+    return outputs_;
+  }
+
+private:
+  const core::node_def& node_;
+  std::vector<core::shape> inputs_;
+  std::vector<core::shape> outputs_;
+};
+
+/// Shape function: every output has the shape of input 0.
+core::status unchanged_shape(shape_context& ctx);
+
+/// Shape function: NumPy broadcasting of inputs 0 and 1.
+core::status broadcast_shape(shape_context& ctx);
+
+/// Computes the NumPy broadcast of two (possibly partly unknown) shapes.
+core::status broadcast_shapes(const core::shape& x, const core::shape& y,
+                              core::shape* out);
+
+} // namespace actorflow::ops

@@ -1,0 +1,15 @@
+#pragma once
+
+// Internal: one function per op family, called by register_ops.
+
+#include "actorflow/ops/op_registry.hpp"
+
+namespace actorflow::ops::defs {
+
+core::status register_array_ops(op_registry& r);
+core::status register_math_ops(op_registry& r);
+core::status register_nn_ops(op_registry& r);
+core::status register_state_ops(op_registry& r);
+core::status register_runtime_ops(op_registry& r);
+
+} // namespace actorflow::ops::defs

@@ -1,0 +1,32 @@
+#include "actorflow/ops/kernel_context.hpp"
+
+#include "actorflow/devices/device.hpp"
+
+namespace actorflow::ops {
+
+kernel_context::kernel_context(devices::device& dev,
+                               const std::vector<arg_type>& out_types,
+                               uint64_t step_id)
+  : device_(dev), out_types_(out_types), step_id_(step_id),
+    outputs_(out_types.size()) {
+  // nop
+}
+
+core::status kernel_context::allocate_output(size_t i, const core::shape& s,
+                                             core::tensor** out) {
+  ACTORFLOW_RETURN_IF_ERROR(core::tensor::make(
+    device_.allocator(core::memory_type::host), out_types_[i].type, s,
+    &outputs_[i].value));
+  *out = &outputs_[i].value;
+  return core::status::ok();
+}
+
+void kernel_context::reset(uint64_t step_id) {
+  step_id_ = step_id;
+  inputs_.clear();
+  for (auto& x : outputs_)
+    x = entry{};
+  status_ = core::status::ok();
+}
+
+} // namespace actorflow::ops

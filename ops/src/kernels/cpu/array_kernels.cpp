@@ -1,0 +1,80 @@
+#include "kernels.hpp"
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+/// Emits the tensor held in its `value` attr, built once.
+class const_kernel : public basic_kernel {
+public:
+  explicit const_kernel(kernel_construction& ctx) {
+    init_ = ctx.get_attr("value", &value_);
+  }
+
+  void compute(kernel_context& ctx) override {
+    ctx.set_output(0, value_);
+  }
+
+  bool is_expensive() const noexcept override {
+    return false;
+  }
+
+private:
+  core::tensor value_;
+};
+
+/// Forwards its input.
+class identity_kernel : public basic_kernel {
+public:
+  explicit identity_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    ctx.set_output(0, ctx.input(0));
+  }
+
+  bool is_expensive() const noexcept override {
+    return false;
+  }
+};
+
+/// Does nothing; used for control dependencies.
+class no_op_kernel : public basic_kernel {
+public:
+  explicit no_op_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context&) override {
+    // nop
+  }
+
+  bool is_expensive() const noexcept override {
+    return false;
+  }
+};
+
+/// Runs only when a placeholder was not fed.
+class placeholder_kernel : public basic_kernel {
+public:
+  explicit placeholder_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    ctx.fail(core::invalid_argument_error(
+      "you must feed a value for placeholder (pass it in the feeds of run)"));
+  }
+};
+
+} // namespace
+
+void register_array_kernels(kernel_registry& r) {
+  r.add_any<const_kernel>("Const", device_type);
+  r.add_any<identity_kernel>("Identity", device_type);
+  r.add_any<no_op_kernel>("NoOp", device_type);
+  r.add_any<placeholder_kernel>("Placeholder", device_type);
+}
+
+} // namespace actorflow::ops::cpu

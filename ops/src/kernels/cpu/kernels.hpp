@@ -1,0 +1,27 @@
+#pragma once
+
+// Internal: one function per kernel family, called by register_cpu_kernels.
+
+#include "actorflow/devices/cpu_device.hpp"
+#include "actorflow/ops/kernel_context.hpp"
+#include "actorflow/ops/kernel_registry.hpp"
+
+namespace actorflow::ops::cpu {
+
+inline constexpr const char* device_type = "cpu";
+
+void register_array_kernels(kernel_registry& r);
+void register_binary_kernels(kernel_registry& r);
+void register_matmul_kernels(kernel_registry& r);
+void register_relu_kernels(kernel_registry& r);
+void register_state_kernels(kernel_registry& r);
+
+/// Returns the Eigen device of the CPU device a kernel runs on.
+inline const Eigen::ThreadPoolDevice& eigen_device(kernel_context& ctx) {
+  return static_cast<devices::cpu_device&>(ctx.device()).eigen_device();
+}
+
+/// Elements below which element-wise kernels stay on the calling thread.
+inline constexpr int64_t parallel_threshold = 1 << 15;
+
+} // namespace actorflow::ops::cpu

@@ -1,0 +1,24 @@
+#include "actorflow/ops/registration.hpp"
+
+#include "defs/defs.hpp"
+#include "kernels/cpu/kernels.hpp"
+
+namespace actorflow::ops {
+
+core::status register_ops(op_registry& registry) {
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_array_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_math_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_nn_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_state_ops(registry));
+  return defs::register_runtime_ops(registry);
+}
+
+void register_cpu_kernels(kernel_registry& registry) {
+  cpu::register_array_kernels(registry);
+  cpu::register_binary_kernels(registry);
+  cpu::register_matmul_kernels(registry);
+  cpu::register_relu_kernels(registry);
+  cpu::register_state_kernels(registry);
+}
+
+} // namespace actorflow::ops

@@ -1,0 +1,46 @@
+#include "actorflow/ops/resource_manager.hpp"
+
+namespace actorflow::ops {
+
+core::status resource_manager::lookup_or_create(
+  const std::string& container, const std::string& name, core::dtype type,
+  const core::shape& declared, std::shared_ptr<variable>* out) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto& vars = containers_[container];
+  auto& slot = vars[name];
+  if (!slot) {
+    slot = std::make_shared<variable>(name, type, declared);
+  } else if (slot->dtype() != type) {
+    return core::invalid_argument_error(
+      "variable ", name, " exists with dtype ", core::to_string(slot->dtype()),
+      ", requested ", core::to_string(type));
+  }
+  *out = slot;
+  return core::status::ok();
+}
+
+std::shared_ptr<variable>
+resource_manager::find(const std::string& container,
+                       const std::string& name) const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto i = containers_.find(container);
+  if (i == containers_.end())
+    return nullptr;
+  auto j = i->second.find(name);
+  return j == i->second.end() ? nullptr : j->second;
+}
+
+bool resource_manager::reset(const std::string& container) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return containers_.erase(container) > 0;
+}
+
+std::vector<std::string> resource_manager::containers() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  std::vector<std::string> result;
+  for (const auto& kvp : containers_)
+    result.push_back(kvp.first);
+  return result;
+}
+
+} // namespace actorflow::ops
