@@ -126,3 +126,12 @@ ACTORFLOW_STATUS_FACTORY(data_loss)
     if (!af_status_.is_ok())                                                   \
       return af_status_;                                                       \
   } while (false)
+
+/// Returns `on_error(status)` from the enclosing function unless `expr` is
+/// ok.
+#define ACTORFLOW_RETURN_IF_ERROR_OR(expr, on_error)                           \
+  do {                                                                         \
+    ::actorflow::core::status af_status_ = (expr);                             \
+    if (!af_status_.is_ok())                                                   \
+      return on_error(std::move(af_status_));                                  \
+  } while (false)

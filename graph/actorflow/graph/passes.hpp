@@ -1,0 +1,59 @@
+#pragma once
+
+/// The graph passes that turn a user graph into per-device partitions for
+/// one run signature: feed/fetch rewrite and pruning, placement, and
+/// partitioning with Send/Recv pairs.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "actorflow/core/status.hpp"
+#include "actorflow/graph/graph.hpp"
+#include "actorflow/graph/validate.hpp"
+
+namespace actorflow::devices {
+class device_set;
+} // namespace actorflow::devices
+
+namespace actorflow::ops {
+class kernel_registry;
+} // namespace actorflow::ops
+
+namespace actorflow::graph {
+
+/// What one `run` asks for: tensors to feed and fetch (`node:port`) and
+/// nodes to run for their effects.
+struct run_signature {
+  std::vector<std::string> feeds;
+  std::vector<std::string> fetches;
+  std::vector<std::string> targets;
+};
+
+/// Replaces each fed tensor by a `_Feed` node (attr `index` = its position
+/// in `feeds`), adds a `_Fetch` node per fetch (`index` likewise), and
+/// prunes `in` to the nodes that fetches and targets need: a fed tensor cuts
+/// off its producers. `in` must be validated; `types` are its types.
+core::status rewrite_for_run(const graph& in, const graph_types& types,
+                             const run_signature& sig, graph* out);
+
+/// Sets every node's `device` to a full device name: explicit requests are
+/// honoured, nodes joined by reference edges (a variable and its Assign)
+/// share a device, the rest go to `default_device`. A request no device can
+/// meet, or a group whose requests conflict, is `invalid_argument`.
+core::status place(graph& g, const graph_types& types,
+                   const devices::device_set& devices,
+                   const ops::kernel_registry& kernels,
+                   const std::string& default_device);
+
+/// Splits a placed graph into one graph per device. Each cross-device edge
+/// becomes a `_Send` on the source device and one `_Recv` per tensor and
+/// destination device (control edges send an empty tensor). Each partition
+/// gets a `_SINK` node that waits for every node without consumers there.
+core::status partition(const graph& placed, const graph_types& types,
+                       std::map<std::string, graph>* parts);
+
+/// The name of the per-partition sink node.
+inline constexpr const char* sink_node_name = "_SINK";
+
+} // namespace actorflow::graph

@@ -1,0 +1,91 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actorflow/core/attr_value.hpp"
+#include "actorflow/core/status.hpp"
+#include "actorflow/graph/graph.hpp"
+#include "actorflow/graph/output.hpp"
+
+namespace actorflow::ops {
+class op_registry;
+} // namespace actorflow::ops
+
+namespace actorflow::graph {
+
+/// Where nodes are being built: a graph under construction plus a name
+/// prefix, a device request and control dependencies, as in TensorFlow's
+/// C++ `Scope`.
+///
+/// Scopes are cheap values; `sub`, `with_device` and
+/// `with_control_dependencies` return a new one that builds into the same
+/// graph. Every op is checked as it is added (op, attrs, dtypes, shapes);
+/// the first error is kept in `status()` with the node's name, and later
+/// ops become no-ops.
+///
+/// ~~~
+/// graph::scope s;
+/// auto W = variable(s.sub("W"), {100, 784}, dtype::float32);
+/// auto b = variable(s.sub("b"), {100, 1}, dtype::float32);
+/// auto x = placeholder(s.sub("x"), dtype::float32, {784, 1});
+/// auto y = relu(s, matmul(s, W, x) + b);
+/// ~~~
+class scope {
+public:
+  /// Starts a new graph, checked against the built-in ops.
+  scope();
+
+  /// Starts a new graph checked against `registry`, which must outlive it.
+  explicit scope(const ops::op_registry& registry);
+
+  /// Returns a scope whose node names start with `prefix/`.
+  scope sub(const std::string& prefix) const;
+
+  /// Returns a scope whose nodes request `device` (e.g. "cpu:1").
+  scope with_device(const std::string& device) const;
+
+  /// Returns a scope whose nodes run after `deps`.
+  scope with_control_dependencies(const std::vector<operation>& deps) const;
+
+  /// Returns the first build error, naming its node.
+  const core::status& status() const;
+
+  bool ok() const {
+    return status().is_ok();
+  }
+
+  /// Returns the graph built so far.
+  const graph& graph_def() const;
+
+  /// Returns a unique node name for `hint` under this scope's prefix (the
+  /// prefix itself when `hint` is empty and the prefix is unused).
+  std::string unique_name(const std::string& hint) const;
+
+  /// Adds a node of `op` and returns its outputs. The building block of
+  /// every op function.
+  std::vector<output> add_node(const std::string& op, const std::string& hint,
+                               const std::vector<output>& inputs,
+                               core::attr_map attrs) const;
+
+  /// Like `add_node` for ops without outputs.
+  operation add_operation(const std::string& op, const std::string& hint,
+                          const std::vector<output>& inputs,
+                          core::attr_map attrs) const;
+
+private:
+  scope(std::shared_ptr<detail::builder_state> state, std::string prefix,
+        std::string device, std::vector<std::string> deps);
+
+  std::string add(const std::string& op, const std::string& hint,
+                  const std::vector<output>& inputs, core::attr_map attrs,
+                  std::vector<output>* outs) const;
+
+  std::shared_ptr<detail::builder_state> state_;
+  std::string prefix_;
+  std::string device_;
+  std::vector<std::string> control_deps_;
+};
+
+} // namespace actorflow::graph

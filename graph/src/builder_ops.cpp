@@ -1,0 +1,120 @@
+#include "actorflow/graph/builder_ops.hpp"
+
+namespace actorflow::graph {
+
+namespace {
+
+output first(std::vector<output> outs) {
+  return outs.empty() ? output{} : std::move(outs.front());
+}
+
+output unary(const scope& s, const char* op, const output& x) {
+  return first(s.add_node(op, op, {x}, {{"T", x.dtype()}}));
+}
+
+output binary(const scope& s, const char* op, const output& x,
+              const output& y) {
+  return first(s.add_node(op, op, {x, y}, {{"T", x.dtype()}}));
+}
+
+output update(const scope& s, const char* op, const output& var,
+              const output& value, bool use_locking) {
+  return first(s.add_node(op, op, {var, value},
+                          {{"T", var.dtype()}, {"use_locking", use_locking}}));
+}
+
+} // namespace
+
+output constant(const scope& s, core::tensor value) {
+  auto type = value.dtype();
+  return first(s.add_node("Const", "Const", {},
+                          {{"value", std::move(value)}, {"dtype", type}}));
+}
+
+output constant(const scope& s, double value, core::dtype type) {
+  core::tensor t{type, core::shape{}};
+  core::visit_dtype(type, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, std::complex<float>>
+                  || std::is_same_v<T, std::complex<double>>)
+      *t.mutable_data<T>() = T(static_cast<typename T::value_type>(value));
+    else if constexpr (!std::is_same_v<T, std::string>)
+      *t.mutable_data<T>() = static_cast<T>(value);
+  });
+  return constant(s, std::move(t));
+}
+
+output placeholder(const scope& s, core::dtype type, core::shape shape) {
+  return first(s.add_node("Placeholder", "", {},
+                          {{"dtype", type}, {"shape", std::move(shape)}}));
+}
+
+output variable(const scope& s, core::shape shape, core::dtype type,
+                const std::string& container) {
+  return first(s.add_node("VariableV2", "", {},
+                          {{"dtype", type},
+                           {"shape", std::move(shape)},
+                           {"container", container}}));
+}
+
+output identity(const scope& s, const output& x) {
+  return unary(s, "Identity", x);
+}
+
+operation no_op(const scope& s) {
+  return s.add_operation("NoOp", "NoOp", {}, {});
+}
+
+output add(const scope& s, const output& x, const output& y) {
+  return binary(s, "Add", x, y);
+}
+
+output sub(const scope& s, const output& x, const output& y) {
+  return binary(s, "Sub", x, y);
+}
+
+output mul(const scope& s, const output& x, const output& y) {
+  return binary(s, "Mul", x, y);
+}
+
+output matmul(const scope& s, const output& a, const output& b,
+              matmul_options options) {
+  return first(s.add_node("MatMul", "MatMul", {a, b},
+                          {{"T", a.dtype()},
+                           {"transpose_a", options.transpose_a},
+                           {"transpose_b", options.transpose_b}}));
+}
+
+output relu(const scope& s, const output& x) {
+  return unary(s, "Relu", x);
+}
+
+output assign(const scope& s, const output& var, const output& value,
+              bool use_locking) {
+  return first(s.add_node("Assign", "Assign", {var, value},
+                          {{"T", var.dtype()}, {"use_locking", use_locking}}));
+}
+
+output assign_add(const scope& s, const output& var, const output& value,
+                  bool use_locking) {
+  return update(s, "AssignAdd", var, value, use_locking);
+}
+
+output assign_sub(const scope& s, const output& var, const output& value,
+                  bool use_locking) {
+  return update(s, "AssignSub", var, value, use_locking);
+}
+
+output operator+(const output& x, const output& y) {
+  return x.valid() ? add(x.origin(), x, y) : output{};
+}
+
+output operator-(const output& x, const output& y) {
+  return x.valid() ? sub(x.origin(), x, y) : output{};
+}
+
+output operator*(const output& x, const output& y) {
+  return x.valid() ? mul(x.origin(), x, y) : output{};
+}
+
+} // namespace actorflow::graph

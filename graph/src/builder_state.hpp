@@ -1,0 +1,22 @@
+#pragma once
+
+// Internal: the shared state of every scope building one graph.
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "actorflow/graph/graph.hpp"
+#include "actorflow/ops/op_registry.hpp"
+
+namespace actorflow::graph::detail {
+
+struct builder_state {
+  /// Owns a registry of the built-in ops unless the user gave one.
+  std::unique_ptr<ops::op_registry> own_registry;
+  const ops::op_registry* registry = nullptr;
+  graph g;
+  core::status first_error;
+};
+
+} // namespace actorflow::graph::detail

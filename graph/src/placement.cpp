@@ -1,0 +1,109 @@
+#include <numeric>
+
+#include "actorflow/devices/device_set.hpp"
+#include "actorflow/graph/passes.hpp"
+#include "actorflow/ops/kernel_registry.hpp"
+
+namespace actorflow::graph {
+
+namespace {
+
+int find_root(std::vector<int>& parent, int x) {
+  while (parent[static_cast<size_t>(x)] != x) {
+    parent[static_cast<size_t>(x)]
+      = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+    x = parent[static_cast<size_t>(x)];
+  }
+  return x;
+}
+
+bool is_runtime_op(const std::string& op) {
+  return !op.empty() && op.front() == '_';
+}
+
+} // namespace
+
+core::status place(graph& g, const graph_types& types,
+                   const devices::device_set& devices,
+                   const ops::kernel_registry& kernels,
+                   const std::string& default_device) {
+  auto n = g.size();
+  auto& nodes = g.mutable_nodes();
+  // Colocation groups: nodes joined by a reference edge.
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (size_t i = 0; i < n; ++i) {
+    size_t data = 0;
+    for (const auto& text : nodes[i].inputs) {
+      core::input_ref r;
+      core::input_ref::parse(text, &r);
+      if (r.control)
+        continue;
+      if (data < types.inputs[i].size() && types.inputs[i][data].is_ref) {
+        auto a = find_root(parent, static_cast<int>(i));
+        auto b = find_root(parent, g.index_of(r.node));
+        parent[static_cast<size_t>(a)] = b;
+      }
+      ++data;
+    }
+  }
+  auto default_spec = core::device_name::parse(default_device);
+  if (!default_spec)
+    return core::invalid_argument_error("malformed default device '",
+                                        default_device, "'");
+  // Candidates per group: devices matching every request of the group and
+  // supporting every op of it.
+  std::map<int, std::vector<devices::device*>> candidates;
+  std::map<int, std::string> first_request; // for error messages
+  for (size_t i = 0; i < n; ++i) {
+    auto root = find_root(parent, static_cast<int>(i));
+    auto [it, fresh] = candidates.try_emplace(root);
+    if (fresh)
+      for (const auto& d : devices.all())
+        it->second.push_back(d.get());
+    const auto& node = nodes[i];
+    auto spec = core::device_name::parse(node.device);
+    if (!spec)
+      return core::invalid_argument_error("malformed device request '",
+                                          node.device, "'")
+        .with_context(node.name, node.op, node.device);
+    auto& cands = it->second;
+    std::vector<devices::device*> kept;
+    for (auto* d : cands)
+      if (spec->matches(d->parsed_name())
+          && (is_runtime_op(node.op) || kernels.supports(node.op, d->type())))
+        kept.push_back(d);
+    if (kept.empty()) {
+      auto& req = first_request[root];
+      std::string why;
+      if (!node.device.empty() && devices.matching(*spec).empty())
+        why = "no device matches the request";
+      else if (!node.device.empty() && !req.empty())
+        why = "it must share a device with a node requesting '" + req
+              + "' (they are joined by a reference edge)";
+      else
+        why = "no device has a kernel for op " + node.op;
+      return core::invalid_argument_error("cannot place node '", node.name,
+                                          "' on '", node.device, "': ", why)
+        .with_context(node.name, node.op, node.device);
+    }
+    cands = std::move(kept);
+    if (!node.device.empty() && first_request[root].empty())
+      first_request[root] = node.device;
+  }
+  // Choose: the default device if the group allows it, else the first one.
+  for (size_t i = 0; i < n; ++i) {
+    auto root = find_root(parent, static_cast<int>(i));
+    const auto& cands = candidates[root];
+    devices::device* chosen = cands.front();
+    for (auto* d : cands)
+      if (default_spec->matches(d->parsed_name())) {
+        chosen = d;
+        break;
+      }
+    nodes[i].device = chosen->name();
+  }
+  return core::status::ok();
+}
+
+} // namespace actorflow::graph

@@ -1,0 +1,131 @@
+#include "actorflow/graph/scope.hpp"
+
+#include "actorflow/graph/validate.hpp"
+#include "actorflow/ops/registration.hpp"
+#include "actorflow/ops/shape_context.hpp"
+#include "builder_state.hpp"
+
+namespace actorflow::graph {
+
+scope::scope() : state_(std::make_shared<detail::builder_state>()) {
+  state_->own_registry = std::make_unique<ops::op_registry>();
+  state_->first_error = ops::register_ops(*state_->own_registry);
+  state_->registry = state_->own_registry.get();
+}
+
+scope::scope(const ops::op_registry& registry)
+  : state_(std::make_shared<detail::builder_state>()) {
+  state_->registry = &registry;
+}
+
+scope::scope(std::shared_ptr<detail::builder_state> state, std::string prefix,
+             std::string device, std::vector<std::string> deps)
+  : state_(std::move(state)), prefix_(std::move(prefix)),
+    device_(std::move(device)), control_deps_(std::move(deps)) {
+  // nop
+}
+
+scope scope::sub(const std::string& prefix) const {
+  auto name = prefix_.empty() ? prefix : prefix_ + "/" + prefix;
+  return scope{state_, std::move(name), device_, control_deps_};
+}
+
+scope scope::with_device(const std::string& device) const {
+  return scope{state_, prefix_, device, control_deps_};
+}
+
+scope scope::with_control_dependencies(
+  const std::vector<operation>& deps) const {
+  auto all = control_deps_;
+  for (const auto& d : deps)
+    all.push_back(d.name);
+  return scope{state_, prefix_, device_, std::move(all)};
+}
+
+const core::status& scope::status() const {
+  return state_->first_error;
+}
+
+const graph& scope::graph_def() const {
+  return state_->g;
+}
+
+std::string scope::unique_name(const std::string& hint) const {
+  if (hint.empty())
+    return state_->g.unique_name(prefix_.empty() ? "node" : prefix_);
+  return state_->g.unique_name(prefix_.empty() ? hint : prefix_ + "/" + hint);
+}
+
+std::vector<output> scope::add_node(const std::string& op,
+                                    const std::string& hint,
+                                    const std::vector<output>& inputs,
+                                    core::attr_map attrs) const {
+  std::vector<output> outs;
+  add(op, hint, inputs, std::move(attrs), &outs);
+  return outs;
+}
+
+operation scope::add_operation(const std::string& op, const std::string& hint,
+                               const std::vector<output>& inputs,
+                               core::attr_map attrs) const {
+  std::vector<output> outs;
+  return operation{add(op, hint, inputs, std::move(attrs), &outs)};
+}
+
+std::string scope::add(const std::string& op_name, const std::string& hint,
+                       const std::vector<output>& inputs, core::attr_map attrs,
+                       std::vector<output>* outs) const {
+  auto& st = *state_;
+  if (!st.first_error.is_ok())
+    return {};
+  for (const auto& in : inputs)
+    if (!in.valid() || in.state() != state_) {
+      st.first_error = core::invalid_argument_error(
+        "an input of a new ", op_name, " node is invalid or from another graph");
+      return {};
+    }
+  core::node_def node;
+  node.name = unique_name(hint.empty() && prefix_.empty() ? op_name : hint);
+  node.op = op_name;
+  node.device = device_;
+  node.attrs = std::move(attrs);
+  for (const auto& in : inputs)
+    node.inputs.push_back(in.name());
+  for (const auto& dep : control_deps_)
+    node.inputs.push_back("^" + dep);
+  auto fail = [&](core::status err) {
+    st.first_error = err.with_context(node.name, node.op);
+    return std::string{};
+  };
+  const auto* op = st.registry->find(op_name);
+  if (op == nullptr)
+    return fail(core::not_found_error("unknown op '", op_name, "'"));
+  ACTORFLOW_RETURN_IF_ERROR_OR(op->check_attrs(node.attrs), fail);
+  std::vector<ops::arg_type> in_types, out_types;
+  ACTORFLOW_RETURN_IF_ERROR_OR(
+    op->resolve_types(node.attrs, &in_types, &out_types), fail);
+  if (in_types.size() != inputs.size())
+    return fail(core::invalid_argument_error(op_name, " takes ",
+                                             in_types.size(), " inputs, got ",
+                                             inputs.size()));
+  std::vector<core::shape> in_shapes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    ACTORFLOW_RETURN_IF_ERROR_OR(
+      check_edge(node, i, inputs[i].name(), in_types[i],
+                 ops::arg_type{inputs[i].dtype(), inputs[i].is_ref()}),
+      fail);
+    in_shapes.push_back(inputs[i].shape());
+  }
+  ops::shape_context shapes{node, std::move(in_shapes), out_types.size()};
+  if (op->shape_function)
+    ACTORFLOW_RETURN_IF_ERROR_OR(op->shape_function(shapes), fail);
+  auto name = node.name;
+  ACTORFLOW_RETURN_IF_ERROR_OR(st.g.add(std::move(node)), fail);
+  auto self = std::make_shared<const scope>(*this);
+  for (size_t i = 0; i < out_types.size(); ++i)
+    outs->emplace_back(state_, name, static_cast<int>(i), out_types[i].type,
+                       shapes.outputs()[i], out_types[i].is_ref, self);
+  return name;
+}
+
+} // namespace actorflow::graph
