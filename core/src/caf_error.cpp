@@ -42,13 +42,9 @@ status from_error(const caf::error& x) {
   return internal_error("CAF: ", text);
 }
 
-std::string render_error(uint8_t code, const std::string& context) {
-  std::string out{to_string(static_cast<errc>(code))};
-  if (!context.empty()) {
-    out += " ";
-    out += context;
-  }
-  return out;
+std::string render_error(uint8_t code, caf::atom_value category,
+                         const caf::message& context) {
+  return from_error(caf::error{code, category, context}).to_string();
 }
 
 } // namespace actorflow::core

@@ -29,7 +29,7 @@ core::status check_edge(const core::node_def& consumer, size_t index,
 }
 
 core::status validate(graph& g, const ops::op_registry& registry,
-                      graph_types* types_out) {
+                      graph_types* types_out, bool internal) {
   graph_types types;
   auto n = g.size();
   types.inputs.resize(n);
@@ -38,7 +38,7 @@ core::status validate(graph& g, const ops::op_registry& registry,
   // Pass 1: ops, attrs and dtypes of every node.
   for (size_t i = 0; i < n; ++i) {
     auto& node = nodes[i];
-    if (node.name.front() == '_')
+    if (!internal && node.name.front() == '_')
       return node_error(node, core::invalid_argument_error(
                                 "node name '", node.name,
                                 "' is reserved: names starting with '_' "

@@ -21,6 +21,7 @@ caf::error to_error(const status& x);
 status from_error(const caf::error& x);
 
 /// Renders an actorflow `caf::error` for `add_error_category`.
-std::string render_error(uint8_t code, const std::string& context);
+std::string render_error(uint8_t code, caf::atom_value category,
+                         const caf::message& context);
 
 } // namespace actorflow::core

@@ -22,9 +22,10 @@ struct graph_types {
 /// data inputs, a missing attr or one of the wrong type, a dtype mismatch on
 /// an edge (including a value where a reference is needed), and a cycle
 /// that does not pass through a NextIteration. Duplicate names are caught
-/// by `graph::add`.
+/// by `graph::add`. Names starting with '_' belong to the runtime and are
+/// rejected unless `internal` is set.
 core::status validate(graph& g, const ops::op_registry& registry,
-                      graph_types* types = nullptr);
+                      graph_types* types = nullptr, bool internal = false);
 
 } // namespace actorflow::graph
 

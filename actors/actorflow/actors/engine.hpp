@@ -1,0 +1,79 @@
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+
+#include "actorflow/actors/protocol.hpp"
+#include "actorflow/actors/runtime_context.hpp"
+
+namespace actorflow::actors {
+
+/// How an engine is set up.
+struct engine_options {
+  /// CPU devices `cpu:0` ... `cpu:N-1` in this process.
+  int num_cpu_devices = 2;
+  /// Intra-op threads per CPU device; 0 means the number of cores.
+  int threads_per_device = 0;
+  /// Where nodes without a device request go.
+  std::string default_device = "cpu:0";
+  /// CAF scheduler threads when the engine owns its actor system; 0 means
+  /// CAF's default (the number of cores).
+  int scheduler_threads = 0;
+};
+
+/// An actorflow engine: registries, devices and variable containers, and
+/// the actor system that runs sessions.
+///
+/// It either owns its `caf::actor_system` or runs inside one the user
+/// already has (call `add_message_types` on that system's config first).
+/// Sessions share the engine's variable containers. Destroying the engine
+/// stops every session it spawned.
+class engine {
+public:
+  explicit engine(engine_options options = {});
+
+  engine(caf::actor_system& sys, engine_options options = {});
+
+  ~engine();
+
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+
+  /// Registers actorflow's message types and error category with `cfg`.
+  static void add_message_types(caf::actor_system_config& cfg);
+
+  /// Returns the first error of set-up (ok if the engine is usable).
+  const core::status& init_status() const noexcept {
+    return init_;
+  }
+
+  caf::actor_system& system() noexcept {
+    return *sys_;
+  }
+
+  runtime_context& context() noexcept {
+    return *rt_;
+  }
+
+  /// Spawns a new session actor, for users who send it requests from their
+  /// own actors.
+  session_actor spawn_session();
+
+private:
+  void init(const engine_options& options);
+
+  std::unique_ptr<caf::actor_system_config> own_cfg_;
+  std::unique_ptr<caf::actor_system> own_sys_;
+  caf::actor_system* sys_;
+  std::shared_ptr<runtime_context> rt_;
+  core::status init_;
+  std::mutex mtx_;
+  std::vector<caf::actor_addr> sessions_;
+};
+
+} // namespace actorflow::actors

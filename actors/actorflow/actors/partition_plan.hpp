@@ -1,0 +1,78 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actorflow/actors/protocol.hpp"
+#include "actorflow/actors/runtime_context.hpp"
+#include "actorflow/graph/graph.hpp"
+#include "actorflow/graph/validate.hpp"
+#include "actorflow/ops/kernel.hpp"
+
+namespace actorflow::actors {
+
+/// How the runtime treats a node.
+enum class node_kind : uint8_t {
+  kernel, ///< Runs its op's kernel.
+  feed,   ///< Emits the tensor the client fed.
+  fetch,  ///< Hands its input to the master.
+  sink,   ///< Tells the master that the partition finished a step.
+  send,   ///< Forwards its input to a Recv on another device.
+  recv,   ///< Emits what its Send forwarded (the rendezvous).
+};
+
+/// One node of a partition, as its actor needs it: kernel, input counts and
+/// where its outputs go. Built once when the partition is instantiated.
+struct node_item {
+  struct edge {
+    int dst;
+    int32_t slot;
+  };
+
+  core::node_def def;
+  node_kind kind = node_kind::kernel;
+  std::unique_ptr<ops::kernel> kernel;
+  std::vector<ops::arg_type> in_types;
+  std::vector<ops::arg_type> out_types;
+  /// Messages to wait for per tag: data and control inputs, plus one
+  /// activation for nodes without inputs and for Recvs.
+  int num_messages = 0;
+  /// Data slots the inputs fill.
+  int num_slots = 0;
+  int32_t index_attr = 0; ///< Feed or fetch position.
+  std::vector<std::vector<edge>> out; ///< Per output port.
+  std::vector<int> control_out;
+  node_actor send_target; ///< For Sends: the Recv's actor.
+};
+
+/// A partition instantiated on one device: its node items and their actors.
+///
+/// Immutable once `wire` has run and before the first step starts, so node
+/// actors read it without locks.
+struct partition_plan {
+  std::string device_name;
+  devices::device* device = nullptr;
+  std::vector<node_item> nodes;
+  std::vector<node_actor> actors;
+  /// Nodes that need an activation per step (no inputs here, or Recv).
+  std::vector<int> roots;
+  master_actor master;
+
+  /// Builds the items of `part` (kernels included: attrs are checked here)
+  /// and spawns one actor per node through `spawn`.
+  static core::status
+  build(const graph::graph& part, runtime_context& rt, master_actor master,
+        const std::function<node_actor(std::shared_ptr<partition_plan>, int)>&
+          spawn,
+        std::shared_ptr<partition_plan>* out);
+
+  /// Points every Send at the Recv with the same `tensor_name` in `parts`.
+  static core::status
+  wire(const std::vector<std::shared_ptr<partition_plan>>& parts);
+
+  /// Stops every node actor.
+  void shutdown();
+};
+
+} // namespace actorflow::actors

@@ -1,0 +1,147 @@
+#pragma once
+
+/// Every message and typed actor interface of the runtime, in one place.
+///
+/// Values travel between node actors as `value_msg`: a (step, frame,
+/// iteration) tag, the consumer's input slot, a state (live, dead, or failed
+/// because an upstream kernel failed) and the value. Messages inside one
+/// process share tensor buffers; the network layer adds a Cap'n Proto
+/// encoding for the types that cross machines.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <caf/allowed_unsafe_message_type.hpp>
+#include <caf/atom.hpp>
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+#include "actorflow/core/status.hpp"
+#include "actorflow/core/tensor.hpp"
+#include "actorflow/graph/graph.hpp"
+#include "actorflow/ops/entry.hpp"
+
+namespace actorflow::actors {
+
+// -- atoms --------------------------------------------------------------------
+
+using extend_atom = caf::atom_constant<caf::atom("extend")>;
+using run_atom = caf::atom_constant<caf::atom("run")>;
+using close_atom = caf::atom_constant<caf::atom("close")>;
+using done_atom = caf::atom_constant<caf::atom("done")>;
+
+// -- tags and values ----------------------------------------------------------
+
+/// Which execution a value belongs to: a step, a frame instance of that
+/// step and an iteration of the frame (root frame 0, iteration 0 outside
+/// loops).
+struct tag {
+  uint64_t step = 0;
+  uint64_t frame = 0;
+  int64_t iter = 0;
+
+  friend bool operator==(const tag& x, const tag& y) noexcept {
+    return x.step == y.step && x.frame == y.frame && x.iter == y.iter;
+  }
+};
+
+struct tag_hash {
+  size_t operator()(const tag& x) const noexcept {
+    auto h = x.step * 0x9E3779B97F4A7C15ull;
+    h ^= x.frame + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h ^= static_cast<uint64_t>(x.iter) + 0x9E3779B97F4A7C15ull + (h << 6)
+         + (h >> 2);
+    return static_cast<size_t>(h);
+  }
+};
+
+/// Whether a value carries data.
+enum class value_state : uint8_t {
+  live,   ///< A value.
+  dead,   ///< No value: an untaken branch (control flow).
+  failed, ///< No value: an upstream kernel failed; the step is aborting.
+};
+
+/// The input slot that activations and control edges use.
+inline constexpr int32_t control_slot = -1;
+
+/// One value for one input slot of a node actor.
+struct value_msg {
+  actors::tag tag;
+  int32_t slot = control_slot;
+  value_state state = value_state::live;
+  ops::entry value;
+};
+
+/// Completion of an asynchronous kernel, sent by a node actor to itself.
+struct async_done_msg {
+  uint64_t id = 0;
+};
+
+/// A fetched value (or why there is none), from a fetch node to the master.
+struct fetch_msg {
+  uint64_t step = 0;
+  int32_t index = 0;
+  value_state state = value_state::live;
+  core::tensor value;
+};
+
+/// The first error of a node in a step, from the node to the master.
+struct step_error_msg {
+  uint64_t step = 0;
+  core::status error;
+};
+
+/// A partition finished a step: its sink fired.
+struct partition_done_msg {
+  uint64_t step = 0;
+};
+
+// -- the session's client interface ------------------------------------------
+
+/// The tensors to feed, by tensor name (`node:port`).
+using feed_list = std::vector<std::pair<std::string, core::tensor>>;
+
+/// What one run asks for.
+struct run_request {
+  feed_list feeds;
+  std::vector<std::string> fetches;
+  std::vector<std::string> targets;
+};
+
+/// The fetched tensors, in the order of `run_request::fetches`.
+using run_result = std::vector<core::tensor>;
+
+// -- typed actor interfaces ---------------------------------------------------
+
+/// A session: extend its graph, run steps, close it. Errors come back as
+/// `caf::error`s of category `actorflow` (see `core::from_error`).
+using session_actor = caf::typed_actor<
+  caf::replies_to<extend_atom, graph::graph>::with<done_atom>,
+  caf::replies_to<run_atom, run_request>::with<run_result>,
+  caf::replies_to<close_atom>::with<done_atom>>;
+
+/// The session plus what its node actors report to it.
+using master_actor = session_actor::extend<caf::reacts_to<fetch_msg>,
+                                           caf::reacts_to<step_error_msg>,
+                                           caf::reacts_to<partition_done_msg>>;
+
+/// One node of a partition.
+using node_actor = caf::typed_actor<caf::reacts_to<value_msg>,
+                                    caf::reacts_to<async_done_msg>>;
+
+} // namespace actorflow::actors
+
+// These messages never leave the process in this layer; the network layer
+// gives the ones that do a Cap'n Proto encoding.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::value_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::async_done_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::fetch_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::step_error_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::partition_done_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::run_request)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::run_result)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::graph::graph)

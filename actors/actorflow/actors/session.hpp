@@ -1,0 +1,57 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "actorflow/actors/engine.hpp"
+#include "actorflow/actors/protocol.hpp"
+
+namespace actorflow::actors {
+
+/// A blocking client of one session actor, for plain C++ code.
+///
+/// ~~~
+/// actors::engine e;
+/// actors::session sess{e};
+/// ACTORFLOW_RETURN_IF_ERROR(sess.extend(s.graph_def()));
+/// std::vector<core::tensor> out;
+/// ACTORFLOW_RETURN_IF_ERROR(sess.run({{"x", x}}, {"relu"}, {}, &out));
+/// ~~~
+///
+/// `run` may be called from several threads at once; each call is one step.
+class session {
+public:
+  explicit session(engine& e);
+
+  /// Closes the session.
+  ~session();
+
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+
+  /// Adds the nodes of `g` to the session's graph; the graph is validated
+  /// as a whole and nothing changes on error.
+  core::status extend(const graph::graph& g);
+
+  /// Runs one step: feeds tensors by name, returns the fetched tensors in
+  /// `outputs` and runs `targets` for their effects.
+  core::status run(const feed_list& feeds,
+                   const std::vector<std::string>& fetches,
+                   const std::vector<std::string>& targets,
+                   std::vector<core::tensor>* outputs);
+
+  /// Releases the session's actors; later calls fail.
+  core::status close();
+
+  /// The underlying session actor.
+  const session_actor& handle() const noexcept {
+    return handle_;
+  }
+
+private:
+  engine& engine_;
+  session_actor handle_;
+  bool closed_ = false;
+};
+
+} // namespace actorflow::actors

@@ -1,0 +1,66 @@
+#include "actorflow/actors/engine.hpp"
+
+#include <thread>
+
+#include <caf/send.hpp>
+
+#include "actorflow/actors/master.hpp"
+#include "actorflow/core/caf_error.hpp"
+#include "actorflow/ops/registration.hpp"
+
+namespace actorflow::actors {
+
+engine::engine(engine_options options)
+  : own_cfg_(std::make_unique<caf::actor_system_config>()) {
+  add_message_types(*own_cfg_);
+  if (options.scheduler_threads > 0)
+    own_cfg_->set("scheduler.max-threads",
+                  static_cast<size_t>(options.scheduler_threads));
+  own_sys_ = std::make_unique<caf::actor_system>(*own_cfg_);
+  sys_ = own_sys_.get();
+  init(options);
+}
+
+engine::engine(caf::actor_system& sys, engine_options options) : sys_(&sys) {
+  init(options);
+}
+
+engine::~engine() {
+  std::lock_guard<std::mutex> guard{mtx_};
+  for (const auto& addr : sessions_)
+    if (auto hdl = caf::actor_cast<caf::actor>(addr))
+      caf::anon_send_exit(hdl, caf::exit_reason::user_shutdown);
+  // An owned actor system waits for every actor in its destructor.
+}
+
+void engine::add_message_types(caf::actor_system_config& cfg) {
+  cfg.add_error_category(core::error_category, core::render_error);
+}
+
+void engine::init(const engine_options& options) {
+  rt_ = std::make_shared<runtime_context>();
+  init_ = ops::register_ops(rt_->ops);
+  ops::register_cpu_kernels(rt_->kernels);
+  auto threads = options.threads_per_device;
+  if (threads <= 0)
+    threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  rt_->devices = devices::device_set::make_local(std::max(1, options.num_cpu_devices),
+                                                 threads);
+  rt_->default_device = options.default_device;
+  if (init_.is_ok()) {
+    auto spec = core::device_name::parse(options.default_device);
+    if (!spec || rt_->devices.matching(*spec).empty())
+      init_ = core::invalid_argument_error("default device '",
+                                           options.default_device,
+                                           "' matches no device");
+  }
+}
+
+session_actor engine::spawn_session() {
+  session_actor hdl = spawn_master(*sys_, rt_);
+  std::lock_guard<std::mutex> guard{mtx_};
+  sessions_.push_back(hdl.address());
+  return hdl;
+}
+
+} // namespace actorflow::actors

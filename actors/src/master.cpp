@@ -1,0 +1,275 @@
+#include "actorflow/actors/master.hpp"
+
+#include <map>
+#include <unordered_map>
+
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
+
+#include "actorflow/actors/node_actor_impl.hpp"
+#include "actorflow/actors/partition_plan.hpp"
+#include "actorflow/core/caf_error.hpp"
+#include "actorflow/core/logging.hpp"
+#include "actorflow/graph/passes.hpp"
+#include "actorflow/graph/validate.hpp"
+
+namespace actorflow::actors {
+
+namespace {
+
+/// Everything compiled for one run signature.
+struct compiled_plan {
+  std::vector<std::shared_ptr<partition_plan>> parts;
+  /// Expected dtype and (partial) shape of each feed.
+  std::vector<core::dtype> feed_types;
+  std::vector<core::shape> feed_shapes;
+  std::vector<std::string> fetch_names;
+
+  void shutdown() {
+    for (auto& p : parts)
+      p->shutdown();
+  }
+};
+
+/// One step in flight.
+struct step_state {
+  caf::typed_response_promise<run_result> promise;
+  std::shared_ptr<compiled_plan> plan;
+  std::vector<core::tensor> fetched;
+  std::vector<value_state> fetch_states;
+  size_t partitions_left = 0;
+  core::status error;
+};
+
+std::string signature_key(const run_request& req) {
+  std::string key;
+  for (const auto& f : req.feeds)
+    key += f.first + ",";
+  key += "|";
+  for (const auto& f : req.fetches)
+    key += f + ",";
+  key += "|";
+  for (const auto& t : req.targets)
+    key += t + ",";
+  return key;
+}
+
+} // namespace
+
+struct master_state {
+  std::shared_ptr<runtime_context> rt;
+  graph::graph g;
+  graph::graph_types types;
+  std::map<std::string, std::shared_ptr<compiled_plan>> plans;
+  std::unordered_map<uint64_t, step_state> steps;
+  uint64_t next_step = 1;
+  bool closed = false;
+
+  void shutdown() {
+    for (auto& kvp : plans)
+      kvp.second->shutdown();
+    plans.clear();
+    for (auto& kvp : steps)
+      kvp.second.promise.deliver(core::to_error(
+        core::cancelled_error("the session was closed during the step")));
+    steps.clear();
+  }
+
+  ~master_state() {
+    shutdown();
+  }
+
+  static inline const char* name = "actorflow.master";
+};
+
+namespace {
+
+using self_ptr = master_actor::stateful_pointer<master_state>;
+
+core::status compile(self_ptr self, const run_request& req,
+                     std::shared_ptr<compiled_plan>* out) {
+  auto& st = self->state;
+  auto& rt = *st.rt;
+  graph::run_signature sig;
+  for (const auto& f : req.feeds)
+    sig.feeds.push_back(f.first);
+  sig.fetches = req.fetches;
+  sig.targets = req.targets;
+  graph::graph pruned;
+  ACTORFLOW_RETURN_IF_ERROR(graph::rewrite_for_run(st.g, st.types, sig, &pruned));
+  graph::graph_types types;
+  ACTORFLOW_RETURN_IF_ERROR(graph::validate(pruned, rt.ops, &types, true));
+  ACTORFLOW_RETURN_IF_ERROR(
+    graph::place(pruned, types, rt.devices, rt.kernels, rt.default_device));
+  std::map<std::string, graph::graph> parts;
+  ACTORFLOW_RETURN_IF_ERROR(graph::partition(pruned, types, &parts));
+  auto plan = std::make_shared<compiled_plan>();
+  // Feed checks: the dtype of the fed tensor and the Placeholder's shape.
+  for (const auto& f : req.feeds) {
+    core::input_ref r;
+    core::input_ref::parse(f.first, &r);
+    auto idx = st.g.index_of(r.node);
+    plan->feed_types.push_back(
+      st.types.outputs[static_cast<size_t>(idx)][static_cast<size_t>(r.port)].type);
+    const auto& node = st.g.nodes()[static_cast<size_t>(idx)];
+    auto s = core::shape::unknown();
+    if (node.op == "Placeholder")
+      s = std::get<core::shape>(node.attrs.at("shape"));
+    plan->feed_shapes.push_back(std::move(s));
+  }
+  plan->fetch_names = req.fetches;
+  master_actor master = self;
+  auto spawn = [self](std::shared_ptr<partition_plan> p, int i) {
+    return spawn_node(self->system(), std::move(p), i);
+  };
+  for (auto& kvp : parts) {
+    std::shared_ptr<partition_plan> part;
+    auto bst = partition_plan::build(kvp.second, rt, master, spawn, &part);
+    if (!bst.is_ok()) {
+      plan->shutdown();
+      return bst;
+    }
+    plan->parts.push_back(std::move(part));
+  }
+  auto wst = partition_plan::wire(plan->parts);
+  if (!wst.is_ok()) {
+    plan->shutdown();
+    return wst;
+  }
+  core::log().debug("compiled run signature with {} nodes in {} partitions",
+                    pruned.size(), plan->parts.size());
+  *out = std::move(plan);
+  return core::status::ok();
+}
+
+caf::result<run_result> start_step(self_ptr self, run_request& req) {
+  auto& st = self->state;
+  if (st.closed)
+    return core::to_error(core::failed_precondition_error("the session is closed"));
+  auto key = signature_key(req);
+  auto& plan = st.plans[key];
+  if (!plan) {
+    core::status cst;
+    try {
+      cst = compile(self, req, &plan);
+    } catch (const std::exception& e) {
+      cst = core::internal_error("compiling the graph threw: ", e.what());
+    }
+    if (!cst.is_ok()) {
+      st.plans.erase(key);
+      return core::to_error(cst);
+    }
+  }
+  for (size_t i = 0; i < req.feeds.size(); ++i) {
+    const auto& [name, value] = req.feeds[i];
+    if (value.dtype() != plan->feed_types[i])
+      return core::to_error(core::invalid_argument_error(
+        "feed '", name, "' has dtype ", core::to_string(value.dtype()),
+        ", the graph expects ", core::to_string(plan->feed_types[i])));
+    if (!plan->feed_shapes[i].compatible_with(value.shape()))
+      return core::to_error(core::invalid_argument_error(
+        "feed '", name, "' has shape ", value.shape().to_string(),
+        ", the placeholder expects ", plan->feed_shapes[i].to_string()));
+  }
+  auto id = st.next_step++;
+  auto& step = st.steps[id];
+  step.promise = self->make_response_promise<run_result>();
+  step.plan = plan;
+  step.fetched.resize(plan->fetch_names.size());
+  step.fetch_states.resize(plan->fetch_names.size(), value_state::failed);
+  step.partitions_left = plan->parts.size();
+  tag t{id, 0, 0};
+  for (auto& part : plan->parts)
+    for (auto root : part->roots) {
+      const auto& item = part->nodes[static_cast<size_t>(root)];
+      if (item.kind == node_kind::feed)
+        self->send(part->actors[static_cast<size_t>(root)],
+                   value_msg{t, 0, value_state::live,
+                             ops::entry{req.feeds[static_cast<size_t>(item.index_attr)].second,
+                                        nullptr}});
+      else
+        self->send(part->actors[static_cast<size_t>(root)],
+                   value_msg{t, control_slot, value_state::live, {}});
+    }
+  return step.promise;
+}
+
+void finish_step(self_ptr self, uint64_t id, step_state& step) {
+  if (step.error.is_ok())
+    for (size_t i = 0; i < step.fetched.size(); ++i)
+      if (step.fetch_states[i] != value_state::live) {
+        step.error = core::invalid_argument_error(
+          "fetched tensor '", step.plan->fetch_names[i], "' has no value",
+          step.fetch_states[i] == value_state::dead ? " (it is dead)" : "");
+        break;
+      }
+  if (step.error.is_ok())
+    step.promise.deliver(std::move(step.fetched));
+  else
+    step.promise.deliver(core::to_error(step.error));
+  self->state.steps.erase(id);
+}
+
+} // namespace
+
+namespace {
+
+master_actor::behavior_type
+master_impl(master_actor::stateful_pointer<master_state> self,
+            std::shared_ptr<runtime_context> rt) {
+  self->state.rt = std::move(rt);
+  return {
+    [self](extend_atom, graph::graph& more) -> caf::result<done_atom> {
+      auto& st = self->state;
+      if (st.closed)
+        return core::to_error(
+          core::failed_precondition_error("the session is closed"));
+      graph::graph merged = st.g;
+      auto est = merged.extend(more);
+      graph::graph_types types;
+      if (est.is_ok())
+        est = graph::validate(merged, st.rt->ops, &types);
+      if (!est.is_ok())
+        return core::to_error(est);
+      st.g = std::move(merged);
+      st.types = std::move(types);
+      return done_atom::value;
+    },
+    [self](run_atom, run_request& req) { return start_step(self, req); },
+    [self](close_atom) -> done_atom {
+      self->state.shutdown();
+      self->state.closed = true;
+      return done_atom::value;
+    },
+    [self](fetch_msg& m) {
+      auto i = self->state.steps.find(m.step);
+      if (i == self->state.steps.end())
+        return;
+      auto idx = static_cast<size_t>(m.index);
+      i->second.fetched[idx] = std::move(m.value);
+      i->second.fetch_states[idx] = m.state;
+    },
+    [self](step_error_msg& m) {
+      auto i = self->state.steps.find(m.step);
+      if (i != self->state.steps.end() && i->second.error.is_ok())
+        i->second.error = std::move(m.error);
+    },
+    [self](partition_done_msg m) {
+      auto i = self->state.steps.find(m.step);
+      if (i == self->state.steps.end())
+        return;
+      if (--i->second.partitions_left == 0)
+        finish_step(self, m.step, i->second);
+    },
+  };
+}
+
+} // namespace
+
+master_actor spawn_master(caf::actor_system& sys,
+                          std::shared_ptr<runtime_context> rt) {
+  return sys.spawn(master_impl, std::move(rt));
+}
+
+} // namespace actorflow::actors

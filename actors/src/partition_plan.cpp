@@ -1,0 +1,124 @@
+#include "actorflow/actors/partition_plan.hpp"
+
+#include <map>
+
+#include <caf/send.hpp>
+
+#include "actorflow/ops/kernel_construction.hpp"
+#include "actorflow/ops/registration.hpp"
+
+namespace actorflow::actors {
+
+namespace {
+
+node_kind kind_of(const std::string& op) {
+  if (op == ops::runtime_op::feed)
+    return node_kind::feed;
+  if (op == ops::runtime_op::fetch)
+    return node_kind::fetch;
+  if (op == ops::runtime_op::sink)
+    return node_kind::sink;
+  if (op == ops::runtime_op::send)
+    return node_kind::send;
+  if (op == ops::runtime_op::recv)
+    return node_kind::recv;
+  return node_kind::kernel;
+}
+
+} // namespace
+
+core::status partition_plan::build(
+  const graph::graph& part, runtime_context& rt, master_actor master,
+  const std::function<node_actor(std::shared_ptr<partition_plan>, int)>& spawn,
+  std::shared_ptr<partition_plan>* out) {
+  auto plan = std::make_shared<partition_plan>();
+  plan->master = std::move(master);
+  graph::graph g = part;
+  graph::graph_types types;
+  ACTORFLOW_RETURN_IF_ERROR(graph::validate(g, rt.ops, &types, true));
+  if (g.size() == 0)
+    return core::internal_error("empty partition");
+  plan->device_name = g.nodes().front().device;
+  plan->device = rt.devices.find(plan->device_name);
+  if (plan->device == nullptr)
+    return core::internal_error("partition on unknown device '",
+                                plan->device_name, "'");
+  auto n = g.size();
+  plan->nodes.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto& item = plan->nodes[i];
+    item.def = g.nodes()[i];
+    item.kind = kind_of(item.def.op);
+    item.in_types = types.inputs[i];
+    item.out_types = types.outputs[i];
+    item.out.resize(item.out_types.size());
+    item.num_slots = item.kind == node_kind::recv || item.kind == node_kind::feed
+                       ? 1
+                       : static_cast<int>(item.in_types.size());
+    // A Recv waits for its activation and for the value its Send forwards.
+    item.num_messages = static_cast<int>(item.def.inputs.size())
+                        + (item.kind == node_kind::recv ? 1 : 0);
+    if (item.def.inputs.empty()) {
+      ++item.num_messages;
+      plan->roots.push_back(static_cast<int>(i));
+    }
+    if (item.kind == node_kind::feed || item.kind == node_kind::fetch)
+      item.index_attr = static_cast<int32_t>(
+        std::get<int64_t>(item.def.attrs.at("index")));
+    if (item.kind == node_kind::kernel) {
+      const auto* op = rt.ops.find(item.def.op);
+      ops::kernel_construction ctx{item.def,       *op,           *plan->device,
+                                   rt.resources,   item.in_types, item.out_types};
+      auto st = rt.kernels.create(ctx, &item.kernel);
+      if (!st.is_ok())
+        return st.with_context(item.def.name, item.def.op, plan->device_name);
+    }
+  }
+  // Out-edges, from the inputs of each consumer.
+  for (size_t i = 0; i < n; ++i) {
+    int32_t slot = 0;
+    for (const auto& text : plan->nodes[i].def.inputs) {
+      core::input_ref r;
+      core::input_ref::parse(text, &r);
+      auto& src = plan->nodes[static_cast<size_t>(g.index_of(r.node))];
+      if (r.control)
+        src.control_out.push_back(static_cast<int>(i));
+      else
+        src.out[static_cast<size_t>(r.port)].push_back(
+          node_item::edge{static_cast<int>(i), slot++});
+    }
+  }
+  plan->actors.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    plan->actors.push_back(spawn(plan, static_cast<int>(i)));
+  *out = std::move(plan);
+  return core::status::ok();
+}
+
+core::status partition_plan::wire(
+  const std::vector<std::shared_ptr<partition_plan>>& parts) {
+  std::map<std::string, node_actor> recvs;
+  for (const auto& p : parts)
+    for (size_t i = 0; i < p->nodes.size(); ++i)
+      if (p->nodes[i].kind == node_kind::recv)
+        recvs.emplace(std::get<std::string>(p->nodes[i].def.attrs.at("tensor_name")),
+                      p->actors[i]);
+  for (const auto& p : parts)
+    for (auto& item : p->nodes)
+      if (item.kind == node_kind::send) {
+        const auto& name = std::get<std::string>(item.def.attrs.at("tensor_name"));
+        auto i = recvs.find(name);
+        if (i == recvs.end())
+          return core::internal_error("no Recv for tensor '", name, "'")
+            .with_context(item.def.name, item.def.op, p->device_name);
+        item.send_target = i->second;
+      }
+  return core::status::ok();
+}
+
+void partition_plan::shutdown() {
+  for (auto& a : actors)
+    caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+}
+
+} // namespace actorflow::actors

@@ -1,0 +1,57 @@
+#include "actorflow/actors/session.hpp"
+
+#include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
+
+#include "actorflow/core/caf_error.hpp"
+
+namespace actorflow::actors {
+
+session::session(engine& e) : engine_(e), handle_(e.spawn_session()) {
+  // nop
+}
+
+session::~session() {
+  close().ignore();
+  caf::anon_send_exit(handle_, caf::exit_reason::user_shutdown);
+}
+
+core::status session::extend(const graph::graph& g) {
+  core::status result;
+  caf::scoped_actor self{engine_.system()};
+  self->request(handle_, caf::infinite, extend_atom::value, g)
+    .receive([](done_atom) {},
+             [&](caf::error& err) { result = core::from_error(err); });
+  return result;
+}
+
+core::status session::run(const feed_list& feeds,
+                          const std::vector<std::string>& fetches,
+                          const std::vector<std::string>& targets,
+                          std::vector<core::tensor>* outputs) {
+  core::status result;
+  caf::scoped_actor self{engine_.system()};
+  self->request(handle_, caf::infinite, run_atom::value,
+                run_request{feeds, fetches, targets})
+    .receive(
+      [&](run_result& values) {
+        if (outputs != nullptr)
+          *outputs = std::move(values);
+      },
+      [&](caf::error& err) { result = core::from_error(err); });
+  return result;
+}
+
+core::status session::close() {
+  if (closed_)
+    return core::status::ok();
+  closed_ = true;
+  core::status result;
+  caf::scoped_actor self{engine_.system()};
+  self->request(handle_, caf::infinite, close_atom::value)
+    .receive([](done_atom) {},
+             [&](caf::error& err) { result = core::from_error(err); });
+  return result;
+}
+
+} // namespace actorflow::actors
