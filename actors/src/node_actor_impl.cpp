@@ -40,6 +40,8 @@ struct node_state {
                      std::pair<tag, std::unique_ptr<ops::kernel_context>>>
     async;
   uint64_t next_async = 0;
+  /// Input slots of the one-message fast path, reused across steps.
+  std::vector<ops::entry> scratch;
 
   static inline const char* name = "actorflow.node";
 };
@@ -151,7 +153,7 @@ void run_kernel(self_ptr self, const tag& t, std::vector<ops::entry>& inputs) {
   }
   auto& ctx = *st.ctx;
   ctx.reset(t.step);
-  ctx.inputs() = std::move(inputs);
+  ctx.inputs().swap(inputs); // keeps both buffers: no allocation per step
   try {
     kernel.compute(ctx);
   } catch (const std::exception& e) {
@@ -219,12 +221,12 @@ void on_value(self_ptr self, value_msg& m) {
   const auto& item = *st.item;
   if (item.num_messages == 1) {
     // Fast path: one input, nothing to wait for.
-    std::vector<ops::entry> inputs;
-    if (m.slot >= 0) {
-      inputs.resize(static_cast<size_t>(item.num_slots));
+    auto& inputs = st.scratch;
+    inputs.resize(static_cast<size_t>(m.slot >= 0 ? item.num_slots : 0));
+    if (m.slot >= 0)
       inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
-    }
     fire(self, m.tag, m.state, inputs);
+    inputs.clear();
     return;
   }
   auto [it, fresh] = st.pending.try_emplace(m.tag);
