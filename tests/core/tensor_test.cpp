@@ -1,0 +1,89 @@
+#include "actorflow/core/tensor.hpp"
+
+#include <gtest/gtest.h>
+
+#include "actorflow/core/cpu_allocator.hpp"
+
+using namespace actorflow::core;
+
+TEST(tensor, every_dtype_allocates_and_holds_values) {
+  auto alloc = std::make_shared<cpu_allocator>();
+  for (size_t i = 1; i < num_dtypes; ++i) {
+    auto type = static_cast<dtype>(i);
+    tensor t;
+    ASSERT_TRUE(tensor::make(alloc, type, {2, 3}, &t).is_ok());
+    EXPECT_EQ(t.dtype(), type);
+    EXPECT_EQ(t.num_elements(), 6);
+    EXPECT_EQ(t.bytes(), 6 * size_of(type));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t.raw_data()) % 64, 0u);
+    visit_dtype(type, [&](auto tag) {
+      using T = decltype(tag);
+      T* p = t.mutable_data<T>();
+      for (int k = 0; k < 6; ++k) {
+        if constexpr (std::is_same_v<T, std::string>)
+          p[k] = "s" + std::to_string(k);
+        else if constexpr (std::is_same_v<T, bool>)
+          p[k] = k % 2 == 0;
+        else
+          p[k] = static_cast<T>(k);
+      }
+      tensor copy;
+      ASSERT_TRUE(t.deep_copy(&copy).is_ok());
+      EXPECT_FALSE(copy.shares_buffer_with(t));
+      EXPECT_TRUE(copy.equals(t)) << to_string(type);
+      if constexpr (std::is_same_v<T, std::string>) {
+        EXPECT_EQ(copy.data<std::string>()[5], "s5");
+      } else if constexpr (!std::is_same_v<T, bool>) {
+        EXPECT_EQ(copy.data<T>()[5], static_cast<T>(5)) << to_string(type);
+      }
+    });
+  }
+}
+
+TEST(tensor, allocator_tracks_bytes_in_use_and_peak) {
+  auto alloc = std::make_shared<cpu_allocator>();
+  {
+    tensor a, b;
+    ASSERT_TRUE(tensor::make(alloc, dtype::float32, {1000}, &a).is_ok());
+    ASSERT_TRUE(tensor::make(alloc, dtype::float64, {10}, &b).is_ok());
+    EXPECT_EQ(alloc->stats().bytes_in_use, 4080);
+    b = tensor{};
+    EXPECT_EQ(alloc->stats().bytes_in_use, 4000);
+  }
+  EXPECT_EQ(alloc->stats().bytes_in_use, 0);
+  EXPECT_EQ(alloc->stats().peak_bytes_in_use, 4080);
+  EXPECT_EQ(alloc->stats().num_allocs, 2);
+}
+
+TEST(tensor, copies_share_the_buffer_and_reshape_views_it) {
+  auto t = tensor::from_vector<float>({2, 3}, {1, 2, 3, 4, 5, 6});
+  EXPECT_TRUE(t.unique());
+  tensor u = t;
+  EXPECT_FALSE(t.unique());
+  EXPECT_TRUE(u.shares_buffer_with(t));
+  tensor r;
+  ASSERT_TRUE(t.reshaped({3, 2}, &r).is_ok());
+  EXPECT_TRUE(r.shares_buffer_with(t));
+  EXPECT_EQ(r.matrix<float>()(2, 1), 6.0f);
+  EXPECT_EQ(t.matrix<float>()(1, 0), 4.0f);
+  EXPECT_EQ(t.flat<float>()(4), 5.0f);
+  EXPECT_EQ(t.reshaped({4}, &r).code(), errc::invalid_argument);
+}
+
+TEST(tensor, make_rejects_bad_requests) {
+  tensor t;
+  EXPECT_EQ(tensor::make(host_allocator(), dtype::float32, {-1, 2}, &t).code(),
+            errc::invalid_argument);
+  EXPECT_EQ(tensor::make(host_allocator(), dtype::invalid, {2}, &t).code(),
+            errc::invalid_argument);
+}
+
+TEST(tensor, scalars_and_debug_strings) {
+  auto s = tensor::scalar<int32_t>(42);
+  EXPECT_EQ(s.shape().rank(), 0);
+  EXPECT_EQ(s.scalar_value<int32_t>(), 42);
+  EXPECT_EQ(s.debug_string(), "tensor<int32, []>[42]");
+  auto h = tensor::scalar(Eigen::half(1.5f));
+  EXPECT_EQ(h.debug_string(), "tensor<float16, []>[1.5]");
+  EXPECT_EQ(tensor{}.debug_string(), "tensor<empty>");
+}

@@ -1,0 +1,87 @@
+#include "actorflow/graph/builder_ops.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace actorflow;
+using core::dtype;
+
+TEST(builder, figure_one_reads_short_and_infers_shapes) {
+  graph::scope s;
+  auto W = graph::variable(s.sub("W"), {100, 784}, dtype::float32);
+  auto b = graph::variable(s.sub("b"), {100, 1}, dtype::float32);
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {784, -1});
+  auto y = graph::relu(s, graph::matmul(s, W, x) + b);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  EXPECT_EQ(W.node_name(), "W");
+  EXPECT_TRUE(W.is_ref());
+  EXPECT_EQ(x.node_name(), "x");
+  EXPECT_EQ(y.node_name(), "Relu");
+  EXPECT_EQ(y.shape(), (core::shape{100, -1}));
+  EXPECT_EQ(y.dtype(), dtype::float32);
+  EXPECT_EQ(s.graph_def().size(), 6u);
+}
+
+TEST(builder, name_scopes_devices_and_control_dependencies) {
+  graph::scope s;
+  auto layer = s.sub("layer1");
+  auto a = graph::constant(layer, 1.0);
+  auto b = graph::constant(layer, 2.0);
+  EXPECT_EQ(a.node_name(), "layer1/Const");
+  EXPECT_EQ(b.node_name(), "layer1/Const_1");
+  auto init = graph::no_op(s.sub("init"));
+  auto gated = s.with_device("cpu:1").with_control_dependencies({init});
+  auto c = graph::add(gated, a, b);
+  ASSERT_TRUE(s.ok());
+  const auto* node = s.graph_def().find(c.node_name());
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->device, "cpu:1");
+  EXPECT_EQ(node->inputs,
+            (std::vector<std::string>{"layer1/Const", "layer1/Const_1", "^init/NoOp"}));
+  EXPECT_EQ(init.name, "init/NoOp");
+}
+
+TEST(builder, dtype_errors_are_reported_at_build_time_with_the_node) {
+  graph::scope s;
+  auto f = graph::constant(s, 1.0, dtype::float32);
+  auto d = graph::constant(s, 1.0, dtype::float64);
+  auto bad = graph::add(s.sub("mix"), f, d);
+  EXPECT_FALSE(bad.valid());
+  EXPECT_EQ(s.status().code(), core::errc::invalid_argument);
+  EXPECT_EQ(s.status().node(), "mix/Add");
+  EXPECT_EQ(s.status().op(), "Add");
+  EXPECT_NE(s.status().message().find("dtype mismatch"), std::string::npos);
+  // Later ops are no-ops; the first error stays.
+  auto later = graph::relu(s, f);
+  EXPECT_FALSE(later.valid());
+  EXPECT_EQ(s.status().node(), "mix/Add");
+}
+
+TEST(builder, shape_errors_are_reported_at_build_time_when_known) {
+  graph::scope s;
+  auto a = graph::placeholder(s.sub("a"), dtype::float32, {3, 4});
+  auto b = graph::placeholder(s.sub("b"), dtype::float32, {5, 6});
+  graph::matmul(s.sub("mm"), a, b);
+  EXPECT_EQ(s.status().node(), "mm/MatMul");
+  EXPECT_NE(s.status().message().find("inner dimensions differ"),
+            std::string::npos);
+  graph::scope t;
+  auto p = graph::placeholder(t.sub("p"), dtype::float32, {2, 3});
+  auto q = graph::placeholder(t.sub("q"), dtype::float32, {4});
+  auto sum = p + q;
+  EXPECT_FALSE(sum.valid());
+  EXPECT_NE(t.status().message().find("incompatible shapes"), std::string::npos);
+  // Unknown dimensions are not errors.
+  graph::scope u;
+  auto m = graph::placeholder(u.sub("m"), dtype::float32, {-1, 4});
+  auto n = graph::placeholder(u.sub("n"), dtype::float32);
+  EXPECT_EQ(graph::matmul(u, m, n).shape(), (core::shape{-1, -1}));
+  EXPECT_TRUE(u.ok());
+}
+
+TEST(builder, assign_needs_a_variable) {
+  graph::scope s;
+  auto c = graph::constant(s, 1.0);
+  graph::assign(s.sub("a"), c, c);
+  EXPECT_EQ(s.status().node(), "a/Assign");
+  EXPECT_NE(s.status().message().find("needs a reference"), std::string::npos);
+}

@@ -1,0 +1,169 @@
+// Runs CPU kernels directly, without actors, against numpy golden data.
+
+#include <gtest/gtest.h>
+
+#include "actorflow/devices/device_set.hpp"
+#include "actorflow/ops/kernel_context.hpp"
+#include "actorflow/ops/kernel_registry.hpp"
+#include "actorflow/ops/op_registry.hpp"
+#include "actorflow/ops/registration.hpp"
+#include "actorflow/ops/resource_manager.hpp"
+#include "common/golden.hpp"
+
+using namespace actorflow;
+using core::dtype;
+using core::tensor;
+
+namespace {
+
+class kernels : public ::testing::Test {
+protected:
+  kernels() : devs(devices::device_set::make_local(1, 2)) {
+    EXPECT_TRUE(ops::register_ops(op_reg).is_ok());
+    ops::register_cpu_kernels(kernel_reg);
+  }
+
+  /// Builds and runs `op` once; returns the context's status.
+  core::status run(const std::string& op, core::attr_map attrs,
+                   std::vector<ops::entry> inputs,
+                   std::vector<ops::entry>* outputs) {
+    core::node_def node{"n", op, {}, "", std::move(attrs)};
+    const auto* def = op_reg.find(op);
+    EXPECT_NE(def, nullptr);
+    ACTORFLOW_RETURN_IF_ERROR(def->check_attrs(node.attrs));
+    ACTORFLOW_RETURN_IF_ERROR(def->resolve_types(node.attrs, &in, &out));
+    ops::kernel_construction ctx{node, *def, *devs.all()[0], resources, in, out};
+    std::unique_ptr<ops::kernel> k;
+    ACTORFLOW_RETURN_IF_ERROR(kernel_reg.create(ctx, &k));
+    ops::kernel_context kctx{*devs.all()[0], out, 1};
+    kctx.inputs() = std::move(inputs);
+    k->compute(kctx);
+    if (outputs != nullptr)
+      *outputs = kctx.outputs();
+    return kctx.status();
+  }
+
+  tensor run1(const std::string& op, core::attr_map attrs,
+              std::vector<tensor> inputs) {
+    std::vector<ops::entry> ins, outs;
+    for (auto& t : inputs)
+      ins.push_back(ops::entry{t, nullptr});
+    auto st = run(op, std::move(attrs), std::move(ins), &outs);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    return outs.empty() ? tensor{} : outs[0].value;
+  }
+
+  ops::op_registry op_reg;
+  ops::kernel_registry kernel_reg;
+  devices::device_set devs;
+  ops::resource_manager resources;
+  std::vector<ops::arg_type> in, out;
+  std::map<std::string, tensor> golden = test::load_golden("spine.txt");
+};
+
+} // namespace
+
+TEST_F(kernels, matmul_matches_numpy_with_and_without_transposes) {
+  core::attr_map f32{{"T", dtype::float32}};
+  test::expect_near(run1("MatMul", f32, {golden["mm_a"], golden["mm_b"]}),
+                    golden["mm_ab"]);
+  core::attr_map ta{{"T", dtype::float32}, {"transpose_a", true}};
+  test::expect_near(run1("MatMul", ta, {golden["mm_at"], golden["mm_b"]}),
+                    golden["mm_ab"]);
+  core::attr_map tb{{"T", dtype::float32}, {"transpose_a", true},
+                    {"transpose_b", true}};
+  test::expect_near(run1("MatMul", tb, {golden["mm_at"], golden["mm_bt"]}),
+                    golden["mm_ab"]);
+}
+
+TEST_F(kernels, matmul_rejects_mismatched_inner_dimensions) {
+  std::vector<ops::entry> outs;
+  auto st = run("MatMul", {{"T", dtype::float32}},
+                {{golden["mm_a"], nullptr}, {golden["mm_a"], nullptr}}, &outs);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_NE(st.message().find("inner dimensions"), std::string::npos);
+}
+
+TEST_F(kernels, binary_ops_broadcast_like_numpy) {
+  core::attr_map f32{{"T", dtype::float32}};
+  test::expect_near(run1("Add", f32, {golden["bc_p"], golden["bc_q"]}),
+                    golden["bc_add_pq"]);
+  test::expect_near(run1("Sub", f32, {golden["bc_p"], golden["bc_q"]}),
+                    golden["bc_sub_pq"]);
+  test::expect_near(run1("Mul", f32, {golden["bc_r"], golden["bc_s"]}),
+                    golden["bc_mul_rs"]);
+  test::expect_near(run1("Sub", f32, {golden["bc_s"], golden["bc_r"]}),
+                    golden["bc_sub_sr"]);
+  auto scalar = run1("Mul", f32, {tensor::from_vector<float>({3}, {1, 2, 3}),
+                                  tensor::scalar(2.0f)});
+  EXPECT_EQ(scalar.flat<float>()(2), 6.0f);
+  auto ints = run1("Add", {{"T", dtype::int64}},
+                   {tensor::from_vector<int64_t>({2}, {INT64_MAX - 1, -5}),
+                    tensor::from_vector<int64_t>({2}, {1, 5})});
+  EXPECT_EQ(ints.flat<int64_t>()(0), INT64_MAX);
+  EXPECT_EQ(ints.flat<int64_t>()(1), 0);
+}
+
+TEST_F(kernels, incompatible_broadcast_is_an_error_not_a_crash) {
+  std::vector<ops::entry> outs;
+  auto st = run("Add", {{"T", dtype::float32}},
+                {{tensor{dtype::float32, {2, 3}}, nullptr},
+                 {tensor{dtype::float32, {4}}, nullptr}},
+                &outs);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+}
+
+TEST_F(kernels, relu_clamps_negatives) {
+  auto y = run1("Relu", {{"T", dtype::float32}},
+                {tensor::from_vector<float>({4}, {-1.5f, 0.0f, 2.0f, -0.0f})});
+  EXPECT_EQ(y.flat<float>()(0), 0.0f);
+  EXPECT_EQ(y.flat<float>()(2), 2.0f);
+}
+
+TEST_F(kernels, assign_add_copies_on_write_so_readers_never_see_a_change) {
+  std::vector<ops::entry> outs;
+  ASSERT_TRUE(run("VariableV2", {{"dtype", dtype::float32}, {"shape", core::shape{2}}},
+                  {}, &outs)
+                .is_ok());
+  auto var = outs[0].ref;
+  ASSERT_NE(var, nullptr);
+  tensor value;
+  EXPECT_EQ(var->read(&value).code(), core::errc::failed_precondition);
+  auto init = tensor::from_vector<float>({2}, {1, 2});
+  ASSERT_TRUE(run("Assign", {{"T", dtype::float32}},
+                  {{{}, var}, {init, nullptr}}, &outs)
+                .is_ok());
+  tensor snapshot;
+  ASSERT_TRUE(var->read(&snapshot).is_ok());
+  EXPECT_TRUE(snapshot.shares_buffer_with(init));
+  auto delta = tensor::from_vector<float>({2}, {10, 20});
+  ASSERT_TRUE(run("AssignAdd", {{"T", dtype::float32}, {"use_locking", true}},
+                  {{{}, var}, {delta, nullptr}}, &outs)
+                .is_ok());
+  tensor after;
+  ASSERT_TRUE(var->read(&after).is_ok());
+  EXPECT_EQ(after.flat<float>()(1), 22.0f);
+  // The snapshot and the assigned tensor are unchanged.
+  EXPECT_EQ(snapshot.flat<float>()(1), 2.0f);
+  EXPECT_EQ(init.flat<float>()(0), 1.0f);
+  ASSERT_TRUE(run("AssignSub", {{"T", dtype::float32}},
+                  {{{}, var}, {delta, nullptr}}, &outs)
+                .is_ok());
+  ASSERT_TRUE(var->read(&after).is_ok());
+  EXPECT_EQ(after.flat<float>()(0), 1.0f);
+  EXPECT_EQ(after.flat<float>()(1), 2.0f);
+}
+
+TEST_F(kernels, a_missing_kernel_is_not_found) {
+  std::vector<ops::entry> outs;
+  auto st = run("MatMul", {{"T", dtype::int32}},
+                {{tensor{dtype::int32, {1, 1}}, nullptr},
+                 {tensor{dtype::int32, {1, 1}}, nullptr}},
+                &outs);
+  EXPECT_TRUE(st.is_ok()) << st.to_string();
+  core::node_def node{"n", "Relu", {}, "", {{"T", dtype::bfloat16}}};
+  const auto* def = op_reg.find("MatMul");
+  ops::kernel_construction ctx{node, *def, *devs.all()[0], resources, {}, {}};
+  std::unique_ptr<ops::kernel> k;
+  EXPECT_EQ(kernel_reg.create(ctx, &k).code(), core::errc::not_found);
+}
