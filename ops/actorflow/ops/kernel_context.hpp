@@ -41,6 +41,12 @@ public:
     return inputs_[i].value;
   }
 
+  /// Moves input `i` out, for kernels that forward it (Identity): no
+  /// reference count changes hands between threads.
+  core::tensor take_input(size_t i) noexcept {
+    return std::move(inputs_[i].value);
+  }
+
   /// Returns the variable behind reference input `i`.
   const std::shared_ptr<variable>& input_ref(size_t i) const noexcept {
     return inputs_[i].ref;

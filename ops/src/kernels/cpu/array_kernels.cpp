@@ -31,7 +31,7 @@ public:
   }
 
   void compute(kernel_context& ctx) override {
-    ctx.set_output(0, ctx.input(0));
+    ctx.set_output(0, ctx.take_input(0));
   }
 
   bool is_expensive() const noexcept override {
