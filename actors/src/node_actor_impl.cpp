@@ -5,7 +5,6 @@
 
 #include <caf/actor_cast.hpp>
 #include <caf/send.hpp>
-#include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actorflow/ops/kernel_context.hpp"
@@ -43,12 +42,28 @@ struct node_state {
   /// Input slots of the one-message fast path, reused across steps.
   std::vector<ops::entry> scratch;
 
-  static inline const char* name = "actorflow.node";
 };
 
 namespace {
 
-using self_ptr = node_actor::stateful_pointer<node_state>;
+/// The actor class of a node. A class of its own rather than a
+/// `stateful_actor`: the scheduler dynamic-casts every actor it resumes, and
+/// a shallower hierarchy with a short type name makes that cast cheaper.
+class node_worker : public node_actor::base {
+public:
+  node_worker(caf::actor_config& cfg, std::shared_ptr<partition_plan> plan,
+              int index);
+
+  behavior_type make_behavior() override;
+
+  const char* name() const override {
+    return "actorflow.node";
+  }
+
+  node_state state;
+};
+
+using self_ptr = node_worker*;
 
 void send_outputs(self_ptr self, const tag& t, value_state state,
                   std::vector<ops::entry>* outputs) {
@@ -245,18 +260,17 @@ void on_value(self_ptr self, value_msg& m) {
   fire(self, m.tag, done.state, done.inputs);
 }
 
-} // namespace
+node_worker::node_worker(caf::actor_config& cfg,
+                         std::shared_ptr<partition_plan> plan, int index)
+  : node_actor::base(cfg) {
+  state.item = &plan->nodes[static_cast<size_t>(index)];
+  state.ctx = std::make_unique<ops::kernel_context>(*plan->device,
+                                                    state.item->out_types, 0);
+  state.plan = std::move(plan);
+}
 
-namespace {
-
-node_actor::behavior_type
-node_actor_impl(node_actor::stateful_pointer<node_state> self,
-                std::shared_ptr<partition_plan> plan, int index) {
-  auto& st = self->state;
-  st.item = &plan->nodes[static_cast<size_t>(index)];
-  st.ctx = std::make_unique<ops::kernel_context>(*plan->device,
-                                                 st.item->out_types, 0);
-  st.plan = std::move(plan);
+node_worker::behavior_type node_worker::make_behavior() {
+  auto* self = this;
   return {
     [self](value_msg& m) { on_value(self, m); },
     [self](async_done_msg m) {
@@ -275,7 +289,7 @@ node_actor_impl(node_actor::stateful_pointer<node_state> self,
 
 node_actor spawn_node(caf::actor_system& sys,
                       std::shared_ptr<partition_plan> plan, int index) {
-  return sys.spawn(node_actor_impl, std::move(plan), index);
+  return sys.spawn<node_worker>(std::move(plan), index);
 }
 
 } // namespace actorflow::actors
