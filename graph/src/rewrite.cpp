@@ -25,6 +25,21 @@ core::status resolve_tensor(const graph& g, const graph_types& types,
   return core::status::ok();
 }
 
+/// Makes the `_Feed` or `_Fetch` node for tensor `t`: on its producer's
+/// device, with its dtype and its position in the signature.
+core::node_def endpoint(const graph& in, const graph_types& types,
+                        const core::input_ref& t, const char* op,
+                        const std::string& name, size_t index) {
+  auto producer = static_cast<size_t>(in.index_of(t.node));
+  core::node_def node;
+  node.name = name;
+  node.op = op;
+  node.device = in.nodes()[producer].device;
+  node.attrs = {{"T", types.outputs[producer][static_cast<size_t>(t.port)].type},
+                {"index", static_cast<int64_t>(index)}};
+  return node;
+}
+
 } // namespace
 
 core::status rewrite_for_run(const graph& in, const graph_types& types,
@@ -39,16 +54,8 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
     auto key = t.to_string();
     if (fed.count(key) != 0)
       return core::invalid_argument_error("tensor '", key, "' is fed twice");
-    const auto& producer = *in.find(t.node);
-    const auto& type = types.outputs[static_cast<size_t>(in.index_of(t.node))]
-                                    [static_cast<size_t>(t.port)];
-    core::node_def feed;
-    feed.name = "_feed_" + std::to_string(i);
-    feed.op = ops::runtime_op::feed;
-    feed.device = producer.device;
-    feed.attrs = {{"T", type.type},
-                  {"index", static_cast<int64_t>(i)},
-                  {"shape", core::shape::unknown()}};
+    auto feed = endpoint(in, types, t, ops::runtime_op::feed,
+                         "_feed_" + std::to_string(i), i);
     fed.emplace(key, feed.name);
     ACTORFLOW_RETURN_IF_ERROR(g.add(std::move(feed)));
   }
@@ -70,15 +77,9 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
     if (fed.count(key) != 0)
       return core::invalid_argument_error("tensor '", key,
                                           "' is both fed and fetched");
-    const auto& producer = *in.find(t.node);
-    const auto& type = types.outputs[static_cast<size_t>(in.index_of(t.node))]
-                                    [static_cast<size_t>(t.port)];
-    core::node_def fetch;
-    fetch.name = "_fetch_" + std::to_string(i);
-    fetch.op = ops::runtime_op::fetch;
-    fetch.device = producer.device;
+    auto fetch = endpoint(in, types, t, ops::runtime_op::fetch,
+                          "_fetch_" + std::to_string(i), i);
     fetch.inputs = {key};
-    fetch.attrs = {{"T", type.type}, {"index", static_cast<int64_t>(i)}};
     roots.push_back(fetch.name);
     ACTORFLOW_RETURN_IF_ERROR(g.add(std::move(fetch)));
   }

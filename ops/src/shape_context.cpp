@@ -18,6 +18,13 @@ core::status unchanged_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
+core::status shape_from_attr(shape_context& ctx) {
+  core::shape s;
+  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("shape", &s));
+  ctx.set_output(0, std::move(s));
+  return core::status::ok();
+}
+
 core::status broadcast_shapes(const core::shape& x, const core::shape& y,
                               core::shape* out) {
   if (!x.known_rank() || !y.known_rank()) {

@@ -45,6 +45,9 @@ private:
 /// Shape function: every output has the shape of input 0.
 core::status unchanged_shape(shape_context& ctx);
 
+/// Shape function: output 0 has the shape given by attr `shape`.
+core::status shape_from_attr(shape_context& ctx);
+
 /// Shape function: NumPy broadcasting of inputs 0 and 1.
 core::status broadcast_shape(shape_context& ctx);
 

@@ -20,13 +20,6 @@ core::status const_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
-core::status attr_shape(shape_context& ctx) {
-  core::shape s;
-  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("shape", &s));
-  ctx.set_output(0, std::move(s));
-  return core::status::ok();
-}
-
 } // namespace
 
 core::status register_array_ops(op_registry& r) {
@@ -40,7 +33,7 @@ core::status register_array_ops(op_registry& r) {
                                     .output("output: dtype")
                                     .attr("dtype: type")
                                     .attr("shape: shape = ?")
-                                    .shape_fn(attr_shape)
+                                    .shape_fn(shape_from_attr)
                                     .cheap()));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("Identity")
                                     .input("input: T")

@@ -6,13 +6,6 @@ namespace actorflow::ops::defs {
 
 namespace {
 
-core::status variable_shape(shape_context& ctx) {
-  core::shape s;
-  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("shape", &s));
-  ctx.set_output(0, std::move(s));
-  return core::status::ok();
-}
-
 core::status assign_shape(shape_context& ctx) {
   bool validate = ctx.attr_or("validate_shape", true);
   if (validate && !ctx.input(0).compatible_with(ctx.input(1)))
@@ -44,7 +37,7 @@ core::status register_state_ops(op_registry& r) {
                                     .attr("dtype: type")
                                     .attr("container: string = ''")
                                     .attr("shared_name: string = ''")
-                                    .shape_fn(variable_shape)
+                                    .shape_fn(shape_from_attr)
                                     .stateful()
                                     .cheap()));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("Assign")
