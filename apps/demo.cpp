@@ -34,16 +34,18 @@ int run_demo(const demo_options& options) {
   auto cpu1 = root.with_device("cpu:1");
   auto W = graph::variable(cpu0.sub("W"), {100, 784}, dtype::float32);
   auto b = graph::variable(cpu1.sub("b"), {100, 1}, dtype::float32);
-  auto x = graph::placeholder(cpu0.sub("x"), dtype::float32,
-                              {784, options.batch});
+  auto x
+    = graph::placeholder(cpu0.sub("x"), dtype::float32, {784, options.batch});
   auto layer = cpu1.sub("layer");
   auto relu = graph::relu(layer, graph::matmul(cpu0, W, x) + b);
   // Initialisers.
   std::mt19937 gen{42};
-  auto init_w = graph::assign(cpu0.sub("init_W"), W,
-                              graph::constant(cpu0, random_tensor(gen, {100, 784}, 0.05f)));
-  auto init_b = graph::assign(cpu1.sub("init_b"), b,
-                              graph::constant(cpu1, random_tensor(gen, {100, 1}, 0.1f)));
+  auto init_w = graph::assign(
+    cpu0.sub("init_W"), W,
+    graph::constant(cpu0, random_tensor(gen, {100, 784}, 0.05f)));
+  auto init_b
+    = graph::assign(cpu1.sub("init_b"), b,
+                    graph::constant(cpu1, random_tensor(gen, {100, 1}, 0.1f)));
   if (!root.ok())
     return fail(root.status());
   actors::engine e;
@@ -55,8 +57,8 @@ int run_demo(const demo_options& options) {
   std::printf("Figure 1: %s = relu(matmul(W, x) + b), %zu nodes, "
               "W and x on cpu:0, b and relu on cpu:1\n",
               relu.node_name().c_str(), root.graph_def().size());
-  if (auto st = sess.run({}, {}, {init_w.node_name(), init_b.node_name()},
-                         nullptr);
+  if (auto st
+      = sess.run({}, {}, {init_w.node_name(), init_b.node_name()}, nullptr);
       !st.is_ok())
     return fail(st);
   for (int step = 0; step < options.steps; ++step) {

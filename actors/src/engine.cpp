@@ -43,16 +43,16 @@ void engine::init(const engine_options& options) {
   ops::register_cpu_kernels(rt_->kernels);
   auto threads = options.threads_per_device;
   if (threads <= 0)
-    threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  rt_->devices = devices::device_set::make_local(std::max(1, options.num_cpu_devices),
-                                                 threads);
+    threads
+      = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  rt_->devices = devices::device_set::make_local(
+    std::max(1, options.num_cpu_devices), threads);
   rt_->default_device = options.default_device;
   if (init_.is_ok()) {
     auto spec = core::device_name::parse(options.default_device);
     if (!spec || rt_->devices.matching(*spec).empty())
-      init_ = core::invalid_argument_error("default device '",
-                                           options.default_device,
-                                           "' matches no device");
+      init_ = core::invalid_argument_error(
+        "default device '", options.default_device, "' matches no device");
   }
 }
 

@@ -97,7 +97,8 @@ core::status compile(self_ptr self, const run_request& req,
   sig.fetches = req.fetches;
   sig.targets = req.targets;
   graph::graph pruned;
-  ACTORFLOW_RETURN_IF_ERROR(graph::rewrite_for_run(st.g, st.types, sig, &pruned));
+  ACTORFLOW_RETURN_IF_ERROR(
+    graph::rewrite_for_run(st.g, st.types, sig, &pruned));
   graph::graph_types types;
   ACTORFLOW_RETURN_IF_ERROR(graph::validate(pruned, rt.ops, &types, true));
   ACTORFLOW_RETURN_IF_ERROR(
@@ -111,7 +112,8 @@ core::status compile(self_ptr self, const run_request& req,
     core::input_ref::parse(f.first, &r);
     auto idx = st.g.index_of(r.node);
     plan->feed_types.push_back(
-      st.types.outputs[static_cast<size_t>(idx)][static_cast<size_t>(r.port)].type);
+      st.types.outputs[static_cast<size_t>(idx)][static_cast<size_t>(r.port)]
+        .type);
     const auto& node = st.g.nodes()[static_cast<size_t>(idx)];
     auto s = core::shape::unknown();
     if (node.op == "Placeholder")
@@ -146,7 +148,8 @@ core::status compile(self_ptr self, const run_request& req,
 caf::result<run_result> start_step(self_ptr self, run_request& req) {
   auto& st = self->state;
   if (st.closed)
-    return core::to_error(core::failed_precondition_error("the session is closed"));
+    return core::to_error(
+      core::failed_precondition_error("the session is closed"));
   auto key = signature_key(req);
   auto& plan = st.plans[key];
   if (!plan) {
@@ -184,10 +187,12 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
     for (auto root : part->roots) {
       const auto& item = part->nodes[static_cast<size_t>(root)];
       if (item.kind == node_kind::feed)
-        self->send(part->actors[static_cast<size_t>(root)],
-                   value_msg{t, 0, value_state::live,
-                             ops::entry{req.feeds[static_cast<size_t>(item.index_attr)].second,
-                                        nullptr}});
+        self->send(
+          part->actors[static_cast<size_t>(root)],
+          value_msg{
+            t, 0, value_state::live,
+            ops::entry{req.feeds[static_cast<size_t>(item.index_attr)].second,
+                       nullptr}});
       else
         self->send(part->actors[static_cast<size_t>(root)],
                    value_msg{t, control_slot, value_state::live, {}});

@@ -41,7 +41,6 @@ struct node_state {
   uint64_t next_async = 0;
   /// Input slots of the one-message fast path, reused across steps.
   std::vector<ops::entry> scratch;
-
 };
 
 namespace {
@@ -93,9 +92,10 @@ void send_outputs(self_ptr self, const tag& t, value_state state,
 /// Reports `err` (the node's first error in this step) to the master.
 void report(self_ptr self, const tag& t, const core::status& err) {
   const auto& item = *self->state.item;
-  self->send(self->state.plan->master,
-             step_error_msg{t.step, err.with_context(item.def.name, item.def.op,
-                                                     self->state.plan->device_name)});
+  self->send(
+    self->state.plan->master,
+    step_error_msg{t.step, err.with_context(item.def.name, item.def.op,
+                                            self->state.plan->device_name)});
 }
 
 /// Checks a finished kernel's outputs and sends them on.
@@ -108,10 +108,12 @@ void finish_kernel(self_ptr self, const tag& t, ops::kernel_context& ctx) {
         st = core::internal_error("kernel left output ", i, " unset");
         break;
       }
-      if (e.value.valid() && e.value.dtype() != self->state.item->out_types[i].type) {
-        st = core::internal_error("kernel produced a ", core::to_string(e.value.dtype()),
-                                  " for output ", i, ", declared ",
-                                  core::to_string(self->state.item->out_types[i].type));
+      if (e.value.valid()
+          && e.value.dtype() != self->state.item->out_types[i].type) {
+        st = core::internal_error(
+          "kernel produced a ", core::to_string(e.value.dtype()),
+          " for output ", i, ", declared ",
+          core::to_string(self->state.item->out_types[i].type));
         break;
       }
     }
@@ -157,9 +159,8 @@ void run_kernel(self_ptr self, const tag& t, std::vector<ops::entry>& inputs) {
     st.async.emplace(id, std::make_pair(t, std::move(ctx)));
     auto handle = caf::actor_cast<node_actor>(self);
     try {
-      kernel.compute_async(*raw, [handle, id] {
-        caf::anon_send(handle, async_done_msg{id});
-      });
+      kernel.compute_async(
+        *raw, [handle, id] { caf::anon_send(handle, async_done_msg{id}); });
     } catch (const std::exception& e) {
       raw->fail(core::internal_error("kernel threw: ", e.what()));
       caf::anon_send(handle, async_done_msg{id});
@@ -192,9 +193,7 @@ void fire(self_ptr self, const tag& t, value_state state,
         send_outputs(self, t, state, nullptr);
       return;
     case node_kind::feed:
-    case node_kind::recv:
-      send_outputs(self, t, state, &inputs);
-      return;
+    case node_kind::recv: send_outputs(self, t, state, &inputs); return;
     case node_kind::send: {
       ops::entry value;
       if (state == value_state::live) {

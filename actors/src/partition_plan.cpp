@@ -52,9 +52,10 @@ core::status partition_plan::build(
     item.in_types = types.inputs[i];
     item.out_types = types.outputs[i];
     item.out.resize(item.out_types.size());
-    item.num_slots = item.kind == node_kind::recv || item.kind == node_kind::feed
-                       ? 1
-                       : static_cast<int>(item.in_types.size());
+    item.num_slots
+      = item.kind == node_kind::recv || item.kind == node_kind::feed
+          ? 1
+          : static_cast<int>(item.in_types.size());
     // A Recv waits for its activation and for the value its Send forwards.
     item.num_messages = static_cast<int>(item.def.inputs.size())
                         + (item.kind == node_kind::recv ? 1 : 0);
@@ -63,12 +64,12 @@ core::status partition_plan::build(
       plan->roots.push_back(static_cast<int>(i));
     }
     if (item.kind == node_kind::feed || item.kind == node_kind::fetch)
-      item.index_attr = static_cast<int32_t>(
-        std::get<int64_t>(item.def.attrs.at("index")));
+      item.index_attr
+        = static_cast<int32_t>(std::get<int64_t>(item.def.attrs.at("index")));
     if (item.kind == node_kind::kernel) {
       const auto* op = rt.ops.find(item.def.op);
-      ops::kernel_construction ctx{item.def,       *op,           *plan->device,
-                                   rt.resources,   item.in_types, item.out_types};
+      ops::kernel_construction ctx{item.def,     *op,           *plan->device,
+                                   rt.resources, item.in_types, item.out_types};
       auto st = rt.kernels.create(ctx, &item.kernel);
       if (!st.is_ok())
         return st.with_context(item.def.name, item.def.op, plan->device_name);
@@ -101,12 +102,14 @@ core::status partition_plan::wire(
   for (const auto& p : parts)
     for (size_t i = 0; i < p->nodes.size(); ++i)
       if (p->nodes[i].kind == node_kind::recv)
-        recvs.emplace(std::get<std::string>(p->nodes[i].def.attrs.at("tensor_name")),
-                      p->actors[i]);
+        recvs.emplace(
+          std::get<std::string>(p->nodes[i].def.attrs.at("tensor_name")),
+          p->actors[i]);
   for (const auto& p : parts)
     for (auto& item : p->nodes)
       if (item.kind == node_kind::send) {
-        const auto& name = std::get<std::string>(item.def.attrs.at("tensor_name"));
+        const auto& name
+          = std::get<std::string>(item.def.attrs.at("tensor_name"));
         auto i = recvs.find(name);
         if (i == recvs.end())
           return core::internal_error("no Recv for tensor '", name, "'")

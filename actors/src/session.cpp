@@ -31,8 +31,9 @@ core::status session::run(const feed_list& feeds,
                           std::vector<core::tensor>* outputs) {
   core::status result;
   caf::scoped_actor self{engine_.system()};
-  self->request(handle_, caf::infinite, run_atom::value,
-                run_request{feeds, fetches, targets})
+  self
+    ->request(handle_, caf::infinite, run_atom::value,
+              run_request{feeds, fetches, targets})
     .receive(
       [&](run_result& values) {
         if (outputs != nullptr)

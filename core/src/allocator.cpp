@@ -11,7 +11,8 @@ allocator_stats allocator::stats() const noexcept {
 }
 
 void allocator::record_alloc(size_t bytes) noexcept {
-  auto now = in_use_.fetch_add(static_cast<int64_t>(bytes)) + static_cast<int64_t>(bytes);
+  auto now = in_use_.fetch_add(static_cast<int64_t>(bytes))
+             + static_cast<int64_t>(bytes);
   allocs_.fetch_add(1, std::memory_order_relaxed);
   auto peak = peak_.load(std::memory_order_relaxed);
   while (now > peak && !peak_.compare_exchange_weak(peak, now)) {

@@ -33,8 +33,8 @@ void print(std::ostream& out, const T& x) {
 
 std::string attr_type_name(const attr_value& x) {
   static constexpr const char* names[] = {
-    "int",       "float",       "bool",       "string",       "type",
-    "shape",     "tensor",      "list(int)",  "list(float)",  "list(bool)",
+    "int",          "float",      "bool",        "string",       "type",
+    "shape",        "tensor",     "list(int)",   "list(float)",  "list(bool)",
     "list(string)", "list(type)", "list(shape)", "list(tensor)",
   };
   return names[x.index()];
@@ -42,32 +42,31 @@ std::string attr_type_name(const attr_value& x) {
 
 std::string to_string(const attr_value& x) {
   std::ostringstream out;
-  std::visit(
-    [&](const auto& v) {
-      using T = std::decay_t<decltype(v)>;
-      if constexpr (std::is_same_v<T, std::vector<bool>>) {
-        out << '[';
-        for (size_t i = 0; i < v.size(); ++i)
-          out << (i ? "," : "") << (v[i] ? "true" : "false");
-        out << ']';
-      } else if constexpr (std::is_same_v<T, std::vector<int64_t>>
-                           || std::is_same_v<T, std::vector<double>>
-                           || std::is_same_v<T, std::vector<std::string>>
-                           || std::is_same_v<T, std::vector<dtype>>
-                           || std::is_same_v<T, std::vector<shape>>
-                           || std::is_same_v<T, std::vector<tensor>>) {
-        out << '[';
-        for (size_t i = 0; i < v.size(); ++i) {
-          if (i > 0)
-            out << ',';
-          print(out, v[i]);
+  std::
+    visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::vector<bool>>) {
+          out << '[';
+          for (size_t i = 0; i < v.size(); ++i)
+            out << (i ? "," : "") << (v[i] ? "true" : "false");
+          out << ']';
+        } else if constexpr (
+          std::is_same_v<
+            T, std::vector<
+                 int64_t>> || std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<std::string>> || std::is_same_v<T, std::vector<dtype>> || std::is_same_v<T, std::vector<shape>> || std::is_same_v<T, std::vector<tensor>>) {
+          out << '[';
+          for (size_t i = 0; i < v.size(); ++i) {
+            if (i > 0)
+              out << ',';
+            print(out, v[i]);
+          }
+          out << ']';
+        } else {
+          print(out, v);
         }
-        out << ']';
-      } else {
-        print(out, v);
-      }
-    },
-    x);
+      },
+      x);
   return out.str();
 }
 

@@ -8,9 +8,9 @@ namespace actorflow::core {
 caf::error to_error(const status& x) {
   if (x.is_ok())
     return caf::none;
-  return caf::error{static_cast<uint8_t>(x.code()), error_category,
-                    caf::make_message(x.message(), x.node(), x.op(),
-                                      x.device())};
+  return caf::error{
+    static_cast<uint8_t>(x.code()), error_category,
+    caf::make_message(x.message(), x.node(), x.op(), x.device())};
 }
 
 status from_error(const caf::error& x) {
@@ -35,8 +35,7 @@ status from_error(const caf::error& x) {
       case caf::sec::request_receiver_down:
       case caf::sec::cannot_connect_to_node:
         return unavailable_error("CAF: ", text);
-      default:
-        break;
+      default: break;
     }
   }
   return internal_error("CAF: ", text);

@@ -72,10 +72,8 @@ bool is_integer(dtype x) noexcept {
     case dtype::uint8:
     case dtype::uint16:
     case dtype::uint32:
-    case dtype::uint64:
-      return true;
-    default:
-      return false;
+    case dtype::uint64: return true;
+    default: return false;
   }
 }
 

@@ -16,8 +16,8 @@ bool input_ref::parse(std::string_view text, input_ref* out) {
   if (colon != std::string_view::npos && !result.control) {
     auto port = text.substr(colon + 1);
     int value = 0;
-    auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(),
-                                     value);
+    auto [ptr, ec]
+      = std::from_chars(port.data(), port.data() + port.size(), value);
     if (port.empty() || ec != std::errc{} || ptr != port.data() + port.size()
         || value < 0)
       return false;

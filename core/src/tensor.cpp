@@ -55,8 +55,8 @@ status tensor::reshaped(const core::shape& s, tensor* out) const {
     return invalid_argument_error("cannot reshape a tensor of shape ",
                                   body_->dims.to_string(), " to ",
                                   s.to_string());
-  *out = tensor{std::make_shared<body>(
-    body{body_->type, s, body_->size, body_->buffer})};
+  *out = tensor{
+    std::make_shared<body>(body{body_->type, s, body_->size, body_->buffer})};
   return status::ok();
 }
 
@@ -67,8 +67,8 @@ status tensor::deep_copy(tensor* out,
     return status::ok();
   }
   tensor result;
-  ACTORFLOW_RETURN_IF_ERROR(make(alloc ? alloc : host_allocator(),
-                                 body_->type, body_->dims, &result));
+  ACTORFLOW_RETURN_IF_ERROR(
+    make(alloc ? alloc : host_allocator(), body_->type, body_->dims, &result));
   if (body_->type == core::dtype::string) {
     auto* src = data<std::string>();
     auto* dst = result.mutable_data<std::string>();
@@ -112,15 +112,15 @@ bool tensor::equals(const tensor& other) const {
         return false;
     return true;
   }
-  return bytes() == 0 || std::memcmp(raw_data(), other.raw_data(), bytes()) == 0;
+  return bytes() == 0
+         || std::memcmp(raw_data(), other.raw_data(), bytes()) == 0;
 }
 
 std::string tensor::debug_string(int64_t max_elements) const {
   if (!body_)
     return "tensor<empty>";
   std::ostringstream out;
-  out << "tensor<" << to_string(dtype()) << ", " << shape().to_string()
-      << ">[";
+  out << "tensor<" << to_string(dtype()) << ", " << shape().to_string() << ">[";
   auto n = std::min(num_elements(), max_elements);
   visit_dtype(dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -128,11 +128,11 @@ std::string tensor::debug_string(int64_t max_elements) const {
       if (i > 0)
         out << ", ";
       const auto& v = data<T>()[i];
-      if constexpr (std::is_same_v<T, Eigen::half>
-                    || std::is_same_v<T, Eigen::bfloat16>)
+      if constexpr (std::is_same_v<
+                      T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>)
         out << static_cast<float>(v);
-      else if constexpr (std::is_same_v<T, int8_t>
-                         || std::is_same_v<T, uint8_t>)
+      else if constexpr (std::is_same_v<T,
+                                        int8_t> || std::is_same_v<T, uint8_t>)
         out << static_cast<int>(v);
       else
         out << v;

@@ -35,8 +35,9 @@ output constant(const scope& s, double value, core::dtype type) {
   core::tensor t{type, core::shape{}};
   core::visit_dtype(type, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, std::complex<float>>
-                  || std::is_same_v<T, std::complex<double>>)
+    if constexpr (std::is_same_v<
+                    T, std::complex<
+                         float>> || std::is_same_v<T, std::complex<double>>)
       *t.mutable_data<T>() = T(static_cast<typename T::value_type>(value));
     else if constexpr (!std::is_same_v<T, std::string>)
       *t.mutable_data<T>() = static_cast<T>(value);
@@ -51,10 +52,9 @@ output placeholder(const scope& s, core::dtype type, core::shape shape) {
 
 output variable(const scope& s, core::shape shape, core::dtype type,
                 const std::string& container) {
-  return first(s.add_node("VariableV2", "", {},
-                          {{"dtype", type},
-                           {"shape", std::move(shape)},
-                           {"container", container}}));
+  return first(s.add_node(
+    "VariableV2", "", {},
+    {{"dtype", type}, {"shape", std::move(shape)}, {"container", container}}));
 }
 
 output identity(const scope& s, const output& x) {

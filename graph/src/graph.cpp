@@ -43,8 +43,8 @@ core::status graph::reindex() {
   index_.clear();
   for (size_t i = 0; i < nodes_.size(); ++i)
     if (!index_.emplace(nodes_[i].name, static_cast<int>(i)).second)
-      return core::already_exists_error("duplicate node name '",
-                                        nodes_[i].name, "'")
+      return core::already_exists_error("duplicate node name '", nodes_[i].name,
+                                        "'")
         .with_context(nodes_[i].name, nodes_[i].op);
   return core::status::ok();
 }
@@ -52,8 +52,7 @@ core::status graph::reindex() {
 core::status graph::extend(const graph& other) {
   for (const auto& node : other.nodes_)
     if (contains(node.name))
-      return core::already_exists_error("duplicate node name '", node.name,
-                                        "'")
+      return core::already_exists_error("duplicate node name '", node.name, "'")
         .with_context(node.name, node.op);
   for (const auto& node : other.nodes_)
     add(node).ignore();

@@ -73,9 +73,10 @@ private:
       sent = dummy.name;
       ACTORFLOW_RETURN_IF_ERROR(src_part.add(std::move(dummy)));
     } else {
-      type = types_.outputs[static_cast<size_t>(g_.index_of(src.name))]
-                           [static_cast<size_t>(port)]
-                             .type;
+      type = types_
+               .outputs[static_cast<size_t>(g_.index_of(src.name))]
+                       [static_cast<size_t>(port)]
+               .type;
     }
     core::attr_map attrs{{"T", type},
                          {"tensor_name", tensor_name},

@@ -17,11 +17,11 @@ core::status resolve_tensor(const graph& g, const graph_types& types,
   auto i = g.index_of(out->node);
   if (i < 0)
     return core::not_found_error(what, " '", text, "' names no node");
-  if (out->port >= static_cast<int>(types.outputs[static_cast<size_t>(i)].size()))
-    return core::invalid_argument_error(what, " '", text, "': node '",
-                                        out->node, "' has only ",
-                                        types.outputs[static_cast<size_t>(i)].size(),
-                                        " outputs");
+  if (out->port
+      >= static_cast<int>(types.outputs[static_cast<size_t>(i)].size()))
+    return core::invalid_argument_error(
+      what, " '", text, "': node '", out->node, "' has only ",
+      types.outputs[static_cast<size_t>(i)].size(), " outputs");
   return core::status::ok();
 }
 
@@ -35,8 +35,9 @@ core::node_def endpoint(const graph& in, const graph_types& types,
   node.name = name;
   node.op = op;
   node.device = in.nodes()[producer].device;
-  node.attrs = {{"T", types.outputs[producer][static_cast<size_t>(t.port)].type},
-                {"index", static_cast<int64_t>(index)}};
+  node.attrs
+    = {{"T", types.outputs[producer][static_cast<size_t>(t.port)].type},
+       {"index", static_cast<int64_t>(index)}};
   return node;
 }
 
@@ -50,7 +51,8 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
   std::vector<std::string> roots;
   for (size_t i = 0; i < sig.feeds.size(); ++i) {
     core::input_ref t;
-    ACTORFLOW_RETURN_IF_ERROR(resolve_tensor(in, types, sig.feeds[i], "feed", &t));
+    ACTORFLOW_RETURN_IF_ERROR(
+      resolve_tensor(in, types, sig.feeds[i], "feed", &t));
     auto key = t.to_string();
     if (fed.count(key) != 0)
       return core::invalid_argument_error("tensor '", key, "' is fed twice");
@@ -84,8 +86,8 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
     ACTORFLOW_RETURN_IF_ERROR(g.add(std::move(fetch)));
   }
   for (const auto& target : sig.targets) {
-    auto name = !target.empty() && target.front() == '^' ? target.substr(1)
-                                                          : target;
+    auto name
+      = !target.empty() && target.front() == '^' ? target.substr(1) : target;
     if (!in.contains(name))
       return core::not_found_error("target '", target, "' names no node");
     roots.push_back(name);

@@ -81,7 +81,8 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
   for (const auto& in : inputs)
     if (!in.valid() || in.state() != state_) {
       st.first_error = core::invalid_argument_error(
-        "an input of a new ", op_name, " node is invalid or from another graph");
+        "an input of a new ", op_name,
+        " node is invalid or from another graph");
       return {};
     }
   core::node_def node;
@@ -105,9 +106,8 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
   ACTORFLOW_RETURN_IF_ERROR_OR(
     op->resolve_types(node.attrs, &in_types, &out_types), fail);
   if (in_types.size() != inputs.size())
-    return fail(core::invalid_argument_error(op_name, " takes ",
-                                             in_types.size(), " inputs, got ",
-                                             inputs.size()));
+    return fail(core::invalid_argument_error(
+      op_name, " takes ", in_types.size(), " inputs, got ", inputs.size()));
   std::vector<core::shape> in_shapes;
   for (size_t i = 0; i < inputs.size(); ++i) {
     ACTORFLOW_RETURN_IF_ERROR_OR(

@@ -45,9 +45,9 @@ core::status validate(graph& g, const ops::op_registry& registry,
                                 "belong to the runtime"));
     const auto* op = registry.find(node.op);
     if (op == nullptr)
-      return node_error(node, core::not_found_error(
-                                "unknown op '", node.op, "' in node '",
-                                node.name, "'"));
+      return node_error(node,
+                        core::not_found_error("unknown op '", node.op,
+                                              "' in node '", node.name, "'"));
     auto st = op->check_attrs(node.attrs);
     if (!st.is_ok())
       return node_error(node, st);
@@ -63,24 +63,23 @@ core::status validate(graph& g, const ops::op_registry& registry,
     for (const auto& text : node.inputs) {
       core::input_ref in;
       if (!core::input_ref::parse(text, &in))
-        return node_error(node, core::invalid_argument_error(
-                                  "malformed input '", text, "' of node '",
-                                  node.name, "'"));
+        return node_error(
+          node, core::invalid_argument_error("malformed input '", text,
+                                             "' of node '", node.name, "'"));
       auto src = g.index_of(in.node);
       if (src < 0)
-        return node_error(node, core::invalid_argument_error(
-                                  "node '", node.name,
-                                  "' has a dangling input '", text,
-                                  "': no node named '", in.node, "'"));
+        return node_error(node,
+                          core::invalid_argument_error(
+                            "node '", node.name, "' has a dangling input '",
+                            text, "': no node named '", in.node, "'"));
       if (in.control) {
         seen_control = true;
         continue;
       }
       if (seen_control)
         return node_error(node, core::invalid_argument_error(
-                                  "node '", node.name,
-                                  "' lists data input '", text,
-                                  "' after a control input"));
+                                  "node '", node.name, "' lists data input '",
+                                  text, "' after a control input"));
       const auto& src_out = types.outputs[static_cast<size_t>(src)];
       if (in.port >= static_cast<int>(src_out.size()))
         return node_error(node, core::invalid_argument_error(
@@ -91,9 +90,9 @@ core::status validate(graph& g, const ops::op_registry& registry,
         ++data_inputs;
         continue; // counted below
       }
-      auto st = check_edge(node, data_inputs, text,
-                           types.inputs[i][data_inputs],
-                           src_out[static_cast<size_t>(in.port)]);
+      auto st
+        = check_edge(node, data_inputs, text, types.inputs[i][data_inputs],
+                     src_out[static_cast<size_t>(in.port)]);
       if (!st.is_ok())
         return st;
       ++data_inputs;

@@ -35,9 +35,9 @@ void encode_tensor(const core::tensor& t, schema::Tensor::Builder out) {
     auto strs = out.initStrings(static_cast<unsigned>(t.num_elements()));
     for (int64_t i = 0; i < t.num_elements(); ++i) {
       const auto& s = t.data<std::string>()[i];
-      strs.set(static_cast<unsigned>(i),
-               kj::arrayPtr(reinterpret_cast<const kj::byte*>(s.data()),
-                            s.size()));
+      strs.set(
+        static_cast<unsigned>(i),
+        kj::arrayPtr(reinterpret_cast<const kj::byte*>(s.data()), s.size()));
     }
   } else if (t.dtype() == core::dtype::bool_) {
     auto data = out.initData(static_cast<unsigned>(t.num_elements()));
@@ -154,15 +154,17 @@ core::status decode_tensor(schema::Tensor::Reader in, core::tensor* out) {
                                           s.to_string(), " carries ",
                                           strings.size(), " strings");
   } else {
-    auto want = type == core::dtype::bool_ ? n : n * static_cast<int64_t>(core::size_of(type));
+    auto want = type == core::dtype::bool_
+                  ? n
+                  : n * static_cast<int64_t>(core::size_of(type));
     if (static_cast<int64_t>(data.size()) != want)
-      return core::invalid_argument_error("tensor of dtype ",
-                                          core::to_string(type), " and shape ",
-                                          s.to_string(), " needs ", want,
-                                          " bytes, got ", data.size());
+      return core::invalid_argument_error(
+        "tensor of dtype ", core::to_string(type), " and shape ", s.to_string(),
+        " needs ", want, " bytes, got ", data.size());
   }
   core::tensor t;
-  ACTORFLOW_RETURN_IF_ERROR(core::tensor::make(core::host_allocator(), type, s, &t));
+  ACTORFLOW_RETURN_IF_ERROR(
+    core::tensor::make(core::host_allocator(), type, s, &t));
   if (type == core::dtype::string) {
     for (unsigned i = 0; i < strings.size(); ++i)
       t.mutable_data<std::string>()[i].assign(
@@ -260,17 +262,15 @@ core::status decode_attr(schema::AttrValue::Reader in, core::attr_value* out) {
       *out = std::move(xs);
       break;
     }
-    default:
-      return core::invalid_argument_error("unknown attr value kind");
+    default: return core::invalid_argument_error("unknown attr value kind");
   }
   return core::status::ok();
 }
 
 core::status decode_nodes(schema::Graph::Reader in, graph::graph* out) {
   if (in.getVersion() != graph_version)
-    return core::invalid_argument_error("graph format version ",
-                                        in.getVersion(), ", expected ",
-                                        graph_version);
+    return core::invalid_argument_error(
+      "graph format version ", in.getVersion(), ", expected ", graph_version);
   graph::graph g;
   for (auto n : in.getNodes()) {
     core::node_def node;
@@ -348,7 +348,8 @@ core::status decode_graph(std::string_view bytes,
     capnp::ReaderOptions opts;
     opts.traversalLimitInWords = words.size() * 4 + 1024;
     capnp::FlatArrayMessageReader reader{words.asPtr(), opts};
-    ACTORFLOW_RETURN_IF_ERROR(decode_nodes(reader.getRoot<schema::Graph>(), &g));
+    ACTORFLOW_RETURN_IF_ERROR(
+      decode_nodes(reader.getRoot<schema::Graph>(), &g));
   } catch (const kj::Exception& e) {
     return core::invalid_argument_error("not a valid Cap'n Proto graph: ",
                                         e.getDescription().cStr());

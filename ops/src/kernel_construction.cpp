@@ -3,8 +3,7 @@
 namespace actorflow::ops {
 
 kernel_construction::kernel_construction(const core::node_def& node,
-                                         const op_def& op,
-                                         devices::device& dev,
+                                         const op_def& op, devices::device& dev,
                                          resource_manager& resources,
                                          std::vector<arg_type> inputs,
                                          std::vector<arg_type> outputs)

@@ -14,9 +14,9 @@ kernel_context::kernel_context(devices::device& dev,
 
 core::status kernel_context::allocate_output(size_t i, const core::shape& s,
                                              core::tensor** out) {
-  ACTORFLOW_RETURN_IF_ERROR(core::tensor::make(
-    device_.allocator(core::memory_type::host), out_types_[i].type, s,
-    &outputs_[i].value));
+  ACTORFLOW_RETURN_IF_ERROR(
+    core::tensor::make(device_.allocator(core::memory_type::host),
+                       out_types_[i].type, s, &outputs_[i].value));
   *out = &outputs_[i].value;
   return core::status::ok();
 }

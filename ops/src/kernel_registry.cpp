@@ -4,9 +4,9 @@
 
 namespace actorflow::ops {
 
-void kernel_registry::add(const std::string& op,
-                          const std::string& device_type, core::dtype type,
-                          factory make, std::string type_attr) {
+void kernel_registry::add(const std::string& op, const std::string& device_type,
+                          core::dtype type, factory make,
+                          std::string type_attr) {
   kernels_[{op, device_type}].push_back(
     registration{type, std::move(type_attr), std::move(make)});
 }

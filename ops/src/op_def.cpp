@@ -57,9 +57,8 @@ core::status resolve(const op_def& op, const std::vector<arg_def>& args,
     } else {
       auto i = values.find(arg.type_attr);
       if (i == values.end() || !std::holds_alternative<core::dtype>(i->second))
-        return core::invalid_argument_error("op ", op.name,
-                                            " needs type attr '",
-                                            arg.type_attr, "'");
+        return core::invalid_argument_error(
+          "op ", op.name, " needs type attr '", arg.type_attr, "'");
       t.type = std::get<core::dtype>(i->second);
     }
     out->push_back(t);

@@ -164,8 +164,8 @@ op_def_builder& op_def_builder::attr(std::string_view spec) {
   if (!default_text.empty()) {
     core::attr_value v;
     if (!parse_default(a.type, default_text, &v)) {
-      error_ = core::invalid_argument_error("bad default in attr spec '",
-                                            spec, "'");
+      error_
+        = core::invalid_argument_error("bad default in attr spec '", spec, "'");
       return *this;
     }
     a.default_value = std::move(v);
@@ -197,10 +197,9 @@ core::status op_def_builder::finish(op_def* out) const {
       if (!arg.type_attr.empty()) {
         const auto* a = def_.find_attr(arg.type_attr);
         if (a == nullptr || a->type != "type")
-          return core::invalid_argument_error("op ", def_.name, ": argument '",
-                                              arg.name,
-                                              "' names unknown type attr '",
-                                              arg.type_attr, "'");
+          return core::invalid_argument_error(
+            "op ", def_.name, ": argument '", arg.name,
+            "' names unknown type attr '", arg.type_attr, "'");
       }
   *out = def_;
   return core::status::ok();

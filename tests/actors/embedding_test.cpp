@@ -23,21 +23,24 @@ TEST(embedding, user_actors_request_runs_from_a_session_actor) {
     auto y = graph::relu(s.sub("y"), x);
     ASSERT_TRUE(s.ok());
     caf::scoped_actor self{sys};
-    self->request(session, caf::infinite, actors::extend_atom::value, s.graph_def())
+    self
+      ->request(session, caf::infinite, actors::extend_atom::value,
+                s.graph_def())
       .receive([](actors::done_atom) {},
                [](caf::error& err) { FAIL() << caf::to_string(err); });
     // A user's own event-based actor asks for a step and forwards the answer.
-    auto client = sys.spawn([session, fetch = y.name()](caf::event_based_actor* a)
-                              -> caf::behavior {
+    auto client = sys.spawn([session, fetch = y.name()](
+                              caf::event_based_actor* a) -> caf::behavior {
       return {[a, session, fetch](float v) -> caf::result<float> {
         auto rp = a->make_response_promise<float>();
         actors::run_request req{
           {{"x", core::tensor::from_vector<float>({2}, {v, -v})}}, {fetch}, {}};
         a->request(session, caf::infinite, actors::run_atom::value, req)
-          .then([rp](actors::run_result& r) mutable {
-                  rp.deliver(r[0].flat<float>()(0) + r[0].flat<float>()(1));
-                },
-                [rp](caf::error& err) mutable { rp.deliver(err); });
+          .then(
+            [rp](actors::run_result& r) mutable {
+              rp.deliver(r[0].flat<float>()(0) + r[0].flat<float>()(1));
+            },
+            [rp](caf::error& err) mutable { rp.deliver(err); });
         return rp;
       }};
     });
@@ -53,7 +56,8 @@ TEST(embedding, user_actors_request_runs_from_a_session_actor) {
                  EXPECT_EQ(err.category(), core::error_category);
                  auto st = core::from_error(err);
                  EXPECT_EQ(st.node(), "x");
-                 EXPECT_NE(sys.render(err).find("must feed"), std::string::npos);
+                 EXPECT_NE(sys.render(err).find("must feed"),
+                           std::string::npos);
                });
     self->send_exit(client, caf::exit_reason::user_shutdown);
   }

@@ -38,9 +38,10 @@ TEST(lifecycle, closing_a_session_releases_its_actors) {
     actors::session sess{e};
     ASSERT_TRUE(sess.extend(g).is_ok());
     std::vector<core::tensor> out;
-    ASSERT_TRUE(sess.run({{"x", core::tensor{dtype::float32, {64}}}}, {y.name()}, {},
-                         &out)
-                  .is_ok());
+    ASSERT_TRUE(
+      sess
+        .run({{"x", core::tensor{dtype::float32, {64}}}}, {y.name()}, {}, &out)
+        .is_ok());
     EXPECT_GT(e.system().registry().running(), before + 5);
     ASSERT_TRUE(sess.close().is_ok());
     EXPECT_EQ(sess.run({}, {y.name()}, {}, &out).code(),
@@ -56,7 +57,8 @@ TEST(lifecycle, open_run_close_a_hundred_times_does_not_grow_memory) {
   actors::engine e;
   graph::output y;
   auto g = small_graph(&y);
-  auto input = core::tensor::from_vector<float>({64}, std::vector<float>(64, 1.0f));
+  auto input
+    = core::tensor::from_vector<float>({64}, std::vector<float>(64, 1.0f));
   auto cycle = [&] {
     actors::session sess{e};
     ASSERT_TRUE(sess.extend(g).is_ok());

@@ -23,15 +23,17 @@ struct figure_one {
   graph::output x, relu;
   std::string init_w, init_b;
 
-  figure_one(const std::map<std::string, tensor>& golden, const std::string& dev_a,
-             const std::string& dev_b) {
+  figure_one(const std::map<std::string, tensor>& golden,
+             const std::string& dev_a, const std::string& dev_b) {
     auto a = s.with_device(dev_a);
     auto b = s.with_device(dev_b);
     auto W = graph::variable(a.sub("W"), {16, 32}, dtype::float32);
     auto bias = graph::variable(b.sub("b"), {16, 1}, dtype::float32);
     x = graph::placeholder(a.sub("x"), dtype::float32, {32, -1});
-    relu = graph::relu(b.sub("layer"), graph::add(b, graph::matmul(a, W, x), bias));
-    init_w = graph::assign(a.sub("init_W"), W, graph::constant(a, golden.at("fig1_W")))
+    relu = graph::relu(b.sub("layer"),
+                       graph::add(b, graph::matmul(a, W, x), bias));
+    init_w = graph::assign(a.sub("init_W"), W,
+                           graph::constant(a, golden.at("fig1_W")))
                .node_name();
     init_b = graph::assign(b.sub("init_b"), bias,
                            graph::constant(b, golden.at("fig1_b")))
@@ -48,7 +50,8 @@ tensor run_figure_one(actors::engine& e, const std::string& dev_a,
   EXPECT_TRUE(sess.extend(f.s.graph_def()).is_ok());
   EXPECT_TRUE(sess.run({}, {}, {f.init_w, f.init_b}, nullptr).is_ok());
   std::vector<tensor> out;
-  auto st = sess.run({{f.x.name(), golden.at("fig1_x")}}, {f.relu.name()}, {}, &out);
+  auto st
+    = sess.run({{f.x.name(), golden.at("fig1_x")}}, {f.relu.name()}, {}, &out);
   EXPECT_TRUE(st.is_ok()) << st.to_string();
   return out.empty() ? tensor{} : out[0];
 }
@@ -82,14 +85,20 @@ TEST_F(session_test, figure_six_nodes_outside_the_signature_never_run) {
   auto init_d = graph::assign(s.sub("init_d"), d_count, zero);
   auto init_e = graph::assign(s.sub("init_e"), e_count, zero);
   auto d = graph::assign_add(s.sub("d"), d_count, b, true);
-  auto e_node = graph::assign_add(s.sub("e"), e_count, graph::add(s, c, d), true);
+  auto e_node
+    = graph::assign_add(s.sub("e"), e_count, graph::add(s, c, d), true);
   ASSERT_TRUE(s.ok()) << s.status().to_string();
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
-  ASSERT_TRUE(sess.run({}, {}, {init_d.node_name(), init_e.node_name()}, nullptr).is_ok());
+  ASSERT_TRUE(
+    sess.run({}, {}, {init_d.node_name(), init_e.node_name()}, nullptr)
+      .is_ok());
   std::vector<tensor> out;
-  ASSERT_TRUE(sess.run({{b.name(), tensor::scalar(-4.0f)}}, {f.name()}, {}, &out).is_ok());
-  EXPECT_EQ(out[0].scalar_value<float>(), 0.0f); // relu(-4): the feed replaced a
+  ASSERT_TRUE(
+    sess.run({{b.name(), tensor::scalar(-4.0f)}}, {f.name()}, {}, &out)
+      .is_ok());
+  EXPECT_EQ(out[0].scalar_value<float>(),
+            0.0f); // relu(-4): the feed replaced a
   ASSERT_TRUE(sess.run({}, {d_count.name(), e_count.name()}, {}, &out).is_ok());
   EXPECT_EQ(out[0].scalar_value<float>(), 0.0f);
   EXPECT_EQ(out[1].scalar_value<float>(), 0.0f);
@@ -103,8 +112,8 @@ TEST_F(session_test, figure_six_nodes_outside_the_signature_never_run) {
 TEST_F(session_test, concurrent_runs_get_their_own_results) {
   graph::scope s;
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {4});
-  auto y = graph::relu(s, graph::mul(s, x, graph::constant(s, 2.0)) +
-                            graph::constant(s, 1.0));
+  auto y = graph::relu(s, graph::mul(s, x, graph::constant(s, 2.0))
+                            + graph::constant(s, 1.0));
   ASSERT_TRUE(s.ok());
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
@@ -115,8 +124,9 @@ TEST_F(session_test, concurrent_runs_get_their_own_results) {
       for (int i = 0; i < 50; ++i) {
         float v = static_cast<float>(t * 100 + i);
         std::vector<tensor> out;
-        auto st = sess.run({{"x", tensor::from_vector<float>({4}, {v, v, v, -v})}},
-                           {y.name()}, {}, &out);
+        auto st
+          = sess.run({{"x", tensor::from_vector<float>({4}, {v, v, v, -v})}},
+                     {y.name()}, {}, &out);
         if (!st.is_ok()) {
           ++failed;
           continue;
@@ -132,21 +142,25 @@ TEST_F(session_test, concurrent_runs_get_their_own_results) {
   EXPECT_EQ(wrong.load(), 0);
 }
 
-TEST_F(session_test, a_kernel_error_names_node_op_device_and_the_next_step_works) {
+TEST_F(session_test,
+       a_kernel_error_names_node_op_device_and_the_next_step_works) {
   graph::scope s;
   auto x = graph::placeholder(s.sub("x"), dtype::float32);
-  auto w = graph::constant(s.sub("w"), tensor::from_vector<float>({2, 2}, {1, 2, 3, 4}));
+  auto w = graph::constant(s.sub("w"),
+                           tensor::from_vector<float>({2, 2}, {1, 2, 3, 4}));
   auto y = graph::matmul(s.with_device("cpu:1").sub("mm"), w, x);
   ASSERT_TRUE(s.ok());
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
   std::vector<tensor> out;
-  auto st = sess.run({{"x", tensor{dtype::float32, {3, 1}}}}, {y.name()}, {}, &out);
+  auto st
+    = sess.run({{"x", tensor{dtype::float32, {3, 1}}}}, {y.name()}, {}, &out);
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_EQ(st.node(), "mm/MatMul");
   EXPECT_EQ(st.op(), "MatMul");
   EXPECT_EQ(st.device(), "/job:localhost/task:0/device:cpu:1");
-  st = sess.run({{"x", tensor::from_vector<float>({2, 1}, {1, 1})}}, {y.name()}, {}, &out);
+  st = sess.run({{"x", tensor::from_vector<float>({2, 1}, {1, 1})}}, {y.name()},
+                {}, &out);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   EXPECT_EQ(out[0].flat<float>()(0), 3.0f);
   EXPECT_EQ(out[0].flat<float>()(1), 7.0f);
@@ -191,16 +205,19 @@ TEST_F(session_test, bad_requests_get_clear_errors) {
   graph::graph bad;
   ASSERT_TRUE(bad.add({"q", "Frobnicate", {}, "", {}}).is_ok());
   EXPECT_EQ(sess.extend(bad).code(), core::errc::not_found);
-  ASSERT_TRUE(sess.run({{"x", tensor::from_vector<float>({2}, {-1, 1})}}, {y.name()},
-                       {}, &out)
+  ASSERT_TRUE(sess
+                .run({{"x", tensor::from_vector<float>({2}, {-1, 1})}},
+                     {y.name()}, {}, &out)
                 .is_ok());
   EXPECT_EQ(out[0].flat<float>()(1), 1.0f);
 }
 
-TEST_F(session_test, locked_assign_add_from_eight_concurrent_steps_sums_exactly) {
+TEST_F(session_test,
+       locked_assign_add_from_eight_concurrent_steps_sums_exactly) {
   graph::scope s;
   auto v = graph::variable(s.sub("v"), {}, dtype::int64);
-  auto init = graph::assign(s.sub("init"), v, graph::constant(s, 0.0, dtype::int64));
+  auto init
+    = graph::assign(s.sub("init"), v, graph::constant(s, 0.0, dtype::int64));
   auto inc = graph::assign_add(s.with_device("cpu:1").sub("inc"), v,
                                graph::constant(s, 1.0, dtype::int64), true);
   ASSERT_TRUE(s.ok());
@@ -222,7 +239,8 @@ TEST_F(session_test, locked_assign_add_from_eight_concurrent_steps_sums_exactly)
   EXPECT_EQ(out[0].scalar_value<int64_t>(), 1000);
 }
 
-TEST_F(session_test, two_sessions_of_one_engine_share_variables_and_containers_reset) {
+TEST_F(session_test,
+       two_sessions_of_one_engine_share_variables_and_containers_reset) {
   graph::scope s;
   auto v = graph::variable(s.sub("shared"), {}, dtype::float32, "box");
   auto init = graph::assign(s.sub("init"), v, graph::constant(s, 5.0));
@@ -290,9 +308,11 @@ TEST_F(session_test, asynchronous_kernels_complete_without_holding_the_actor) {
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
   std::vector<tensor> out;
   for (int i = 0; i < 20; ++i) {
-    ASSERT_TRUE(sess.run({{"x", tensor::from_vector<float>({3}, {1, 2, float(i)})}},
-                         {y[0].name()}, {}, &out)
-                  .is_ok());
+    ASSERT_TRUE(
+      sess
+        .run({{"x", tensor::from_vector<float>({3}, {1, 2, float(i)})}},
+             {y[0].name()}, {}, &out)
+        .is_ok());
     EXPECT_EQ(out[0].flat<float>()(2), 2.0f * static_cast<float>(i));
   }
 }

@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());
     return 1;
   }
-  auto input = core::tensor::from_vector<float>({8}, std::vector<float>(8, 1.0f));
+  auto input
+    = core::tensor::from_vector<float>({8}, std::vector<float>(8, 1.0f));
   actors::run_request req{{{x.name(), input}}, {y.name()}, {}};
   auto check = [&](const core::tensor& out) {
     if (out.data<float>()[0] != 1.0f) {

@@ -76,18 +76,21 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());
     return 1;
   }
-  auto input = core::tensor::from_vector<float>({16}, std::vector<float>(16, 1.0f));
+  auto input
+    = core::tensor::from_vector<float>({16}, std::vector<float>(16, 1.0f));
   auto before = rss_mb();
   auto t0 = std::chrono::steady_clock::now();
   std::vector<core::tensor> out;
-  if (auto st = sess.run({{x.name(), input}}, {total.name()}, {}, &out); !st.is_ok()) {
+  if (auto st = sess.run({{x.name(), input}}, {total.name()}, {}, &out);
+      !st.is_ok()) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());
     return 1;
   }
   auto first_ms = ms_since(t0);
   auto after = rss_mb();
   auto t1 = std::chrono::steady_clock::now();
-  if (auto st = sess.run({{x.name(), input}}, {total.name()}, {}, &out); !st.is_ok()) {
+  if (auto st = sess.run({{x.name(), input}}, {total.name()}, {}, &out);
+      !st.is_ok()) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());
     return 1;
   }

@@ -14,7 +14,8 @@
 namespace actorflow::test {
 
 /// Returns the tensors of golden file `file` by name.
-inline std::map<std::string, core::tensor> load_golden(const std::string& file) {
+inline std::map<std::string, core::tensor>
+load_golden(const std::string& file) {
   std::map<std::string, core::tensor> result;
   std::ifstream in{std::string{ACTORFLOW_GOLDEN_DIR} + "/" + file};
   EXPECT_TRUE(in.good()) << "cannot open golden file " << file;
@@ -40,8 +41,8 @@ inline std::map<std::string, core::tensor> load_golden(const std::string& file) 
 inline void expect_near(const core::tensor& x, const core::tensor& want,
                         float rtol = 1e-5f) {
   ASSERT_EQ(x.dtype(), want.dtype());
-  ASSERT_EQ(x.shape(), want.shape()) << x.shape().to_string() << " vs "
-                                     << want.shape().to_string();
+  ASSERT_EQ(x.shape(), want.shape())
+    << x.shape().to_string() << " vs " << want.shape().to_string();
   for (int64_t i = 0; i < x.num_elements(); ++i) {
     auto a = x.data<float>()[i];
     auto b = want.data<float>()[i];

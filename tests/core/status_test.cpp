@@ -25,8 +25,8 @@ TEST(status, factories_concatenate_and_keep_the_code) {
 }
 
 TEST(status, context_names_node_op_and_device_innermost_first) {
-  auto st = not_found_error("no kernel").with_context("layer1/mm", "MatMul",
-                                                      "/device:cpu:1");
+  auto st = not_found_error("no kernel")
+              .with_context("layer1/mm", "MatMul", "/device:cpu:1");
   EXPECT_EQ(st.node(), "layer1/mm");
   EXPECT_EQ(st.op(), "MatMul");
   EXPECT_EQ(st.device(), "/device:cpu:1");
@@ -38,8 +38,9 @@ TEST(status, context_names_node_op_and_device_innermost_first) {
 }
 
 TEST(status, round_trips_through_caf_error) {
-  auto st = failed_precondition_error("uninitialized value W")
-              .with_context("W", "VariableV2", "/job:localhost/task:0/device:cpu:0");
+  auto st
+    = failed_precondition_error("uninitialized value W")
+        .with_context("W", "VariableV2", "/job:localhost/task:0/device:cpu:0");
   auto err = to_error(st);
   EXPECT_EQ(err.category(), error_category);
   EXPECT_EQ(err.code(), static_cast<uint8_t>(errc::failed_precondition));

@@ -35,8 +35,8 @@ TEST(builder, name_scopes_devices_and_control_dependencies) {
   const auto* node = s.graph_def().find(c.node_name());
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(node->device, "cpu:1");
-  EXPECT_EQ(node->inputs,
-            (std::vector<std::string>{"layer1/Const", "layer1/Const_1", "^init/NoOp"}));
+  EXPECT_EQ(node->inputs, (std::vector<std::string>{
+                            "layer1/Const", "layer1/Const_1", "^init/NoOp"}));
   EXPECT_EQ(init.name, "init/NoOp");
 }
 
@@ -69,7 +69,8 @@ TEST(builder, shape_errors_are_reported_at_build_time_when_known) {
   auto q = graph::placeholder(t.sub("q"), dtype::float32, {4});
   auto sum = p + q;
   EXPECT_FALSE(sum.valid());
-  EXPECT_NE(t.status().message().find("incompatible shapes"), std::string::npos);
+  EXPECT_NE(t.status().message().find("incompatible shapes"),
+            std::string::npos);
   // Unknown dimensions are not errors.
   graph::scope u;
   auto m = graph::placeholder(u.sub("m"), dtype::float32, {-1, 4});

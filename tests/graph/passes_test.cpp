@@ -54,13 +54,16 @@ TEST_F(passes, figure_six_pruning) {
   graph::graph_types types;
   auto g = checked(s, &types);
   graph::graph out;
-  ASSERT_TRUE(graph::rewrite_for_run(g, types, {{"b/Identity"}, {"f/Relu:0"}, {}}, &out).is_ok());
+  ASSERT_TRUE(
+    graph::rewrite_for_run(g, types, {{"b/Identity"}, {"f/Relu:0"}, {}}, &out)
+      .is_ok());
   EXPECT_EQ(names(out), (std::vector<std::string>{"c/Identity", "f/Relu",
-                                                   "_feed_0", "_fetch_0"}));
-  EXPECT_EQ(out.find("c/Identity")->inputs, (std::vector<std::string>{"_feed_0"}));
+                                                  "_feed_0", "_fetch_0"}));
+  EXPECT_EQ(out.find("c/Identity")->inputs,
+            (std::vector<std::string>{"_feed_0"}));
   EXPECT_EQ(out.find("_fetch_0")->inputs, (std::vector<std::string>{"f/Relu"}));
-  (void) e;
-  (void) f;
+  (void)e;
+  (void)f;
 }
 
 TEST_F(passes, feeds_and_fetches_are_checked) {
@@ -71,21 +74,26 @@ TEST_F(passes, feeds_and_fetches_are_checked) {
   graph::graph out;
   EXPECT_EQ(graph::rewrite_for_run(g, types, {{}, {"nope"}, {}}, &out).code(),
             core::errc::not_found);
-  EXPECT_EQ(graph::rewrite_for_run(g, types, {{}, {"a/Const:1"}, {}}, &out).code(),
-            core::errc::invalid_argument);
-  EXPECT_EQ(graph::rewrite_for_run(g, types, {{"a/Const"}, {"a/Const:0"}, {}}, &out).code(),
-            core::errc::invalid_argument);
+  EXPECT_EQ(
+    graph::rewrite_for_run(g, types, {{}, {"a/Const:1"}, {}}, &out).code(),
+    core::errc::invalid_argument);
+  EXPECT_EQ(
+    graph::rewrite_for_run(g, types, {{"a/Const"}, {"a/Const:0"}, {}}, &out)
+      .code(),
+    core::errc::invalid_argument);
   EXPECT_EQ(graph::rewrite_for_run(g, types, {{}, {}, {}}, &out).code(),
             core::errc::invalid_argument);
-  ASSERT_TRUE(graph::rewrite_for_run(g, types, {{}, {}, {"a/Const"}}, &out).is_ok());
+  ASSERT_TRUE(
+    graph::rewrite_for_run(g, types, {{}, {}, {"a/Const"}}, &out).is_ok());
   EXPECT_EQ(names(out), (std::vector<std::string>{a.node_name()}));
 }
 
 TEST_F(passes, placement_honours_requests_and_colocates_references) {
   graph::scope s;
   auto v = graph::variable(s.sub("v"), {2}, dtype::float32);
-  auto init = graph::assign(s.with_device("cpu:1").sub("init"), v,
-                            graph::constant(s, core::tensor{dtype::float32, {2}}));
+  auto init
+    = graph::assign(s.with_device("cpu:1").sub("init"), v,
+                    graph::constant(s, core::tensor{dtype::float32, {2}}));
   auto r = graph::relu(s.sub("r"), v);
   graph::graph_types types;
   auto g = checked(s, &types);
@@ -95,7 +103,7 @@ TEST_F(passes, placement_honours_requests_and_colocates_references) {
   EXPECT_EQ(g.find("v")->device, cpu1); // with its Assign, by reference
   EXPECT_EQ(g.find(init.node_name())->device, cpu1);
   EXPECT_EQ(g.find("r/Relu")->device, cpu0); // reads the value: default
-  (void) r;
+  (void)r;
 }
 
 TEST_F(passes, impossible_requests_are_invalid_arguments) {
@@ -144,6 +152,6 @@ TEST_F(passes, partitioning_adds_one_recv_per_tensor_and_device) {
   EXPECT_EQ(p1.find("d/Identity")->inputs.back().front(), '^');
   ASSERT_NE(p0.find(graph::sink_node_name), nullptr);
   ASSERT_NE(p1.find(graph::sink_node_name), nullptr);
-  (void) c;
-  (void) d;
+  (void)c;
+  (void)d;
 }

@@ -16,7 +16,8 @@ protected:
   }
 
   core::node_def konst(const std::string& name, dtype t = dtype::float32) {
-    return {name, "Const", {}, "", {{"value", core::tensor{t, {}}}, {"dtype", t}}};
+    return {
+      name, "Const", {}, "", {{"value", core::tensor{t, {}}}, {"dtype", t}}};
   }
 
   core::status check(std::vector<core::node_def> nodes) {
@@ -34,7 +35,8 @@ protected:
 TEST_F(validation, a_valid_graph_passes_and_gets_default_attrs) {
   graph::graph g;
   ASSERT_TRUE(g.add(konst("a")).is_ok());
-  ASSERT_TRUE(g.add({"m", "MatMul", {"a", "a:0"}, "", {{"T", dtype::float32}}}).is_ok());
+  ASSERT_TRUE(
+    g.add({"m", "MatMul", {"a", "a:0"}, "", {{"T", dtype::float32}}}).is_ok());
   graph::graph_types types;
   ASSERT_TRUE(graph::validate(g, registry, &types).is_ok());
   EXPECT_EQ(std::get<bool>(g.find("m")->attrs.at("transpose_a")), false);
@@ -49,16 +51,19 @@ TEST_F(validation, unknown_op) {
 }
 
 TEST_F(validation, dangling_input) {
-  auto st = check({{"i", "Identity", {"ghost:0"}, "", {{"T", dtype::float32}}}});
+  auto st
+    = check({{"i", "Identity", {"ghost:0"}, "", {{"T", dtype::float32}}}});
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_EQ(st.node(), "i");
   EXPECT_NE(st.message().find("dangling input 'ghost:0'"), std::string::npos);
 }
 
 TEST_F(validation, output_port_out_of_range_and_malformed_inputs) {
-  auto st = check({konst("a"), {"i", "Identity", {"a:3"}, "", {{"T", dtype::float32}}}});
+  auto st = check(
+    {konst("a"), {"i", "Identity", {"a:3"}, "", {{"T", dtype::float32}}}});
   EXPECT_NE(st.message().find("reads output 3"), std::string::npos);
-  st = check({konst("a"), {"i", "Identity", {"a:x"}, "", {{"T", dtype::float32}}}});
+  st = check(
+    {konst("a"), {"i", "Identity", {"a:x"}, "", {{"T", dtype::float32}}}});
   EXPECT_NE(st.message().find("malformed input"), std::string::npos);
 }
 
@@ -70,17 +75,23 @@ TEST_F(validation, duplicate_name) {
 }
 
 TEST_F(validation, attr_of_the_wrong_type_or_missing) {
-  auto st = check({{"c", "Const", {}, "", {{"value", int64_t{1}}, {"dtype", dtype::float32}}}});
+  auto st = check({{"c",
+                    "Const",
+                    {},
+                    "",
+                    {{"value", int64_t{1}}, {"dtype", dtype::float32}}}});
   EXPECT_EQ(st.node(), "c");
-  EXPECT_NE(st.message().find("attr 'value' of op Const has type int, expected tensor"),
-            std::string::npos);
+  EXPECT_NE(
+    st.message().find("attr 'value' of op Const has type int, expected tensor"),
+    std::string::npos);
   st = check({{"p", "Placeholder", {}, "", {}}});
   EXPECT_EQ(st.node(), "p");
   EXPECT_NE(st.message().find("missing attr 'dtype'"), std::string::npos);
 }
 
 TEST_F(validation, dtype_mismatch_on_an_edge) {
-  auto st = check({konst("a", dtype::float32), konst("b", dtype::float64),
+  auto st = check({konst("a", dtype::float32),
+                   konst("b", dtype::float64),
                    {"s", "Add", {"a", "b"}, "", {{"T", dtype::float32}}}});
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_EQ(st.node(), "s");
@@ -90,9 +101,11 @@ TEST_F(validation, dtype_mismatch_on_an_edge) {
 }
 
 TEST_F(validation, wrong_number_of_inputs_and_order) {
-  auto st = check({konst("a"), {"s", "Add", {"a"}, "", {{"T", dtype::float32}}}});
+  auto st
+    = check({konst("a"), {"s", "Add", {"a"}, "", {{"T", dtype::float32}}}});
   EXPECT_NE(st.message().find("has 1 data inputs, needs 2"), std::string::npos);
-  st = check({konst("a"), {"i", "Identity", {"^a", "a"}, "", {{"T", dtype::float32}}}});
+  st = check(
+    {konst("a"), {"i", "Identity", {"^a", "a"}, "", {{"T", dtype::float32}}}});
   EXPECT_NE(st.message().find("after a control input"), std::string::npos);
 }
 

@@ -13,10 +13,12 @@ int main() {
   actors::session sess{e};
   std::vector<core::tensor> out;
   if (!sess.extend(s.graph_def()).is_ok()
-      || !sess.run({{"x", core::tensor::from_vector<float>({2}, {3, -3})}},
-                   {y.name()}, {}, &out)
+      || !sess
+            .run({{"x", core::tensor::from_vector<float>({2}, {3, -3})}},
+                 {y.name()}, {}, &out)
             .is_ok())
     return 1;
-  std::printf("relu = %g %g\n", out[0].flat<float>()(0), out[0].flat<float>()(1));
+  std::printf("relu = %g %g\n", out[0].flat<float>()(0),
+              out[0].flat<float>()(1));
   return 0;
 }

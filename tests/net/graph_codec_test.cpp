@@ -21,10 +21,12 @@ protected:
   /// A graph that uses every attr kind the spine's ops have.
   graph::graph sample() {
     graph::scope s;
-    auto W = graph::variable(s.with_device("/job:localhost/task:0/device:cpu:1").sub("W"),
-                             {3, 2}, dtype::float32, "box");
+    auto W = graph::variable(
+      s.with_device("/job:localhost/task:0/device:cpu:1").sub("W"), {3, 2},
+      dtype::float32, "box");
     auto x = graph::placeholder(s.sub("x"), dtype::float32, {2, -1});
-    auto k = graph::constant(s.sub("k"), core::tensor::from_vector<double>({2}, {1.5, -2}));
+    auto k = graph::constant(s.sub("k"),
+                             core::tensor::from_vector<double>({2}, {1.5, -2}));
     auto i = graph::constant(s.sub("i"), core::tensor::scalar<int64_t>(7));
     auto str = core::tensor{dtype::string, {2}};
     str.mutable_data<std::string>()[0] = "hello";
@@ -34,8 +36,8 @@ protected:
     graph::constant(s.sub("bits"), bits);
     auto y = graph::relu(s.with_control_dependencies({i.op()}).sub("y"),
                          graph::matmul(s, W, x, {false, false}));
-    (void) k;
-    (void) y;
+    (void)k;
+    (void)y;
     EXPECT_TRUE(s.ok()) << s.status().to_string();
     return s.graph_def();
   }
@@ -61,11 +63,10 @@ TEST_F(codec, save_load_save_is_byte_identical) {
     EXPECT_EQ(a.device, b.device);
     ASSERT_EQ(a.attrs.size(), b.attrs.size()) << a.name;
     for (const auto& [key, value] : a.attrs)
-      EXPECT_TRUE(core::attr_equal(value, b.attrs.at(key))) << a.name << "." << key;
+      EXPECT_TRUE(core::attr_equal(value, b.attrs.at(key)))
+        << a.name << "." << key;
   }
-  EXPECT_EQ(back.find("str/Const")
-              ->attrs.at("value")
-              .index(),
+  EXPECT_EQ(back.find("str/Const")->attrs.at("value").index(),
             g.find("str/Const")->attrs.at("value").index());
   auto strs = std::get<core::tensor>(back.find("str/Const")->attrs.at("value"));
   EXPECT_EQ(strs.data<std::string>()[1], std::string("\0bin", 4));
@@ -81,7 +82,8 @@ TEST_F(codec, files_round_trip_and_missing_files_are_not_found) {
   ASSERT_TRUE(net::load_graph(path, registry, &back).is_ok());
   EXPECT_EQ(back.size(), g.size());
   std::remove(path.c_str());
-  EXPECT_EQ(net::load_graph(path, registry, &back).code(), core::errc::not_found);
+  EXPECT_EQ(net::load_graph(path, registry, &back).code(),
+            core::errc::not_found);
 }
 
 TEST_F(codec, messages_over_the_size_limit_are_rejected) {
@@ -97,7 +99,8 @@ TEST_F(codec, malformed_messages_are_errors_not_crashes) {
   std::string bytes;
   ASSERT_TRUE(net::encode_graph(sample(), &bytes).is_ok());
   graph::graph back;
-  EXPECT_EQ(net::decode_graph("", registry, &back).code(), core::errc::invalid_argument);
+  EXPECT_EQ(net::decode_graph("", registry, &back).code(),
+            core::errc::invalid_argument);
   EXPECT_EQ(net::decode_graph("1234567", registry, &back).code(),
             core::errc::invalid_argument);
   std::string garbage(64, '\xff');
@@ -107,7 +110,8 @@ TEST_F(codec, malformed_messages_are_errors_not_crashes) {
   // Truncations and byte flips: every one decodes or fails cleanly.
   int failures = 0;
   for (size_t cut = 8; cut < bytes.size(); cut += 8)
-    failures += !net::decode_graph(bytes.substr(0, cut), registry, &back).is_ok();
+    failures
+      += !net::decode_graph(bytes.substr(0, cut), registry, &back).is_ok();
   EXPECT_EQ(failures, static_cast<int>((bytes.size() - 8) / 8));
   // A flipped byte either still decodes to a valid graph or is reported as
   // a bad message or an invalid graph; nothing else.
@@ -127,7 +131,8 @@ TEST_F(codec, malformed_messages_are_errors_not_crashes) {
 
 TEST_F(codec, decoded_graphs_are_validated) {
   graph::graph g;
-  ASSERT_TRUE(g.add({"p", "Placeholder", {}, "", {{"dtype", dtype::float32}}}).is_ok());
+  ASSERT_TRUE(
+    g.add({"p", "Placeholder", {}, "", {{"dtype", dtype::float32}}}).is_ok());
   ASSERT_TRUE(g.add({"q", "Frobnicate", {"p"}, "", {}}).is_ok());
   std::string bytes;
   ASSERT_TRUE(net::encode_graph(g, &bytes).is_ok());

@@ -32,7 +32,8 @@ protected:
     EXPECT_NE(def, nullptr);
     ACTORFLOW_RETURN_IF_ERROR(def->check_attrs(node.attrs));
     ACTORFLOW_RETURN_IF_ERROR(def->resolve_types(node.attrs, &in, &out));
-    ops::kernel_construction ctx{node, *def, *devs.all()[0], resources, in, out};
+    ops::kernel_construction ctx{node,      *def, *devs.all()[0],
+                                 resources, in,   out};
     std::unique_ptr<ops::kernel> k;
     ACTORFLOW_RETURN_IF_ERROR(kernel_reg.create(ctx, &k));
     ops::kernel_context kctx{*devs.all()[0], out, 1};
@@ -70,8 +71,8 @@ TEST_F(kernels, matmul_matches_numpy_with_and_without_transposes) {
   core::attr_map ta{{"T", dtype::float32}, {"transpose_a", true}};
   test::expect_near(run1("MatMul", ta, {golden["mm_at"], golden["mm_b"]}),
                     golden["mm_ab"]);
-  core::attr_map tb{{"T", dtype::float32}, {"transpose_a", true},
-                    {"transpose_b", true}};
+  core::attr_map tb{
+    {"T", dtype::float32}, {"transpose_a", true}, {"transpose_b", true}};
   test::expect_near(run1("MatMul", tb, {golden["mm_at"], golden["mm_bt"]}),
                     golden["mm_ab"]);
 }
@@ -94,8 +95,9 @@ TEST_F(kernels, binary_ops_broadcast_like_numpy) {
                     golden["bc_mul_rs"]);
   test::expect_near(run1("Sub", f32, {golden["bc_s"], golden["bc_r"]}),
                     golden["bc_sub_sr"]);
-  auto scalar = run1("Mul", f32, {tensor::from_vector<float>({3}, {1, 2, 3}),
-                                  tensor::scalar(2.0f)});
+  auto scalar
+    = run1("Mul", f32,
+           {tensor::from_vector<float>({3}, {1, 2, 3}), tensor::scalar(2.0f)});
   EXPECT_EQ(scalar.flat<float>()(2), 6.0f);
   auto ints = run1("Add", {{"T", dtype::int64}},
                    {tensor::from_vector<int64_t>({2}, {INT64_MAX - 1, -5}),
@@ -122,17 +124,18 @@ TEST_F(kernels, relu_clamps_negatives) {
 
 TEST_F(kernels, assign_add_copies_on_write_so_readers_never_see_a_change) {
   std::vector<ops::entry> outs;
-  ASSERT_TRUE(run("VariableV2", {{"dtype", dtype::float32}, {"shape", core::shape{2}}},
-                  {}, &outs)
+  ASSERT_TRUE(run("VariableV2",
+                  {{"dtype", dtype::float32}, {"shape", core::shape{2}}}, {},
+                  &outs)
                 .is_ok());
   auto var = outs[0].ref;
   ASSERT_NE(var, nullptr);
   tensor value;
   EXPECT_EQ(var->read(&value).code(), core::errc::failed_precondition);
   auto init = tensor::from_vector<float>({2}, {1, 2});
-  ASSERT_TRUE(run("Assign", {{"T", dtype::float32}},
-                  {{{}, var}, {init, nullptr}}, &outs)
-                .is_ok());
+  ASSERT_TRUE(
+    run("Assign", {{"T", dtype::float32}}, {{{}, var}, {init, nullptr}}, &outs)
+      .is_ok());
   tensor snapshot;
   ASSERT_TRUE(var->read(&snapshot).is_ok());
   EXPECT_TRUE(snapshot.shares_buffer_with(init));

@@ -28,7 +28,8 @@ TEST(op_registry, specs_parse_into_typed_definitions) {
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->allowed, (std::vector<dtype>{dtype::float32, dtype::float64}));
   EXPECT_EQ(std::get<double>(*op->find_attr("factor")->default_value), 2.5);
-  EXPECT_EQ(std::get<std::string>(*op->find_attr("name")->default_value), "abc");
+  EXPECT_EQ(std::get<std::string>(*op->find_attr("name")->default_value),
+            "abc");
   EXPECT_EQ(std::get<core::shape>(*op->find_attr("dims")->default_value),
             (core::shape{2, -1}));
   core::attr_map attrs{{"T", dtype::float64}};
@@ -49,8 +50,9 @@ TEST(op_registry, attr_checks_name_the_problem) {
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_NE(st.message().find("missing attr 'T'"), std::string::npos);
   core::attr_map wrong_type{{"T", int64_t{3}}};
-  EXPECT_NE(mm->check_attrs(wrong_type).message().find("has type int, expected type"),
-            std::string::npos);
+  EXPECT_NE(
+    mm->check_attrs(wrong_type).message().find("has type int, expected type"),
+    std::string::npos);
   core::attr_map not_allowed{{"T", dtype::string}};
   EXPECT_NE(mm->check_attrs(not_allowed).message().find("not allowed"),
             std::string::npos);
@@ -63,7 +65,8 @@ TEST(op_registry, bad_specs_and_duplicates_are_rejected) {
   ops::op_registry r;
   EXPECT_FALSE(r.add(ops::op_def_builder("A").input("x T")).is_ok());
   EXPECT_FALSE(r.add(ops::op_def_builder("B").input("x: U")).is_ok());
-  EXPECT_FALSE(r.add(ops::op_def_builder("C").attr("T: {float, quux}")).is_ok());
+  EXPECT_FALSE(
+    r.add(ops::op_def_builder("C").attr("T: {float, quux}")).is_ok());
   EXPECT_FALSE(r.add(ops::op_def_builder("D").attr("n: int = x")).is_ok());
   ASSERT_TRUE(r.add(ops::op_def_builder("E")).is_ok());
   EXPECT_EQ(r.add(ops::op_def_builder("E")).code(), core::errc::already_exists);

@@ -40,7 +40,7 @@ struct node_item {
   int num_messages = 0;
   /// Data slots the inputs fill.
   int num_slots = 0;
-  int32_t index_attr = 0; ///< Feed or fetch position.
+  int32_t index_attr = 0;             ///< Feed or fetch position.
   std::vector<std::vector<edge>> out; ///< Per output port.
   std::vector<int> control_out;
   node_actor send_target; ///< For Sends: the Recv's actor.

@@ -130,8 +130,8 @@ using master_actor = session_actor::extend<caf::reacts_to<fetch_msg>,
                                            caf::reacts_to<partition_done_msg>>;
 
 /// One node of a partition.
-using node_actor = caf::typed_actor<caf::reacts_to<value_msg>,
-                                    caf::reacts_to<async_done_msg>>;
+using node_actor
+  = caf::typed_actor<caf::reacts_to<value_msg>, caf::reacts_to<async_done_msg>>;
 
 } // namespace actorflow::actors
 

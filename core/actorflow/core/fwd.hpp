@@ -3,7 +3,6 @@
 /// Forward declarations of the core component.
 #include <cstdint>
 
-
 namespace actorflow::core {
 
 class allocator;

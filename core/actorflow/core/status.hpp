@@ -96,7 +96,7 @@ std::string str_cat(Ts&&... xs) {
 #define ACTORFLOW_STATUS_FACTORY(name)                                         \
   template <class... Ts>                                                       \
   status name##_error(Ts&&... xs) {                                            \
-    return status{errc::name, detail::str_cat(std::forward<Ts>(xs)...)};      \
+    return status{errc::name, detail::str_cat(std::forward<Ts>(xs)...)};       \
   }
 
 /// Factories that concatenate their arguments into the message, e.g.

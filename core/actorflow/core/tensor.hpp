@@ -29,8 +29,8 @@ const std::shared_ptr<allocator>& host_allocator();
 class tensor {
 public:
   template <class T, int Rank>
-  using map = Eigen::TensorMap<Eigen::Tensor<T, Rank, Eigen::RowMajor, Eigen::DenseIndex>,
-                               Eigen::Aligned>;
+  using map = Eigen::TensorMap<
+    Eigen::Tensor<T, Rank, Eigen::RowMajor, Eigen::DenseIndex>, Eigen::Aligned>;
 
   /// Constructs an empty handle (`valid()` is false).
   tensor() = default;
@@ -54,10 +54,13 @@ public:
 
   /// Makes a tensor of shape `s` from `values` (row-major).
   template <class T>
-  static tensor from_vector(const core::shape& s, const std::vector<T>& values) {
+  static tensor from_vector(const core::shape& s,
+                            const std::vector<T>& values) {
     tensor result{dtype_v<T>, s};
     auto* dst = result.mutable_data<T>();
-    for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < result.num_elements(); ++i)
+    for (size_t i = 0;
+         i < values.size() && static_cast<int64_t>(i) < result.num_elements();
+         ++i)
       dst[i] = values[i];
     return result;
   }

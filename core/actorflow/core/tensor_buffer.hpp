@@ -16,8 +16,8 @@ class tensor_buffer {
 public:
   /// Allocates room for `size` elements; returns nullptr if the allocator is
   /// out of memory.
-  static std::shared_ptr<tensor_buffer>
-  make(std::shared_ptr<allocator> alloc, dtype type, int64_t size);
+  static std::shared_ptr<tensor_buffer> make(std::shared_ptr<allocator> alloc,
+                                             dtype type, int64_t size);
 
   ~tensor_buffer();
 

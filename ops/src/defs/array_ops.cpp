@@ -12,10 +12,9 @@ core::status const_shape(shape_context& ctx) {
   core::dtype type = core::dtype::invalid;
   ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("dtype", &type));
   if (!value.valid() || value.dtype() != type)
-    return core::invalid_argument_error("Const value has dtype ",
-                                        core::to_string(value.dtype()),
-                                        " but attr dtype is ",
-                                        core::to_string(type));
+    return core::invalid_argument_error(
+      "Const value has dtype ", core::to_string(value.dtype()),
+      " but attr dtype is ", core::to_string(type));
   ctx.set_output(0, value.shape());
   return core::status::ok();
 }

@@ -9,21 +9,18 @@ namespace {
 core::status assign_shape(shape_context& ctx) {
   bool validate = ctx.attr_or("validate_shape", true);
   if (validate && !ctx.input(0).compatible_with(ctx.input(1)))
-    return core::invalid_argument_error("cannot assign a value of shape ",
-                                        ctx.input(1).to_string(),
-                                        " to a variable of shape ",
-                                        ctx.input(0).to_string());
-  ctx.set_output(0, validate ? ctx.input(0).merge(ctx.input(1))
-                             : ctx.input(1));
+    return core::invalid_argument_error(
+      "cannot assign a value of shape ", ctx.input(1).to_string(),
+      " to a variable of shape ", ctx.input(0).to_string());
+  ctx.set_output(0, validate ? ctx.input(0).merge(ctx.input(1)) : ctx.input(1));
   return core::status::ok();
 }
 
 core::status update_shape(shape_context& ctx) {
   if (!ctx.input(0).compatible_with(ctx.input(1)))
-    return core::invalid_argument_error("cannot update a variable of shape ",
-                                        ctx.input(0).to_string(),
-                                        " with a value of shape ",
-                                        ctx.input(1).to_string());
+    return core::invalid_argument_error(
+      "cannot update a variable of shape ", ctx.input(0).to_string(),
+      " with a value of shape ", ctx.input(1).to_string());
   ctx.set_output(0, ctx.input(0).merge(ctx.input(1)));
   return core::status::ok();
 }

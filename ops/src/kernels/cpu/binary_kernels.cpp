@@ -61,8 +61,8 @@ public:
     const auto& x = ctx.input(0);
     const auto& y = ctx.input(1);
     core::shape out_shape;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, broadcast_shapes(x.shape(), y.shape(),
-                                                   &out_shape));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, broadcast_shapes(x.shape(), y.shape(), &out_shape));
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
     auto n = out->num_elements();
@@ -124,12 +124,12 @@ using mul_kernel = binary_kernel<T, mul_fn>;
 } // namespace
 
 void register_binary_kernels(kernel_registry& r) {
-  r.add_typed<add_kernel, Eigen::half, Eigen::bfloat16, float, double,
-              int32_t, int64_t>("Add", device_type);
-  r.add_typed<sub_kernel, Eigen::half, Eigen::bfloat16, float, double,
-              int32_t, int64_t>("Sub", device_type);
-  r.add_typed<mul_kernel, Eigen::half, Eigen::bfloat16, float, double,
-              int32_t, int64_t>("Mul", device_type);
+  r.add_typed<add_kernel, Eigen::half, Eigen::bfloat16, float, double, int32_t,
+              int64_t>("Add", device_type);
+  r.add_typed<sub_kernel, Eigen::half, Eigen::bfloat16, float, double, int32_t,
+              int64_t>("Sub", device_type);
+  r.add_typed<mul_kernel, Eigen::half, Eigen::bfloat16, float, double, int32_t,
+              int64_t>("Mul", device_type);
 }
 
 } // namespace actorflow::ops::cpu

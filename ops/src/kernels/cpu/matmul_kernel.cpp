@@ -20,20 +20,20 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& a = ctx.input(0);
     const auto& b = ctx.input(1);
-    ACTORFLOW_OP_REQUIRES(ctx, a.shape().rank() == 2 && b.shape().rank() == 2,
-                          core::invalid_argument_error(
-                            "MatMul needs rank-2 inputs, got ",
-                            a.shape().to_string(), " and ",
-                            b.shape().to_string()));
+    ACTORFLOW_OP_REQUIRES(
+      ctx, a.shape().rank() == 2 && b.shape().rank() == 2,
+      core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
+                                   a.shape().to_string(), " and ",
+                                   b.shape().to_string()));
     auto m = a.shape().dim(transpose_a_ ? 1 : 0);
     auto k = a.shape().dim(transpose_a_ ? 0 : 1);
     auto k2 = b.shape().dim(transpose_b_ ? 1 : 0);
     auto n = b.shape().dim(transpose_b_ ? 0 : 1);
-    ACTORFLOW_OP_REQUIRES(ctx, k == k2,
-                          core::invalid_argument_error(
-                            "MatMul inner dimensions differ: ",
-                            a.shape().to_string(), " times ",
-                            b.shape().to_string()));
+    ACTORFLOW_OP_REQUIRES(
+      ctx, k == k2,
+      core::invalid_argument_error(
+        "MatMul inner dimensions differ: ", a.shape().to_string(), " times ",
+        b.shape().to_string()));
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {m, n}, &out));
     auto z = out->mutable_matrix<T>();

@@ -32,8 +32,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::shared_ptr<variable> var;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, resources_.lookup_or_create(
-                                    container_, name_, type_, shape_, &var));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, resources_.lookup_or_create(container_, name_, type_, shape_, &var));
     ctx.set_output_ref(0, std::move(var));
   }
 
@@ -69,7 +69,8 @@ public:
                             " value to variable ", var->name(), " of dtype ",
                             core::to_string(var->dtype())));
     ACTORFLOW_OP_REQUIRES(
-      ctx, !validate_shape_ || var->declared_shape().compatible_with(value.shape()),
+      ctx,
+      !validate_shape_ || var->declared_shape().compatible_with(value.shape()),
       core::invalid_argument_error("cannot assign a value of shape ",
                                    value.shape().to_string(), " to variable ",
                                    var->name(), " of shape ",
@@ -109,8 +110,8 @@ public:
                             "update needs a variable reference as input 0"));
     if (use_locking_) {
       std::lock_guard<std::mutex> guard{var->mutex()};
-      ACTORFLOW_OP_REQUIRES_OK(ctx, update(ctx, *var, var->value_locked(),
-                                           delta));
+      ACTORFLOW_OP_REQUIRES_OK(ctx,
+                               update(ctx, *var, var->value_locked(), delta));
     } else {
       core::tensor current;
       ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&current));
