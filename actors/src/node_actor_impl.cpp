@@ -25,8 +25,6 @@ value_state combine(value_state x, value_state y) {
   return static_cast<uint8_t>(x) > static_cast<uint8_t>(y) ? x : y;
 }
 
-} // namespace
-
 /// The state of one node actor.
 struct node_state {
   std::shared_ptr<partition_plan> plan;
@@ -42,8 +40,6 @@ struct node_state {
   /// Input slots of the one-message fast path, reused across steps.
   std::vector<ops::entry> scratch;
 };
-
-namespace {
 
 /// The actor class of a node. A class of its own rather than a
 /// `stateful_actor`: the scheduler dynamic-casts every actor it resumes, and
