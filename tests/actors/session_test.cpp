@@ -166,6 +166,34 @@ TEST_F(session_test,
   EXPECT_EQ(out[0].flat<float>()(1), 7.0f);
 }
 
+TEST_F(session_test, a_failure_on_the_sending_device_completes_the_receiver) {
+  // x (cpu:0) fails for want of a feed; its consumer on cpu:1 waits in a
+  // Recv, which gets the failure instead of a value, so the step ends on
+  // both devices. A second, healthy branch on cpu:1 still runs.
+  graph::scope s;
+  auto x
+    = graph::placeholder(s.with_device("cpu:0").sub("x"), dtype::float32, {2});
+  auto y = graph::relu(s.with_device("cpu:1").sub("y"), x);
+  auto z
+    = graph::relu(s.with_device("cpu:1").sub("z"), graph::constant(s, 3.0));
+  ASSERT_TRUE(s.ok());
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  for (int i = 0; i < 3; ++i) {
+    auto st = sess.run({}, {y.name(), z.name()}, {}, &out);
+    EXPECT_EQ(st.code(), core::errc::invalid_argument);
+    EXPECT_EQ(st.node(), "x");
+    EXPECT_EQ(st.device(), "/job:localhost/task:0/device:cpu:0");
+    ASSERT_TRUE(sess
+                  .run({{"x", tensor::from_vector<float>({2}, {-1, 2})}},
+                       {y.name(), z.name()}, {}, &out)
+                  .is_ok());
+    EXPECT_EQ(out[0].flat<float>()(1), 2.0f);
+    EXPECT_EQ(out[1].scalar_value<float>(), 3.0f);
+  }
+}
+
 TEST_F(session_test, bad_requests_get_clear_errors) {
   graph::scope s;
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});
