@@ -209,10 +209,12 @@ void finish_step(self_ptr self, uint64_t id, step_state& step) {
           step.fetch_states[i] == value_state::dead ? " (it is dead)" : "");
         break;
       }
-  if (step.error.is_ok())
+  if (step.error.is_ok()) {
     step.promise.deliver(std::move(step.fetched));
-  else
+  } else {
+    core::log().debug("step {} failed: {}", id, step.error.to_string());
     step.promise.deliver(core::to_error(step.error));
+  }
   self->state.steps.erase(id);
 }
 
