@@ -26,7 +26,7 @@ namespace {
 
 struct options {
   int nodes = 1000;
-  int runs = 400;
+  int runs = 200;
   int in_flight = 8;
 };
 
@@ -159,10 +159,10 @@ int main(int argc, char** argv) {
     }
     return seconds_since(start) * 1e9 / (double(opt.runs) * opt.nodes);
   };
-  // Interleave rounds so that drift on a shared machine hits both alike;
+  // Interleave ten rounds so that drift on a shared machine hits both alike;
   // report the best round of each.
   double best_af = 1e30, best_raw = 1e30, best_pipe = 1e30;
-  for (int round = 0; round < 5; ++round) {
+  for (int round = 0; round < 10; ++round) {
     best_af = std::min(best_af, run_seq());
     best_raw = std::min(best_raw, raw_caf_ns_per_hop(e.system(), opt));
     best_pipe = std::min(best_pipe, run_pipelined());
