@@ -1,6 +1,7 @@
 #include "actorflow/actors/node_actor_impl.hpp"
 
 #include <exception>
+#include <optional>
 #include <unordered_map>
 
 #include <caf/actor_cast.hpp>
@@ -25,20 +26,36 @@ value_state combine(value_state x, value_state y) {
   return static_cast<uint8_t>(x) > static_cast<uint8_t>(y) ? x : y;
 }
 
-/// The state of one node actor.
+/// One out-edge with its consumer's handle.
+struct out_edge {
+  node_actor dst;
+  int32_t port; ///< The output port, or -1 for a control edge.
+  int32_t slot;
+};
+
+/// The state of one node actor. What a hop needs sits here, in the actor
+/// object, rather than behind pointers into the plan: a chain of actors
+/// touches little memory per hop.
 struct node_state {
   std::shared_ptr<partition_plan> plan;
   const node_item* item = nullptr;
+  node_kind kind = node_kind::kernel;
+  int num_messages = 0;
+  int num_slots = 0;
+  ops::kernel* kernel = nullptr;
+  /// The out-edges, flattened on the first message: the consumers' handles
+  /// exist only once the whole partition has been spawned.
+  std::vector<out_edge> edges;
+  bool wired = false;
   std::unordered_map<tag, pending_inputs, tag_hash> pending;
-  /// Reused by synchronous kernels; an actor runs one message at a time.
-  std::unique_ptr<ops::kernel_context> ctx;
+  /// Reused by synchronous kernels (an actor runs one message at a time);
+  /// its input vector also collects the one-message fast path's input.
+  std::optional<ops::kernel_context> ctx;
   /// Asynchronous kernels in flight, with the tag they run for.
   std::unordered_map<uint64_t,
                      std::pair<tag, std::unique_ptr<ops::kernel_context>>>
     async;
   uint64_t next_async = 0;
-  /// Input slots of the one-message fast path, reused across steps.
-  std::vector<ops::entry> scratch;
 };
 
 /// The actor class of a node. A class of its own rather than a
@@ -71,29 +88,39 @@ void post(self_ptr self, const node_actor& dest, value_msg msg) {
     self->context());
 }
 
+/// Builds the flat out-edge list from the plan.
+void wire(node_state& st) {
+  const auto& item = *st.item;
+  const auto& actors = st.plan->actors;
+  for (size_t port = 0; port < item.out.size(); ++port)
+    for (const auto& e : item.out[port])
+      st.edges.push_back(out_edge{actors[static_cast<size_t>(e.dst)],
+                                  static_cast<int32_t>(port), e.slot});
+  for (auto dst : item.control_out)
+    st.edges.push_back(
+      out_edge{actors[static_cast<size_t>(dst)], -1, control_slot});
+  st.wired = true;
+}
+
 void send_outputs(self_ptr self, const tag& t, value_state state,
                   std::vector<ops::entry>* outputs) {
   auto& st = self->state;
-  const auto& item = *st.item;
-  const auto& actors = st.plan->actors;
-  for (size_t port = 0; port < item.out.size(); ++port) {
-    const auto& edges = item.out[port];
-    for (size_t k = 0; k < edges.size(); ++k) {
-      ops::entry value;
-      if (state == value_state::live) {
-        // The last consumer takes the entry; the others share it.
-        if (k + 1 == edges.size())
-          value = std::move((*outputs)[port]);
-        else
-          value = (*outputs)[port];
-      }
-      post(self, actors[static_cast<size_t>(edges[k].dst)],
-           value_msg{t, edges[k].slot, state, std::move(value)});
+  if (!st.wired)
+    wire(st);
+  const auto& edges = st.edges;
+  for (size_t k = 0; k < edges.size(); ++k) {
+    const auto& e = edges[k];
+    ops::entry value;
+    if (state == value_state::live && e.port >= 0) {
+      auto& out = (*outputs)[static_cast<size_t>(e.port)];
+      // The last consumer of a port takes the entry; the others share it.
+      if (k + 1 == edges.size() || edges[k + 1].port != e.port)
+        value = std::move(out);
+      else
+        value = out;
     }
+    post(self, e.dst, value_msg{t, e.slot, state, std::move(value)});
   }
-  for (auto dst : item.control_out)
-    post(self, actors[static_cast<size_t>(dst)],
-         value_msg{t, control_slot, state, {}});
 }
 
 /// Reports `err` (the node's first error in this step) to the master.
@@ -115,12 +142,11 @@ void finish_kernel(self_ptr self, const tag& t, ops::kernel_context& ctx) {
         st = core::internal_error("kernel left output ", i, " unset");
         break;
       }
-      if (e.value.valid()
-          && e.value.dtype() != self->state.item->out_types[i].type) {
-        st = core::internal_error(
-          "kernel produced a ", core::to_string(e.value.dtype()),
-          " for output ", i, ", declared ",
-          core::to_string(self->state.item->out_types[i].type));
+      if (e.value.valid() && e.value.dtype() != ctx.output_type(i)) {
+        st = core::internal_error("kernel produced a ",
+                                  core::to_string(e.value.dtype()),
+                                  " for output ", i, ", declared ",
+                                  core::to_string(ctx.output_type(i)));
         break;
       }
     }
@@ -136,9 +162,9 @@ void finish_kernel(self_ptr self, const tag& t, ops::kernel_context& ctx) {
 /// is read now (and fails if the variable is uninitialised).
 core::status prepare_inputs(const node_item& item,
                             std::vector<ops::entry>& inputs) {
-  for (size_t i = 0; i < inputs.size() && i < item.in_types.size(); ++i) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
     auto& e = inputs[i];
-    if (!item.in_types[i].is_ref && e.ref) {
+    if (e.ref && !item.in_types[i].is_ref) {
       core::tensor value;
       ACTORFLOW_RETURN_IF_ERROR(e.ref->read(&value));
       e = ops::entry{std::move(value), nullptr};
@@ -156,7 +182,7 @@ void run_kernel(self_ptr self, const tag& t, std::vector<ops::entry>& inputs) {
     send_outputs(self, t, value_state::failed, nullptr);
     return;
   }
-  auto& kernel = *item.kernel;
+  auto& kernel = *st.kernel;
   if (kernel.is_async()) {
     auto id = st.next_async++;
     auto ctx = std::make_unique<ops::kernel_context>(*st.plan->device,
@@ -176,7 +202,8 @@ void run_kernel(self_ptr self, const tag& t, std::vector<ops::entry>& inputs) {
   }
   auto& ctx = *st.ctx;
   ctx.reset(t.step);
-  ctx.inputs().swap(inputs); // keeps both buffers: no allocation per step
+  if (&inputs != &ctx.inputs())
+    ctx.inputs().swap(inputs); // keeps both buffers: no allocation per step
   try {
     kernel.compute(ctx);
   } catch (const std::exception& e) {
@@ -185,6 +212,7 @@ void run_kernel(self_ptr self, const tag& t, std::vector<ops::entry>& inputs) {
     ctx.fail(core::internal_error("kernel threw a non-standard exception"));
   }
   finish_kernel(self, t, ctx);
+  ctx.inputs().clear();
 }
 
 /// Runs the node for tag `t` once every input has arrived.
@@ -192,7 +220,7 @@ void fire(self_ptr self, const tag& t, value_state state,
           std::vector<ops::entry>& inputs) {
   auto& st = self->state;
   const auto& item = *st.item;
-  switch (item.kind) {
+  switch (st.kind) {
     case node_kind::kernel:
       if (state == value_state::live)
         run_kernel(self, t, inputs);
@@ -239,11 +267,11 @@ void fire(self_ptr self, const tag& t, value_state state,
 
 void on_value(self_ptr self, value_msg& m) {
   auto& st = self->state;
-  const auto& item = *st.item;
-  if (item.num_messages == 1) {
-    // Fast path: one input, nothing to wait for.
-    auto& inputs = st.scratch;
-    inputs.resize(static_cast<size_t>(m.slot >= 0 ? item.num_slots : 0));
+  if (st.num_messages == 1) {
+    // Fast path: one input, nothing to wait for; the input goes straight
+    // into the kernel context.
+    auto& inputs = st.ctx->inputs();
+    inputs.resize(static_cast<size_t>(m.slot >= 0 ? st.num_slots : 0));
     if (m.slot >= 0)
       inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
     fire(self, m.tag, m.state, inputs);
@@ -253,8 +281,8 @@ void on_value(self_ptr self, value_msg& m) {
   auto [it, fresh] = st.pending.try_emplace(m.tag);
   auto& p = it->second;
   if (fresh) {
-    p.remaining = item.num_messages;
-    p.inputs.resize(static_cast<size_t>(item.num_slots));
+    p.remaining = st.num_messages;
+    p.inputs.resize(static_cast<size_t>(st.num_slots));
   }
   if (m.slot >= 0)
     p.inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
@@ -269,9 +297,13 @@ void on_value(self_ptr self, value_msg& m) {
 node_worker::node_worker(caf::actor_config& cfg,
                          std::shared_ptr<partition_plan> plan, int index)
   : node_actor::base(cfg) {
-  state.item = &plan->nodes[static_cast<size_t>(index)];
-  state.ctx = std::make_unique<ops::kernel_context>(*plan->device,
-                                                    state.item->out_types, 0);
+  const auto& item = plan->nodes[static_cast<size_t>(index)];
+  state.item = &item;
+  state.kind = item.kind;
+  state.num_messages = item.num_messages;
+  state.num_slots = item.num_slots;
+  state.kernel = item.kernel.get();
+  state.ctx.emplace(*plan->device, item.out_types, 0);
   state.plan = std::move(plan);
 }
 

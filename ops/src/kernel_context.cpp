@@ -23,7 +23,6 @@ core::status kernel_context::allocate_output(size_t i, const core::shape& s,
 
 void kernel_context::reset(uint64_t step_id) {
   step_id_ = step_id;
-  inputs_.clear();
   for (auto& x : outputs_)
     x = entry{};
   status_ = core::status::ok();

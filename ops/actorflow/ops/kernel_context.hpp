@@ -57,6 +57,11 @@ public:
     return inputs_;
   }
 
+  /// Returns the declared dtype of output `i`.
+  core::dtype output_type(size_t i) const noexcept {
+    return out_types_[i].type;
+  }
+
   /// Allocates output `i` with its declared dtype on the device.
   core::status allocate_output(size_t i, const core::shape& s,
                                core::tensor** out);
@@ -83,7 +88,8 @@ public:
     return status_;
   }
 
-  /// Clears inputs, outputs and status for the next step.
+  /// Clears outputs and status for the next step; the runtime manages the
+  /// inputs.
   void reset(uint64_t step_id);
 
 private:
