@@ -43,6 +43,8 @@ struct node_state {
   int num_messages = 0;
   int num_slots = 0;
   ops::kernel* kernel = nullptr;
+  /// Inputs bound to constants at instantiation.
+  std::vector<node_item::bound_input> constants;
   /// The out-edges, flattened on the first message: the consumers' handles
   /// exist only once the whole partition has been spawned.
   std::vector<out_edge> edges;
@@ -271,9 +273,12 @@ void on_value(self_ptr self, value_msg& m) {
     // Fast path: one input, nothing to wait for; the input goes straight
     // into the kernel context.
     auto& inputs = st.ctx->inputs();
-    inputs.resize(static_cast<size_t>(m.slot >= 0 ? st.num_slots : 0));
+    inputs.resize(static_cast<size_t>(
+      m.slot >= 0 || !st.constants.empty() ? st.num_slots : 0));
     if (m.slot >= 0)
       inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
+    for (const auto& c : st.constants)
+      inputs[static_cast<size_t>(c.slot)].value = c.value;
     fire(self, m.tag, m.state, inputs);
     inputs.clear();
     return;
@@ -283,6 +288,8 @@ void on_value(self_ptr self, value_msg& m) {
   if (fresh) {
     p.remaining = st.num_messages;
     p.inputs.resize(static_cast<size_t>(st.num_slots));
+    for (const auto& c : st.constants)
+      p.inputs[static_cast<size_t>(c.slot)].value = c.value;
   }
   if (m.slot >= 0)
     p.inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
@@ -303,6 +310,7 @@ node_worker::node_worker(caf::actor_config& cfg,
   state.num_messages = item.num_messages;
   state.num_slots = item.num_slots;
   state.kernel = item.kernel.get();
+  state.constants = item.constants;
   state.ctx.emplace(*plan->device, item.out_types, 0);
   state.plan = std::move(plan);
 }

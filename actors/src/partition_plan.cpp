@@ -1,5 +1,6 @@
 #include "actorflow/actors/partition_plan.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <caf/send.hpp>
@@ -59,10 +60,6 @@ core::status partition_plan::build(
     // A Recv waits for its activation and for the value its Send forwards.
     item.num_messages = static_cast<int>(item.def.inputs.size())
                         + (item.kind == node_kind::recv ? 1 : 0);
-    if (item.def.inputs.empty()) {
-      ++item.num_messages;
-      plan->roots.push_back(static_cast<int>(i));
-    }
     if (item.kind == node_kind::feed || item.kind == node_kind::fetch)
       item.index_attr
         = static_cast<int32_t>(std::get<int64_t>(item.def.attrs.at("index")));
@@ -75,18 +72,44 @@ core::status partition_plan::build(
         return st.with_context(item.def.name, item.def.op, plan->device_name);
     }
   }
-  // Out-edges, from the inputs of each consumer.
+  // Out-edges, from the inputs of each consumer. A data edge from a Const
+  // without inputs is bound instead: the consumer gets the value with no
+  // message (each consumer its own handle on the shared buffer, so no
+  // reference count is shared between cores).
+  auto is_constant = [](const node_item& x) {
+    return x.kind == node_kind::kernel && x.def.op == "Const"
+           && x.def.inputs.empty();
+  };
   for (size_t i = 0; i < n; ++i) {
+    auto& dst = plan->nodes[i];
     int32_t slot = 0;
-    for (const auto& text : plan->nodes[i].def.inputs) {
+    for (const auto& text : dst.def.inputs) {
       core::input_ref r;
       core::input_ref::parse(text, &r);
       auto& src = plan->nodes[static_cast<size_t>(g.index_of(r.node))];
-      if (r.control)
+      if (r.control) {
         src.control_out.push_back(static_cast<int>(i));
-      else
+      } else if (is_constant(src)) {
+        core::tensor own;
+        const auto& value = std::get<core::tensor>(src.def.attrs.at("value"));
+        ACTORFLOW_RETURN_IF_ERROR(value.reshaped(value.shape(), &own));
+        dst.constants.push_back(node_item::bound_input{slot++, std::move(own)});
+        --dst.num_messages;
+      } else {
         src.out[static_cast<size_t>(r.port)].push_back(
           node_item::edge{static_cast<int>(i), slot++});
+      }
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    auto& item = plan->nodes[i];
+    bool unused_constant
+      = is_constant(item) && item.control_out.empty()
+        && std::all_of(item.out.begin(), item.out.end(),
+                       [](const auto& es) { return es.empty(); });
+    if (item.num_messages == 0 && !unused_constant) {
+      item.num_messages = 1; // the activation
+      plan->roots.push_back(static_cast<int>(i));
     }
   }
   plan->actors.reserve(n);

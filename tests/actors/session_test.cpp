@@ -194,6 +194,34 @@ TEST_F(session_test, a_failure_on_the_sending_device_completes_the_receiver) {
   }
 }
 
+TEST_F(session_test, constants_reach_their_consumers_without_messages) {
+  // Inputs from Consts are bound when a partition is instantiated; these
+  // are the shapes that binding must get right.
+  graph::scope s;
+  auto two = graph::constant(s.sub("two"), 2.0);
+  auto three = graph::constant(s.sub("three"), 3.0);
+  auto sum = graph::add(s.sub("sum"), two, three); // only bound inputs
+  auto gate = graph::no_op(s.sub("gate"));
+  auto gated = graph::identity(s.with_control_dependencies({gate}).sub("gated"),
+                               three); // bound + control
+  auto remote = graph::mul(s.with_device("cpu:1").sub("remote"), two, sum);
+  ASSERT_TRUE(s.ok());
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(sess
+                  .run({},
+                       {sum.name(), gated.name(), remote.name(), two.name()},
+                       {}, &out)
+                  .is_ok());
+    EXPECT_EQ(out[0].scalar_value<float>(), 5.0f);
+    EXPECT_EQ(out[1].scalar_value<float>(), 3.0f);
+    EXPECT_EQ(out[2].scalar_value<float>(), 10.0f);
+    EXPECT_EQ(out[3].scalar_value<float>(), 2.0f);
+  }
+}
+
 TEST_F(session_test, bad_requests_get_clear_errors) {
   graph::scope s;
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});

@@ -30,14 +30,22 @@ struct node_item {
     int32_t slot;
   };
 
+  /// An input bound at instantiation to the value of a Const producer in
+  /// the same partition: it arrives with no message.
+  struct bound_input {
+    int32_t slot;
+    core::tensor value;
+  };
+
   core::node_def def;
   node_kind kind = node_kind::kernel;
   std::unique_ptr<ops::kernel> kernel;
   std::vector<ops::arg_type> in_types;
   std::vector<ops::arg_type> out_types;
-  /// Messages to wait for per tag: data and control inputs, plus one
-  /// activation for nodes without inputs and for Recvs.
+  /// Messages to wait for per tag: data and control inputs not bound to a
+  /// constant, plus one activation for roots and for Recvs.
   int num_messages = 0;
+  std::vector<bound_input> constants;
   /// Data slots the inputs fill.
   int num_slots = 0;
   int32_t index_attr = 0;             ///< Feed or fetch position.
@@ -55,7 +63,9 @@ struct partition_plan {
   devices::device* device = nullptr;
   std::vector<node_item> nodes;
   std::vector<node_actor> actors;
-  /// Nodes that need an activation per step (no inputs here, or Recv).
+  /// Nodes that need an activation per step: no inputs here, only inputs
+  /// bound to constants, or Recvs. Consts whose every consumer was bound
+  /// are not roots: nothing waits for them.
   std::vector<int> roots;
   master_actor master;
 
