@@ -1,7 +1,6 @@
 #include <cstdio>
 
-#include "actorflow/actors/session.hpp"
-#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/actorflow.hpp"
 
 using namespace actorflow;
 

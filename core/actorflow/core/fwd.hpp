@@ -1,6 +1,7 @@
 #pragma once
 
 /// Forward declarations of the core component.
+
 #include <cstdint>
 
 namespace actorflow::core {

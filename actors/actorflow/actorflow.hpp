@@ -1,0 +1,16 @@
+#pragma once
+
+/// The umbrella header: everything an application needs to build graphs,
+/// save and load them, and run them in sessions.
+///
+/// ~~~
+/// #include "actorflow/actorflow.hpp"
+/// ~~~
+
+#include "actorflow/actors/engine.hpp"
+#include "actorflow/actors/session.hpp"
+#include "actorflow/core/status.hpp"
+#include "actorflow/core/tensor.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/scope.hpp"
+#include "actorflow/net/graph_codec.hpp"
