@@ -184,11 +184,6 @@ op_def_builder& op_def_builder::stateful() {
   return *this;
 }
 
-op_def_builder& op_def_builder::cheap() {
-  def_.is_cheap = true;
-  return *this;
-}
-
 core::status op_def_builder::finish(op_def* out) const {
   if (!error_.is_ok())
     return error_.with_context("", def_.name);

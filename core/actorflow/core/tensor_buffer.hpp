@@ -32,10 +32,6 @@ public:
     return bytes_;
   }
 
-  const allocator& owner() const noexcept {
-    return *alloc_;
-  }
-
   tensor_buffer(std::shared_ptr<allocator> alloc, dtype type, int64_t size,
                 void* data, size_t bytes);
 

@@ -56,9 +56,6 @@ struct op_def {
   std::vector<attr_def> attrs;
   shape_fn shape_function;
   bool is_stateful = false;
-  /// Whether a kernel is cheap enough to run inline on the node's actor
-  /// without counting as expensive work (TF: `IsExpensive() == false`).
-  bool is_cheap = false;
 
   /// Returns the attr named `name`, or nullptr.
   const attr_def* find_attr(const std::string& name) const;

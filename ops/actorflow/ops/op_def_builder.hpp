@@ -28,7 +28,6 @@ public:
   op_def_builder& attr(std::string_view spec);
   op_def_builder& shape_fn(op_def::shape_fn f);
   op_def_builder& stateful();
-  op_def_builder& cheap();
 
   /// Returns the finished op, or the first spec error.
   core::status finish(op_def* out) const;

@@ -26,21 +26,18 @@ core::status register_array_ops(op_registry& r) {
                                     .output("output: dtype")
                                     .attr("value: tensor")
                                     .attr("dtype: type")
-                                    .shape_fn(const_shape)
-                                    .cheap()));
+                                    .shape_fn(const_shape)));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("Placeholder")
                                     .output("output: dtype")
                                     .attr("dtype: type")
                                     .attr("shape: shape = ?")
-                                    .shape_fn(shape_from_attr)
-                                    .cheap()));
+                                    .shape_fn(shape_from_attr)));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("Identity")
                                     .input("input: T")
                                     .output("output: T")
                                     .attr("T: type")
-                                    .shape_fn(unchanged_shape)
-                                    .cheap()));
-  return r.add(op_def_builder("NoOp").cheap());
+                                    .shape_fn(unchanged_shape)));
+  return r.add(op_def_builder("NoOp"));
 }
 
 } // namespace actorflow::ops::defs

@@ -44,8 +44,7 @@ core::status register_math_ops(op_registry& r) {
               .input("y: T")
               .output("z: T")
               .attr("T: {float16, bfloat16, float, double, int32, int64}")
-              .shape_fn(broadcast_shape)
-              .cheap()));
+              .shape_fn(broadcast_shape)));
   return r.add(op_def_builder("MatMul")
                  .input("a: T")
                  .input("b: T")

@@ -9,8 +9,7 @@ core::status register_nn_ops(op_registry& r) {
                  .input("features: T")
                  .output("activations: T")
                  .attr("T: {float, double, int32, int64}")
-                 .shape_fn(unchanged_shape)
-                 .cheap());
+                 .shape_fn(unchanged_shape));
 }
 
 } // namespace actorflow::ops::defs

@@ -21,15 +21,13 @@ core::status register_runtime_ops(op_registry& r) {
                                     .attr("T: type")
                                     .attr("index: int")
                                     .attr("shape: shape = ?")
-                                    .shape_fn(feed_shape)
-                                    .cheap()));
+                                    .shape_fn(feed_shape)));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(runtime_op::fetch)
                                     .input("input: T")
                                     .attr("T: type")
-                                    .attr("index: int")
-                                    .cheap()));
+                                    .attr("index: int")));
   // One per partition: fires when every node of the step has finished.
-  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(runtime_op::sink).cheap()));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(runtime_op::sink)));
   // A cross-device edge: one Send per tensor and destination device, one
   // Recv on that device. tensor_name identifies the edge.
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(runtime_op::send)
@@ -37,15 +35,13 @@ core::status register_runtime_ops(op_registry& r) {
                                     .attr("T: type")
                                     .attr("tensor_name: string")
                                     .attr("send_device: string")
-                                    .attr("recv_device: string")
-                                    .cheap()));
+                                    .attr("recv_device: string")));
   return r.add(op_def_builder(runtime_op::recv)
                  .output("tensor: T")
                  .attr("T: type")
                  .attr("tensor_name: string")
                  .attr("send_device: string")
-                 .attr("recv_device: string")
-                 .cheap());
+                 .attr("recv_device: string"));
 }
 
 } // namespace actorflow::ops::defs

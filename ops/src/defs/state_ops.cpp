@@ -35,8 +35,7 @@ core::status register_state_ops(op_registry& r) {
                                     .attr("container: string = ''")
                                     .attr("shared_name: string = ''")
                                     .shape_fn(shape_from_attr)
-                                    .stateful()
-                                    .cheap()));
+                                    .stateful()));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("Assign")
                                     .input("ref: Ref(T)")
                                     .input("value: T")
@@ -45,8 +44,7 @@ core::status register_state_ops(op_registry& r) {
                                     .attr("validate_shape: bool = true")
                                     .attr("use_locking: bool = true")
                                     .shape_fn(assign_shape)
-                                    .stateful()
-                                    .cheap()));
+                                    .stateful()));
   for (const char* name : {"AssignAdd", "AssignSub"})
     ACTORFLOW_RETURN_IF_ERROR(
       r.add(op_def_builder(name)
@@ -56,8 +54,7 @@ core::status register_state_ops(op_registry& r) {
               .attr("T: {float16, bfloat16, float, double, int32, int64}")
               .attr("use_locking: bool = false")
               .shape_fn(update_shape)
-              .stateful()
-              .cheap()));
+              .stateful()));
   return core::status::ok();
 }
 
