@@ -68,6 +68,8 @@ TEST(tensor, copies_share_the_buffer_and_reshape_views_it) {
   EXPECT_EQ(t.matrix<float>()(1, 0), 4.0f);
   EXPECT_EQ(t.flat<float>()(4), 5.0f);
   EXPECT_EQ(t.reshaped({4}, &r).code(), errc::invalid_argument);
+  EXPECT_THROW(tensor::from_vector<float>({2, 2}, {1, 2, 3}),
+               std::invalid_argument);
 }
 
 TEST(tensor, make_rejects_bad_requests) {

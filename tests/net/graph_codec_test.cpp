@@ -74,6 +74,49 @@ TEST_F(codec, save_load_save_is_byte_identical) {
   EXPECT_EQ(first, second);
 }
 
+TEST_F(codec, every_attr_kind_round_trips) {
+  // A test op that declares one attr of each list kind.
+  ASSERT_TRUE(registry
+                .add(ops::op_def_builder("EveryAttr")
+                       .attr("li: list(int)")
+                       .attr("lf: list(float)")
+                       .attr("lb: list(bool)")
+                       .attr("ls: list(string)")
+                       .attr("lt: list(type)")
+                       .attr("lsh: list(shape)")
+                       .attr("lte: list(tensor)")
+                       .attr("f: float")
+                       .attr("u: shape"))
+                .is_ok());
+  graph::graph g;
+  core::node_def n{"all", "EveryAttr", {}, "cpu:0", {}};
+  n.attrs["li"] = std::vector<int64_t>{1, -2, INT64_MAX};
+  n.attrs["lf"] = std::vector<double>{0.5, -1e300};
+  n.attrs["lb"] = std::vector<bool>{true, false, true};
+  n.attrs["ls"] = std::vector<std::string>{"a", "", "long string"};
+  n.attrs["lt"] = std::vector<core::dtype>{dtype::bfloat16, dtype::complex128};
+  n.attrs["lsh"]
+    = std::vector<core::shape>{core::shape::unknown(), {2, -1}, {}};
+  n.attrs["lte"]
+    = std::vector<core::tensor>{core::tensor::from_vector<int32_t>({2}, {7, 8}),
+                                core::tensor::scalar(Eigen::half(0.25f))};
+  n.attrs["f"] = 3.25;
+  n.attrs["u"] = core::shape::unknown();
+  ASSERT_TRUE(g.add(n).is_ok());
+  std::string bytes, again;
+  ASSERT_TRUE(net::encode_graph(g, &bytes).is_ok());
+  graph::graph back;
+  auto st = net::decode_graph(bytes, registry, &back);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  const auto& attrs = back.find("all")->attrs;
+  ASSERT_EQ(attrs.size(), n.attrs.size());
+  for (const auto& [key, value] : n.attrs)
+    EXPECT_TRUE(core::attr_equal(value, attrs.at(key)))
+      << key << ": " << core::to_string(attrs.at(key));
+  ASSERT_TRUE(net::encode_graph(back, &again).is_ok());
+  EXPECT_EQ(bytes, again);
+}
+
 TEST_F(codec, files_round_trip_and_missing_files_are_not_found) {
   auto g = sample();
   auto path = ::testing::TempDir() + "/codec_test.afg";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,15 +53,18 @@ public:
     return result;
   }
 
-  /// Makes a tensor of shape `s` from `values` (row-major).
+  /// Makes a tensor of shape `s` from `values` (row-major); throws
+  /// `std::invalid_argument` unless there is one value per element.
   template <class T>
   static tensor from_vector(const core::shape& s,
                             const std::vector<T>& values) {
     tensor result{dtype_v<T>, s};
+    if (static_cast<int64_t>(values.size()) != result.num_elements())
+      throw std::invalid_argument("from_vector: "
+                                  + std::to_string(values.size())
+                                  + " values for shape " + s.to_string());
     auto* dst = result.mutable_data<T>();
-    for (size_t i = 0;
-         i < values.size() && static_cast<int64_t>(i) < result.num_elements();
-         ++i)
+    for (size_t i = 0; i < values.size(); ++i)
       dst[i] = values[i];
     return result;
   }
