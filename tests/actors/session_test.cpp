@@ -347,6 +347,42 @@ public:
 
 } // namespace
 
+namespace {
+
+/// A test-only kernel whose construction fails, as a kernel rejecting its
+/// attrs would.
+class refusing_kernel : public ops::basic_kernel {
+public:
+  explicit refusing_kernel(ops::kernel_construction&) {
+    init_ = core::invalid_argument_error("attr 'mode' must be 'fast'");
+  }
+
+  void compute(ops::kernel_context&) override {
+    // never built
+  }
+};
+
+} // namespace
+
+TEST_F(session_test, kernel_construction_errors_name_node_op_and_device) {
+  auto& rt = e.context();
+  ASSERT_TRUE(
+    rt.ops.add(ops::op_def_builder("TestRefuse").output("y: float")).is_ok());
+  rt.kernels.add_any<refusing_kernel>("TestRefuse", "cpu");
+  graph::scope s{rt.ops};
+  auto y = s.add_node("TestRefuse", "refuse", {}, {});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto st = sess.run({}, {y[0].name()}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_EQ(st.node(), "refuse");
+  EXPECT_EQ(st.op(), "TestRefuse");
+  EXPECT_EQ(st.device(), "/job:localhost/task:0/device:cpu:0");
+  EXPECT_NE(st.message().find("must be 'fast'"), std::string::npos);
+}
+
 TEST_F(session_test, asynchronous_kernels_complete_without_holding_the_actor) {
   auto& rt = e.context();
   ASSERT_TRUE(rt.ops
