@@ -115,6 +115,35 @@ TEST_F(kernels, incompatible_broadcast_is_an_error_not_a_crash) {
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
 }
 
+TEST_F(kernels, unary_ops_match_numpy_for_every_dtype) {
+  // Per-op tolerance: exact where the result is exact, a few ulps for
+  // Eigen's vectorised transcendental functions.
+  const std::map<std::string, std::pair<double, double>> tolerance{
+    {"Neg", {0, 0}},         {"Abs", {0, 0}},
+    {"Sign", {0, 0}},        {"Square", {0, 0}},
+    {"Floor", {0, 0}},       {"Ceil", {0, 0}},
+    {"Round", {0, 0}},       {"Exp", {2e-6, 1e-14}},
+    {"Log", {2e-6, 1e-14}},  {"Log1p", {2e-6, 1e-14}},
+    {"Sqrt", {1e-7, 1e-15}}, {"Rsqrt", {2e-6, 1e-14}},
+    {"Tanh", {2e-6, 1e-14}}, {"Sigmoid", {2e-6, 1e-14}},
+  };
+  auto golden = test::load_golden("unary.txt");
+  int checked = 0;
+  for (const auto& [name, x] : golden) {
+    if (name.size() < 2 || name.substr(name.size() - 2) != "_x")
+      continue;
+    auto stem = name.substr(0, name.size() - 2);
+    auto op = stem.substr(0, stem.find('_'));
+    auto y = run1(op, {{"T", x.dtype()}}, {x});
+    auto tol = tolerance.at(op);
+    bool is_float = x.dtype() == dtype::float32;
+    test::expect_all_near(y, golden.at(stem + "_y"),
+                          is_float ? tol.first : tol.second, stem);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 14 * 2 + 4 * 2); // 14 ops in float and double, 4 in ints
+}
+
 TEST_F(kernels, relu_clamps_negatives) {
   auto y = run1("Relu", {{"T", dtype::float32}},
                 {tensor::from_vector<float>({4}, {-1.5f, 0.0f, 2.0f, -0.0f})});

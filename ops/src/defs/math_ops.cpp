@@ -37,6 +37,20 @@ core::status matmul_shape(shape_context& ctx) {
 } // namespace
 
 core::status register_math_ops(op_registry& r) {
+  // Element-wise unary math: floating point only, or any signed number.
+  for (const char* name : {"Exp", "Log", "Log1p", "Sqrt", "Rsqrt", "Floor",
+                           "Ceil", "Round", "Tanh", "Sigmoid"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("x: T")
+                                      .output("y: T")
+                                      .attr("T: {float, double}")
+                                      .shape_fn(unchanged_shape)));
+  for (const char* name : {"Neg", "Abs", "Sign", "Square"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("x: T")
+                                      .output("y: T")
+                                      .attr("T: {float, double, int32, int64}")
+                                      .shape_fn(unchanged_shape)));
   for (const char* name : {"Add", "Sub", "Mul"})
     ACTORFLOW_RETURN_IF_ERROR(
       r.add(op_def_builder(name)

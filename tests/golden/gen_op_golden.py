@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Golden data for the element-wise op kernels, computed with numpy.
+
+Writes tests/golden/unary.txt: for each unary op and dtype an input tensor
+`<op>_<dtype>_x` and the expected output `<op>_<dtype>_y`. Inputs cover
+negative, zero, tiny, large and half-way values where the op is defined.
+Floats are written with 9 (float32) or 17 (float64) significant digits, so
+they read back exactly.
+
+  gen_op_golden.py           regenerate the file
+  gen_op_golden.py --check   exit 1 unless the file is reproduced byte for byte
+
+Format, per tensor: a line `name dtype dim...`, then one line of values.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "unary.txt")
+
+GENERAL = [-20.0, -3.5, -1.0, -0.001, 0.0, 0.001, 0.5, 1.0, 2.25, 7.0, 20.0]
+POSITIVE = [1e-6, 0.001, 0.25, 0.5, 1.0, 2.0, 10.0, 12345.678]
+HALVES = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.49999997, 3.7, -3.7]
+INTS = [-7, -1, 0, 1, 5, 46340]
+
+with np.errstate(all="ignore"):
+    OPS = [
+        ("Neg", GENERAL, np.negative, True),
+        ("Abs", GENERAL, np.abs, True),
+        ("Sign", GENERAL, np.sign, True),
+        ("Square", GENERAL, np.square, True),
+        ("Exp", GENERAL, np.exp, False),
+        ("Log", POSITIVE, np.log, False),
+        ("Log1p", [-0.5] + POSITIVE, np.log1p, False),
+        ("Sqrt", [0.0] + POSITIVE, np.sqrt, False),
+        ("Rsqrt", POSITIVE, lambda x: 1 / np.sqrt(x), False),
+        ("Floor", HALVES, np.floor, False),
+        ("Ceil", HALVES, np.ceil, False),
+        ("Round", HALVES, np.round, False),
+        ("Tanh", GENERAL, np.tanh, False),
+        ("Sigmoid", GENERAL, lambda x: 1 / (1 + np.exp(-x)), False),
+    ]
+
+
+def fmt(t):
+    if t.dtype == np.float32:
+        return " ".join("%.9g" % v for v in t.ravel())
+    if t.dtype == np.float64:
+        return " ".join("%.17g" % v for v in t.ravel())
+    return " ".join("%d" % v for v in t.ravel())
+
+
+def render():
+    names = {np.float32: "float32", np.float64: "float64",
+             np.int32: "int32", np.int64: "int64"}
+    lines = []
+    for op, values, fn, ints in OPS:
+        types = [np.float32, np.float64] + ([np.int32, np.int64] if ints else [])
+        for t in types:
+            x = np.array(INTS if t in (np.int32, np.int64) else values, dtype=t)
+            with np.errstate(all="ignore"):
+                y = np.asarray(fn(x)).astype(t)
+            for suffix, v in (("x", x), ("y", y)):
+                lines.append("%s_%s_%s %s %d" % (op, names[t], suffix, names[t], v.size))
+                lines.append(fmt(v))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true",
+                    help="compare with the checked-in file instead of writing it")
+    args = ap.parse_args()
+    text = render()
+    if args.check:
+        with open(OUT) as f:
+            if f.read() != text:
+                print("tests/golden/unary.txt differs from what the generator produces")
+                return 1
+        print("tests/golden/unary.txt reproduced byte for byte")
+        return 0
+    with open(OUT, "w") as f:
+        f.write(text)
+    print("wrote", OUT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
