@@ -1,7 +1,9 @@
 #pragma once
 
-// Loads tests/golden/*.txt files written by the generators next to them.
+// Loads tests/golden/*.txt files written by the generators next to them and
+// compares tensors with them.
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -14,7 +16,15 @@
 
 namespace actorflow::test {
 
-/// Returns the tensors of golden file `file` by name.
+/// The element types golden files hold.
+template <class T>
+inline constexpr bool is_golden_type
+  = std::is_same_v<
+      T,
+      float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, bool>;
+
+/// Returns the tensors of golden file `file` by name. Each tensor is a line
+/// `name dtype dim...` followed by a line of values (bools as 0/1).
 inline std::map<std::string, core::tensor>
 load_golden(const std::string& file) {
   std::map<std::string, core::tensor> result;
@@ -34,14 +44,17 @@ load_golden(const std::string& file) {
     core::tensor t{type ? *type : core::dtype::float32, core::shape{dims}};
     core::visit_dtype(t.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (
-        std::is_same_v<
-          T,
-          float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+      if constexpr (std::is_same_v<T, bool>) {
+        for (int64_t i = 0; i < t.num_elements(); ++i) {
+          int bit = 0;
+          v >> bit;
+          t.mutable_data<bool>()[i] = bit != 0;
+        }
+      } else if constexpr (is_golden_type<T>) {
         for (int64_t i = 0; i < t.num_elements(); ++i)
           v >> t.mutable_data<T>()[i];
       } else {
-        ADD_FAILURE() << "golden files hold float32/64 and int32/64 only";
+        ADD_FAILURE() << "golden files hold float32/64, int32/64 and bool";
       }
     });
     result.emplace(name, t);
@@ -50,17 +63,14 @@ load_golden(const std::string& file) {
 }
 
 /// Expects every element of `x` to equal `want`'s within `rtol` relative
-/// (absolute near zero), for float32/64 and int32/64 tensors.
+/// (absolute near zero).
 inline void expect_all_near(const core::tensor& x, const core::tensor& want,
                             double rtol, const std::string& what) {
   ASSERT_EQ(x.dtype(), want.dtype()) << what;
   ASSERT_EQ(x.shape(), want.shape()) << what;
   core::visit_dtype(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (
-      std::is_same_v<
-        T,
-        float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
+    if constexpr (is_golden_type<T>) {
       for (int64_t i = 0; i < x.num_elements(); ++i) {
         auto a = static_cast<double>(x.data<T>()[i]);
         auto b = static_cast<double>(want.data<T>()[i]);
@@ -71,18 +81,11 @@ inline void expect_all_near(const core::tensor& x, const core::tensor& want,
   });
 }
 
-/// Expects `x` to equal `want` within a relative tolerance `rtol` (and an
-/// absolute one of `rtol` for values near zero).
+/// Expects float32 `x` to equal `want` within a relative tolerance `rtol`
+/// (and an absolute one of `rtol` for values near zero).
 inline void expect_near(const core::tensor& x, const core::tensor& want,
                         float rtol = 1e-5f) {
-  ASSERT_EQ(x.dtype(), want.dtype());
-  ASSERT_EQ(x.shape(), want.shape())
-    << x.shape().to_string() << " vs " << want.shape().to_string();
-  for (int64_t i = 0; i < x.num_elements(); ++i) {
-    auto a = x.data<float>()[i];
-    auto b = want.data<float>()[i];
-    EXPECT_NEAR(a, b, rtol * std::max(1.0f, std::abs(b))) << "at element " << i;
-  }
+  expect_all_near(x, want, rtol, "tensor");
 }
 
 } // namespace actorflow::test

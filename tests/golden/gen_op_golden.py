@@ -2,7 +2,10 @@
 """Golden data for the element-wise op kernels, computed with numpy.
 
 Writes tests/golden/unary.txt: for each unary op and dtype an input tensor
-`<op>_<dtype>_x` and the expected output `<op>_<dtype>_y`. Inputs cover
+`<op>_<dtype>_x` and the expected output `<op>_<dtype>_y`; and
+tests/golden/binary.txt: for each binary op and dtype inputs `..._x` (shape
+[3,1]) and `..._y` (shape [4], so the pair broadcasts) and the expected
+`..._z` (shape [3,4]). Inputs cover
 negative, zero, tiny, large and half-way values where the op is defined.
 Floats are written with 9 (float32) or 17 (float64) significant digits, so
 they read back exactly.
@@ -20,6 +23,9 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "unary.txt")
+OUT_BINARY = os.path.join(HERE, "binary.txt")
+NAMES = {np.float32: "float32", np.float64: "float64", np.int32: "int32",
+         np.int64: "int64", np.bool_: "bool"}
 
 GENERAL = [-20.0, -3.5, -1.0, -0.001, 0.0, 0.001, 0.5, 1.0, 2.25, 7.0, 20.0]
 POSITIVE = [1e-6, 0.001, 0.25, 0.5, 1.0, 2.0, 10.0, 12345.678]
@@ -45,17 +51,64 @@ with np.errstate(all="ignore"):
     ]
 
 
+BX = [-2.0, 0.5, 3.0]
+BY = [-1.5, 0.5, 2.0, 3.0]
+BIX = [-7, 0, 9]
+BIY = [-7, 2, 5, 9]
+POWX = [0.5, 2.0, 3.0]
+POWY = [-1.5, 0.0, 0.5, 2.0]
+FLOATS = [np.float32, np.float64]
+INTEGERS = [np.float32, np.float64, np.int32, np.int64]
+BINARY = [
+    ("Div", FLOATS, BX, BY, np.true_divide),
+    ("Pow", FLOATS, POWX, POWY, np.power),
+    ("Maximum", INTEGERS, BX, BY, np.maximum),
+    ("Minimum", INTEGERS, BX, BY, np.minimum),
+    ("Greater", INTEGERS, BX, BY, np.greater),
+    ("GreaterEqual", INTEGERS, BX, BY, np.greater_equal),
+    ("Less", INTEGERS, BX, BY, np.less),
+    ("LessEqual", INTEGERS, BX, BY, np.less_equal),
+    ("Equal", INTEGERS + [np.bool_], BX, BY, np.equal),
+    ("NotEqual", INTEGERS + [np.bool_], BX, BY, np.not_equal),
+    ("LogicalAnd", [np.bool_], BX, BY, np.logical_and),
+    ("LogicalOr", [np.bool_], BX, BY, np.logical_or),
+]
+
+
+def render_binary():
+    lines = []
+    for op, types, xs, ys, fn in BINARY:
+        for t in types:
+            if t == np.bool_:
+                x = np.array([True, False, True]).reshape(3, 1)
+                y = np.array([True, False, False, True])
+            elif t in (np.int32, np.int64):
+                x = np.array(BIX, dtype=t).reshape(3, 1)
+                y = np.array(BIY, dtype=t)
+            else:
+                x = np.array(xs, dtype=t).reshape(3, 1)
+                y = np.array(ys, dtype=t)
+            z = np.asarray(fn(x, y))
+            if z.dtype != np.bool_:
+                z = z.astype(t)
+            for suffix, v in (("x", x), ("y", y), ("z", z)):
+                lines.append(" ".join(["%s_%s_%s" % (op, NAMES[t], suffix),
+                                       NAMES[z.dtype.type if suffix == "z" else t]]
+                                      + [str(d) for d in v.shape]))
+                lines.append(fmt(v))
+    return "\n".join(lines) + "\n"
+
+
 def fmt(t):
     if t.dtype == np.float32:
         return " ".join("%.9g" % v for v in t.ravel())
     if t.dtype == np.float64:
         return " ".join("%.17g" % v for v in t.ravel())
-    return " ".join("%d" % v for v in t.ravel())
+    return " ".join("%d" % int(v) for v in t.ravel())
 
 
 def render():
-    names = {np.float32: "float32", np.float64: "float64",
-             np.int32: "int32", np.int64: "int64"}
+    names = NAMES
     lines = []
     for op, values, fn, ints in OPS:
         types = [np.float32, np.float64] + ([np.int32, np.int64] if ints else [])
@@ -75,17 +128,19 @@ def main():
     ap.add_argument("--check", action="store_true",
                     help="compare with the checked-in file instead of writing it")
     args = ap.parse_args()
-    text = render()
+    outputs = {OUT: render(), OUT_BINARY: render_binary()}
     if args.check:
-        with open(OUT) as f:
-            if f.read() != text:
-                print("tests/golden/unary.txt differs from what the generator produces")
-                return 1
-        print("tests/golden/unary.txt reproduced byte for byte")
+        for path, text in outputs.items():
+            with open(path) as f:
+                if f.read() != text:
+                    print(path, "differs from what the generator produces")
+                    return 1
+        print("unary.txt and binary.txt reproduced byte for byte")
         return 0
-    with open(OUT, "w") as f:
-        f.write(text)
-    print("wrote", OUT)
+    for path, text in outputs.items():
+        with open(path, "w") as f:
+            f.write(text)
+        print("wrote", path)
     return 0
 
 

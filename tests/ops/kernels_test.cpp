@@ -144,6 +144,34 @@ TEST_F(kernels, unary_ops_match_numpy_for_every_dtype) {
   EXPECT_EQ(checked, 14 * 2 + 4 * 2); // 14 ops in float and double, 4 in ints
 }
 
+TEST_F(kernels, binary_ops_broadcast_and_match_numpy_for_every_dtype) {
+  auto golden = test::load_golden("binary.txt");
+  int checked = 0;
+  for (const auto& [name, x] : golden) {
+    if (name.size() < 2 || name.substr(name.size() - 2) != "_x")
+      continue;
+    auto stem = name.substr(0, name.size() - 2);
+    auto op = stem.substr(0, stem.find('_'));
+    core::attr_map attrs;
+    if (op != "LogicalAnd" && op != "LogicalOr")
+      attrs["T"] = x.dtype();
+    auto z = run1(op, attrs, {x, golden.at(stem + "_y")});
+    // Pow goes through std::pow; the rest is exact.
+    double rtol
+      = op == "Pow" ? (x.dtype() == dtype::float32 ? 1e-6 : 1e-14) : 0.0;
+    test::expect_all_near(z, golden.at(stem + "_z"), rtol, stem);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2 * 2 + 8 * 4 + 2 + 2); // float-only, numeric, bool
+}
+
+TEST_F(kernels, logical_not_inverts) {
+  auto y = run1("LogicalNot", {},
+                {tensor::from_vector<bool>({3}, {true, false, true})});
+  EXPECT_FALSE(y.data<bool>()[0]);
+  EXPECT_TRUE(y.data<bool>()[1]);
+}
+
 TEST_F(kernels, relu_clamps_negatives) {
   auto y = run1("Relu", {{"T", dtype::float32}},
                 {tensor::from_vector<float>({4}, {-1.5f, 0.0f, 2.0f, -0.0f})});

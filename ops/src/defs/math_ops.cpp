@@ -45,6 +45,45 @@ core::status register_math_ops(op_registry& r) {
                                       .output("y: T")
                                       .attr("T: {float, double}")
                                       .shape_fn(unchanged_shape)));
+  for (const char* name : {"Div", "Pow"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("x: T")
+                                      .input("y: T")
+                                      .output("z: T")
+                                      .attr("T: {float, double}")
+                                      .shape_fn(broadcast_shape)));
+  for (const char* name : {"Maximum", "Minimum"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("x: T")
+                                      .input("y: T")
+                                      .output("z: T")
+                                      .attr("T: {float, double, int32, int64}")
+                                      .shape_fn(broadcast_shape)));
+  for (const char* name : {"Greater", "GreaterEqual", "Less", "LessEqual"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("x: T")
+                                      .input("y: T")
+                                      .output("z: bool")
+                                      .attr("T: {float, double, int32, int64}")
+                                      .shape_fn(broadcast_shape)));
+  for (const char* name : {"Equal", "NotEqual"})
+    ACTORFLOW_RETURN_IF_ERROR(
+      r.add(op_def_builder(name)
+              .input("x: T")
+              .input("y: T")
+              .output("z: bool")
+              .attr("T: {float, double, int32, int64, bool}")
+              .shape_fn(broadcast_shape)));
+  for (const char* name : {"LogicalAnd", "LogicalOr"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("x: bool")
+                                      .input("y: bool")
+                                      .output("z: bool")
+                                      .shape_fn(broadcast_shape)));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("LogicalNot")
+                                    .input("x: bool")
+                                    .output("y: bool")
+                                    .shape_fn(unchanged_shape)));
   for (const char* name : {"Neg", "Abs", "Sign", "Square"})
     ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
                                       .input("x: T")

@@ -61,6 +61,7 @@ ACTORFLOW_UNARY_FN(round_fn,
                    x.unaryExpr([](auto v) { return std::nearbyint(v); }))
 ACTORFLOW_UNARY_FN(tanh_fn, x.tanh())
 ACTORFLOW_UNARY_FN(sigmoid_fn, x.sigmoid())
+ACTORFLOW_UNARY_FN(logical_not_fn, x.unaryExpr([](bool v) { return !v; }))
 
 #undef ACTORFLOW_UNARY_FN
 
@@ -98,6 +99,7 @@ void register_unary_kernels(kernel_registry& r) {
   add_floating<round_fn>(r, "Round");
   add_floating<tanh_fn>(r, "Tanh");
   add_floating<sigmoid_fn>(r, "Sigmoid");
+  r.add_any<unary_kernel<bool, logical_not_fn>>("LogicalNot", device_type);
 }
 
 } // namespace actorflow::ops::cpu
