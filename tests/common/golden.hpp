@@ -19,9 +19,9 @@ namespace actorflow::test {
 /// The element types golden files hold.
 template <class T>
 inline constexpr bool is_golden_type
-  = std::is_same_v<
-      T,
-      float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, bool>;
+  = std::disjunction_v<std::is_same<T, float>, std::is_same<T, double>,
+                       std::is_same<T, int32_t>, std::is_same<T, int64_t>,
+                       std::is_same<T, bool>>;
 
 /// Returns the tensors of golden file `file` by name. Each tensor is a line
 /// `name dtype dim...` followed by a line of values (bools as 0/1).
