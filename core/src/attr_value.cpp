@@ -14,6 +14,12 @@ template <class... Fs>
 overload(Fs...) -> overload<Fs...>;
 
 template <class T>
+struct is_vector : std::false_type {};
+
+template <class T>
+struct is_vector<std::vector<T>> : std::true_type {};
+
+template <class T>
 void print(std::ostream& out, const T& x) {
   if constexpr (std::is_same_v<T, dtype>)
     out << to_string(x);
@@ -42,31 +48,27 @@ std::string attr_type_name(const attr_value& x) {
 
 std::string to_string(const attr_value& x) {
   std::ostringstream out;
-  std::
-    visit(
-      [&](const auto& v) {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::vector<bool>>) {
-          out << '[';
-          for (size_t i = 0; i < v.size(); ++i)
-            out << (i ? "," : "") << (v[i] ? "true" : "false");
-          out << ']';
-        } else if constexpr (
-          std::is_same_v<
-            T, std::vector<
-                 int64_t>> || std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<std::string>> || std::is_same_v<T, std::vector<dtype>> || std::is_same_v<T, std::vector<shape>> || std::is_same_v<T, std::vector<tensor>>) {
-          out << '[';
-          for (size_t i = 0; i < v.size(); ++i) {
-            if (i > 0)
-              out << ',';
-            print(out, v[i]);
-          }
-          out << ']';
-        } else {
-          print(out, v);
+  std::visit(
+    [&](const auto& v) {
+      using T = std::decay_t<decltype(v)>;
+      if constexpr (std::is_same_v<T, std::vector<bool>>) {
+        out << '[';
+        for (size_t i = 0; i < v.size(); ++i)
+          out << (i ? "," : "") << (v[i] ? "true" : "false");
+        out << ']';
+      } else if constexpr (is_vector<T>::value) {
+        out << '[';
+        for (size_t i = 0; i < v.size(); ++i) {
+          if (i > 0)
+            out << ',';
+          print(out, v[i]);
         }
-      },
-      x);
+        out << ']';
+      } else {
+        print(out, v);
+      }
+    },
+    x);
   return out.str();
 }
 
