@@ -17,7 +17,6 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_array_kernels(registry);
   cpu::register_binary_kernels(registry);
   cpu::register_matmul_kernels(registry);
-  cpu::register_relu_kernels(registry);
   cpu::register_state_kernels(registry);
   cpu::register_unary_kernels(registry);
 }

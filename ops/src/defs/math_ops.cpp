@@ -34,70 +34,54 @@ core::status matmul_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
+/// Declares element-wise ops `names` with `arity` inputs of the type in
+/// `input` (an attr name with its allowed dtypes in `type_attr`, or a fixed
+/// dtype) and one output of type `output`.
+core::status add_elementwise(op_registry& r,
+                             std::initializer_list<const char*> names,
+                             int arity, const char* type_attr,
+                             const char* output = "T") {
+  for (const char* name : names) {
+    op_def_builder b{name};
+    auto in = type_attr[0] == '{' ? std::string{"T"} : std::string{type_attr};
+    b.input("x: " + in);
+    if (arity == 2)
+      b.input("y: " + in);
+    b.output(std::string{"z: "} + (output[0] == 'T' ? in.c_str() : output));
+    if (type_attr[0] == '{')
+      b.attr(std::string{"T: "} + type_attr);
+    b.shape_fn(arity == 2 ? broadcast_shape : unchanged_shape);
+    ACTORFLOW_RETURN_IF_ERROR(r.add(b));
+  }
+  return core::status::ok();
+}
+
 } // namespace
 
 core::status register_math_ops(op_registry& r) {
-  // Element-wise unary math: floating point only, or any signed number.
-  for (const char* name : {"Exp", "Log", "Log1p", "Sqrt", "Rsqrt", "Floor",
-                           "Ceil", "Round", "Tanh", "Sigmoid"})
-    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
-                                      .input("x: T")
-                                      .output("y: T")
-                                      .attr("T: {float, double}")
-                                      .shape_fn(unchanged_shape)));
-  for (const char* name : {"Div", "Pow"})
-    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
-                                      .input("x: T")
-                                      .input("y: T")
-                                      .output("z: T")
-                                      .attr("T: {float, double}")
-                                      .shape_fn(broadcast_shape)));
-  for (const char* name : {"Maximum", "Minimum"})
-    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
-                                      .input("x: T")
-                                      .input("y: T")
-                                      .output("z: T")
-                                      .attr("T: {float, double, int32, int64}")
-                                      .shape_fn(broadcast_shape)));
-  for (const char* name : {"Greater", "GreaterEqual", "Less", "LessEqual"})
-    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
-                                      .input("x: T")
-                                      .input("y: T")
-                                      .output("z: bool")
-                                      .attr("T: {float, double, int32, int64}")
-                                      .shape_fn(broadcast_shape)));
-  for (const char* name : {"Equal", "NotEqual"})
-    ACTORFLOW_RETURN_IF_ERROR(
-      r.add(op_def_builder(name)
-              .input("x: T")
-              .input("y: T")
-              .output("z: bool")
-              .attr("T: {float, double, int32, int64, bool}")
-              .shape_fn(broadcast_shape)));
-  for (const char* name : {"LogicalAnd", "LogicalOr"})
-    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
-                                      .input("x: bool")
-                                      .input("y: bool")
-                                      .output("z: bool")
-                                      .shape_fn(broadcast_shape)));
-  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("LogicalNot")
-                                    .input("x: bool")
-                                    .output("y: bool")
-                                    .shape_fn(unchanged_shape)));
-  for (const char* name : {"Neg", "Abs", "Sign", "Square"})
-    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
-                                      .input("x: T")
-                                      .output("y: T")
-                                      .attr("T: {float, double, int32, int64}")
-                                      .shape_fn(unchanged_shape)));
-  for (const char* name : {"Add", "Sub", "Mul"})
-    ACTORFLOW_RETURN_IF_ERROR(
-      r.add(op_def_builder(name)
-              .input("x: T")
-              .input("y: T")
-              .output("z: T")
-              .attr("T: {float16, bfloat16, float, double, int32, int64}")
-              .shape_fn(broadcast_shape)));
+  const char* floats = "{float, double}";
+  const char* numbers = "{float, double, int32, int64}";
+  ACTORFLOW_RETURN_IF_ERROR(
+    add_elementwise(r, {"Add", "Sub", "Mul"}, 2,
+                    "{float16, bfloat16, float, double, int32, int64}"));
+  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(r, {"Div", "Pow"}, 2, floats));
+  ACTORFLOW_RETURN_IF_ERROR(
+    add_elementwise(r, {"Maximum", "Minimum"}, 2, numbers));
+  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(
+    r, {"Greater", "GreaterEqual", "Less", "LessEqual"}, 2, numbers, "bool"));
+  ACTORFLOW_RETURN_IF_ERROR(
+    add_elementwise(r, {"Equal", "NotEqual"}, 2,
+                    "{float, double, int32, int64, bool}", "bool"));
+  ACTORFLOW_RETURN_IF_ERROR(
+    add_elementwise(r, {"LogicalAnd", "LogicalOr"}, 2, "bool"));
+  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(r, {"LogicalNot"}, 1, "bool"));
+  ACTORFLOW_RETURN_IF_ERROR(
+    add_elementwise(r, {"Neg", "Abs", "Sign", "Square"}, 1, numbers));
+  ACTORFLOW_RETURN_IF_ERROR(
+    add_elementwise(r,
+                    {"Exp", "Log", "Log1p", "Sqrt", "Rsqrt", "Floor", "Ceil",
+                     "Round", "Tanh", "Sigmoid"},
+                    1, floats));
   return r.add(op_def_builder("MatMul")
                  .input("a: T")
                  .input("b: T")

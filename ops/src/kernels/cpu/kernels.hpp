@@ -13,7 +13,6 @@ inline constexpr const char* device_type = "cpu";
 void register_array_kernels(kernel_registry& r);
 void register_binary_kernels(kernel_registry& r);
 void register_matmul_kernels(kernel_registry& r);
-void register_relu_kernels(kernel_registry& r);
 void register_state_kernels(kernel_registry& r);
 void register_unary_kernels(kernel_registry& r);
 

@@ -46,6 +46,7 @@ public:
     }                                                                          \
   };
 
+ACTORFLOW_UNARY_FN(relu_fn, x.cwiseMax(static_cast<typename X::Scalar>(0)))
 ACTORFLOW_UNARY_FN(neg_fn, -x)
 ACTORFLOW_UNARY_FN(abs_fn, x.abs())
 ACTORFLOW_UNARY_FN(sign_fn, x.sign())
@@ -85,6 +86,7 @@ void add_signed(kernel_registry& r, const char* op) {
 } // namespace
 
 void register_unary_kernels(kernel_registry& r) {
+  add_signed<relu_fn>(r, "Relu");
   add_signed<neg_fn>(r, "Neg");
   add_signed<abs_fn>(r, "Abs");
   add_signed<sign_fn>(r, "Sign");
