@@ -4,6 +4,7 @@
 // compares tensors with them.
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -50,6 +51,14 @@ load_golden(const std::string& file) {
           v >> bit;
           t.mutable_data<bool>()[i] = bit != 0;
         }
+      } else if constexpr (std::is_floating_point_v<T>) {
+        // strtod reads "inf" and "nan" too, which operator>> does not.
+        std::string token;
+        for (int64_t i = 0; i < t.num_elements(); ++i) {
+          v >> token;
+          t.mutable_data<T>()[i]
+            = static_cast<T>(std::strtod(token.c_str(), nullptr));
+        }
       } else if constexpr (is_golden_type<T>) {
         for (int64_t i = 0; i < t.num_elements(); ++i)
           v >> t.mutable_data<T>()[i];
@@ -74,8 +83,11 @@ inline void expect_all_near(const core::tensor& x, const core::tensor& want,
       for (int64_t i = 0; i < x.num_elements(); ++i) {
         auto a = static_cast<double>(x.data<T>()[i]);
         auto b = static_cast<double>(want.data<T>()[i]);
-        EXPECT_NEAR(a, b, rtol * std::max(1.0, std::abs(b)))
-          << what << " element " << i;
+        if (std::isinf(b))
+          EXPECT_EQ(a, b) << what << " element " << i;
+        else
+          EXPECT_NEAR(a, b, rtol * std::max(1.0, std::abs(b)))
+            << what << " element " << i;
       }
     }
   });

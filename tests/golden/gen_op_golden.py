@@ -5,7 +5,8 @@ Writes tests/golden/unary.txt: for each unary op and dtype an input tensor
 `<op>_<dtype>_x` and the expected output `<op>_<dtype>_y`; and
 tests/golden/binary.txt: for each binary op and dtype inputs `..._x` (shape
 [3,1]) and `..._y` (shape [4], so the pair broadcasts) and the expected
-`..._z` (shape [3,4]). Inputs cover
+`..._z` (shape [3,4]); and tests/golden/cast.txt: Cast between dtypes
+(`cast_<src>_<dst>_x/_y`) and Select. Inputs cover
 negative, zero, tiny, large and half-way values where the op is defined.
 Floats are written with 9 (float32) or 17 (float64) significant digits, so
 they read back exactly.
@@ -24,6 +25,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "unary.txt")
 OUT_BINARY = os.path.join(HERE, "binary.txt")
+OUT_CAST = os.path.join(HERE, "cast.txt")
 NAMES = {np.float32: "float32", np.float64: "float64", np.int32: "int32",
          np.int64: "int64", np.bool_: "bool"}
 
@@ -99,6 +101,43 @@ def render_binary():
     return "\n".join(lines) + "\n"
 
 
+CAST_X = [-3.75, -1.5, -0.5, 0.0, 0.25, 1.0, 2.5, 65504.0, 100000.0, 1e-8]
+CASTS = [  # (name, source, destination, input)
+    ("f32_i32", np.float32, np.int32, CAST_X[:-3] + [1e-8]),
+    ("f32_i64", np.float32, np.int64, CAST_X[:-3]),
+    ("f32_bool", np.float32, np.bool_, CAST_X),
+    ("i32_f32", np.int32, np.float32, [-16777217, -7, 0, 3, 16777217]),
+    ("i64_f64", np.int64, np.float64, [-(2 ** 53) - 1, -7, 0, 3, 2 ** 53 + 1]),
+    ("f64_f32", np.float64, np.float32, [1.0 / 3, -2.0 / 3, 1e-40, 1e39]),
+    ("bool_f32", np.bool_, np.float32, [True, False, True]),
+    # float32 -> float16 -> float32: rounding to nearest even, overflow to inf
+    ("f32_f16_f32", np.float32, np.float32, CAST_X),
+]
+
+
+def render_cast():
+    lines = []
+    for name, src, dst, values in CASTS:
+        x = np.array(values, dtype=src)
+        with np.errstate(all="ignore"):
+            if name == "f32_f16_f32":
+                y = x.astype(np.float16).astype(np.float32)
+            else:
+                y = x.astype(dst)
+        for suffix, v in (("x", x), ("y", y)):
+            lines.append("cast_%s_%s %s %d" % (name, suffix, NAMES[v.dtype.type], v.size))
+            lines.append(fmt(v))
+    # Select with an element-wise and with a scalar condition.
+    c = np.array([True, False, True, False])
+    t = np.array([1.5, 2.5, 3.5, 4.5], dtype=np.float32)
+    e = np.array([-1, -2, -3, -4], dtype=np.float32)
+    for name, v in (("select_c", c), ("select_t", t), ("select_e", e),
+                    ("select_out", np.where(c, t, e))):
+        lines.append("%s %s %d" % (name, NAMES[v.dtype.type], v.size))
+        lines.append(fmt(v))
+    return "\n".join(lines) + "\n"
+
+
 def fmt(t):
     if t.dtype == np.float32:
         return " ".join("%.9g" % v for v in t.ravel())
@@ -128,14 +167,14 @@ def main():
     ap.add_argument("--check", action="store_true",
                     help="compare with the checked-in file instead of writing it")
     args = ap.parse_args()
-    outputs = {OUT: render(), OUT_BINARY: render_binary()}
+    outputs = {OUT: render(), OUT_BINARY: render_binary(), OUT_CAST: render_cast()}
     if args.check:
         for path, text in outputs.items():
             with open(path) as f:
                 if f.read() != text:
                     print(path, "differs from what the generator produces")
                     return 1
-        print("unary.txt and binary.txt reproduced byte for byte")
+        print("unary.txt, binary.txt and cast.txt reproduced byte for byte")
         return 0
     for path, text in outputs.items():
         with open(path, "w") as f:

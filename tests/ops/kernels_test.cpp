@@ -165,6 +165,57 @@ TEST_F(kernels, binary_ops_broadcast_and_match_numpy_for_every_dtype) {
   EXPECT_EQ(checked, 2 * 2 + 8 * 4 + 2 + 2); // float-only, numeric, bool
 }
 
+TEST_F(kernels, cast_matches_numpy_between_dtypes) {
+  auto golden = test::load_golden("cast.txt");
+  int checked = 0;
+  for (const auto& [name, x] : golden) {
+    if (name.rfind("cast_", 0) != 0 || name.substr(name.size() - 2) != "_x")
+      continue;
+    auto stem = name.substr(0, name.size() - 2);
+    const auto& want = golden.at(stem + "_y");
+    tensor y;
+    if (stem == "cast_f32_f16_f32") {
+      auto half = run1(
+        "Cast", {{"SrcT", dtype::float32}, {"DstT", dtype::float16}}, {x});
+      EXPECT_EQ(half.dtype(), dtype::float16);
+      y = run1("Cast", {{"SrcT", dtype::float16}, {"DstT", dtype::float32}},
+               {half});
+    } else {
+      y = run1("Cast", {{"SrcT", x.dtype()}, {"DstT", want.dtype()}}, {x});
+    }
+    test::expect_all_near(y, want, 0.0, stem);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 8);
+  // bfloat16 keeps 8 bits of mantissa: exact for these values.
+  auto bf
+    = run1("Cast", {{"SrcT", dtype::float32}, {"DstT", dtype::bfloat16}},
+           {tensor::from_vector<float>({3}, {1.5f, -256.0f, 0.0078125f})});
+  auto back
+    = run1("Cast", {{"SrcT", dtype::bfloat16}, {"DstT", dtype::float32}}, {bf});
+  EXPECT_EQ(back.flat<float>()(1), -256.0f);
+  EXPECT_EQ(back.flat<float>()(2), 0.0078125f);
+}
+
+TEST_F(kernels, select_picks_per_element_or_whole) {
+  auto golden = test::load_golden("cast.txt");
+  const auto& c = golden.at("select_c");
+  const auto& t = golden.at("select_t");
+  const auto& e = golden.at("select_e");
+  test::expect_all_near(run1("Select", {{"T", dtype::float32}}, {c, t, e}),
+                        golden.at("select_out"), 0.0, "select");
+  auto whole
+    = run1("Select", {{"T", dtype::float32}}, {tensor::scalar(false), t, e});
+  EXPECT_TRUE(whole.equals(e));
+  std::vector<ops::entry> outs;
+  auto st = run("Select", {{"T", dtype::float32}},
+                {{tensor::from_vector<bool>({2}, {true, false}), nullptr},
+                 {t, nullptr},
+                 {e, nullptr}},
+                &outs);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+}
+
 TEST_F(kernels, logical_not_inverts) {
   auto y = run1("LogicalNot", {},
                 {tensor::from_vector<bool>({3}, {true, false, true})});
