@@ -20,6 +20,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_state_kernels(registry);
   cpu::register_unary_kernels(registry);
   cpu::register_cast_select_kernels(registry);
+  cpu::register_reduction_kernels(registry);
 }
 
 } // namespace actorflow::ops

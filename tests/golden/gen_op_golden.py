@@ -6,7 +6,10 @@ Writes tests/golden/unary.txt: for each unary op and dtype an input tensor
 tests/golden/binary.txt: for each binary op and dtype inputs `..._x` (shape
 [3,1]) and `..._y` (shape [4], so the pair broadcasts) and the expected
 `..._z` (shape [3,4]); and tests/golden/cast.txt: Cast between dtypes
-(`cast_<src>_<dst>_x/_y`) and Select. Inputs cover
+(`cast_<src>_<dst>_x/_y`) and Select; and tests/golden/reduce.txt:
+Sum/Mean/Max/Min/Prod over several axis sets, with and without keep_dims
+(`red_<op>_<dtype>_<case>_k<keep>_x/_axes/_y`; integer Mean truncates, as
+in TensorFlow). Inputs cover
 negative, zero, tiny, large and half-way values where the op is defined.
 Floats are written with 9 (float32) or 17 (float64) significant digits, so
 they read back exactly.
@@ -26,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "unary.txt")
 OUT_BINARY = os.path.join(HERE, "binary.txt")
 OUT_CAST = os.path.join(HERE, "cast.txt")
+OUT_REDUCE = os.path.join(HERE, "reduce.txt")
 NAMES = {np.float32: "float32", np.float64: "float64", np.int32: "int32",
          np.int64: "int64", np.bool_: "bool"}
 
@@ -138,6 +142,36 @@ def render_cast():
     return "\n".join(lines) + "\n"
 
 
+REDUCE_AXES = [[1], [0, 2], [-1], [], [0, 1, 2]]
+REDUCERS = [("Sum", np.sum), ("Mean", np.mean), ("Max", np.max),
+            ("Min", np.min), ("Prod", np.prod)]
+
+
+def render_reduce():
+    rng = np.random.RandomState(7)
+    lines = []
+    for op, fn in REDUCERS:
+        for t in (np.float32, np.float64, np.int32, np.int64):
+            if t in (np.int32, np.int64):
+                x = rng.randint(-2, 3, size=(2, 3, 4)).astype(t)
+            else:
+                x = (rng.randint(-8, 9, size=(2, 3, 4)) / 4.0).astype(t)
+            for i, axes in enumerate(REDUCE_AXES):
+                for keep in (0, 1):
+                    y = fn(x, axis=tuple(axes), keepdims=bool(keep))
+                    y = np.asarray(y).astype(t)  # integer Mean truncates
+                    if op == "Mean" and t in (np.int32, np.int64):
+                        n = int(np.prod([x.shape[a] for a in axes])) if axes else 1
+                        y = np.trunc(np.sum(x, axis=tuple(axes), keepdims=bool(keep)) / n).astype(t)
+                    stem = "red_%s_%s_%d_k%d" % (op, NAMES[t], i, keep)
+                    for suffix, v in (("x", x), ("axes", np.array(axes, dtype=np.int32)),
+                                      ("y", y)):
+                        lines.append(" ".join(["%s_%s" % (stem, suffix), NAMES[v.dtype.type]]
+                                              + [str(d) for d in v.shape]))
+                        lines.append(fmt(v))
+    return "\n".join(lines) + "\n"
+
+
 def fmt(t):
     if t.dtype == np.float32:
         return " ".join("%.9g" % v for v in t.ravel())
@@ -167,14 +201,15 @@ def main():
     ap.add_argument("--check", action="store_true",
                     help="compare with the checked-in file instead of writing it")
     args = ap.parse_args()
-    outputs = {OUT: render(), OUT_BINARY: render_binary(), OUT_CAST: render_cast()}
+    outputs = {OUT: render(), OUT_BINARY: render_binary(), OUT_CAST: render_cast(),
+               OUT_REDUCE: render_reduce()}
     if args.check:
         for path, text in outputs.items():
             with open(path) as f:
                 if f.read() != text:
                     print(path, "differs from what the generator produces")
                     return 1
-        print("unary.txt, binary.txt and cast.txt reproduced byte for byte")
+        print("unary, binary, cast and reduce golden files reproduced byte for byte")
         return 0
     for path, text in outputs.items():
         with open(path, "w") as f:

@@ -216,6 +216,34 @@ TEST_F(kernels, select_picks_per_element_or_whole) {
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
 }
 
+TEST_F(kernels, reductions_match_numpy_over_axes_with_and_without_keep_dims) {
+  auto golden = test::load_golden("reduce.txt");
+  int checked = 0;
+  for (const auto& [name, x] : golden) {
+    if (name.rfind("red_", 0) != 0 || name.substr(name.size() - 2) != "_x")
+      continue;
+    auto stem = name.substr(0, name.size() - 2);
+    auto op = stem.substr(4, stem.find('_', 4) - 4);
+    bool keep = stem.substr(stem.size() - 2) == "k1";
+    auto y = run1(op, {{"T", x.dtype()}, {"keep_dims", keep}},
+                  {x, golden.at(stem + "_axes")});
+    test::expect_all_near(y, golden.at(stem + "_y"), op == "Mean" ? 1e-6 : 0.0,
+                          stem);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 5 * 4 * 5 * 2); // ops x dtypes x axis sets x keep_dims
+}
+
+TEST_F(kernels, reductions_reject_axes_out_of_range) {
+  std::vector<ops::entry> outs;
+  auto st = run("Sum", {{"T", dtype::float32}},
+                {{tensor{dtype::float32, {2, 3}}, nullptr},
+                 {tensor::from_vector<int32_t>({1}, {2}), nullptr}},
+                &outs);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_NE(st.message().find("out of range"), std::string::npos);
+}
+
 TEST_F(kernels, logical_not_inverts) {
   auto y = run1("LogicalNot", {},
                 {tensor::from_vector<bool>({3}, {true, false, true})});

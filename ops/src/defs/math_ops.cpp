@@ -56,9 +56,30 @@ core::status add_elementwise(op_registry& r,
   return core::status::ok();
 }
 
+/// Shape function of reductions: the axes are a run-time input, so only
+/// the rank is known, and only with keep_dims.
+core::status reduction_shape(shape_context& ctx) {
+  const auto& in = ctx.input(0);
+  if (ctx.attr_or("keep_dims", false) && in.known_rank())
+    ctx.set_output(
+      0, core::shape{std::vector<int64_t>(static_cast<size_t>(in.rank()), -1)});
+  else
+    ctx.set_output(0, core::shape::unknown());
+  return core::status::ok();
+}
+
 } // namespace
 
 core::status register_math_ops(op_registry& r) {
+  for (const char* name : {"Sum", "Mean", "Max", "Min", "Prod"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("input: T")
+                                      .input("reduction_indices: Tidx")
+                                      .output("output: T")
+                                      .attr("keep_dims: bool = false")
+                                      .attr("T: {float, double, int32, int64}")
+                                      .attr("Tidx: {int32, int64} = int32")
+                                      .shape_fn(reduction_shape)));
   const char* floats = "{float, double}";
   const char* numbers = "{float, double, int32, int64}";
   ACTORFLOW_RETURN_IF_ERROR(
