@@ -71,6 +71,22 @@ load_golden(const std::string& file) {
   return result;
 }
 
+/// Calls `f(stem, x)` for every tensor named `<stem>_x` whose name starts
+/// with `prefix`: one case of a golden file. Returns the number of cases.
+template <class F>
+int for_each_case(const std::map<std::string, core::tensor>& golden,
+                  const std::string& prefix, F&& f) {
+  int cases = 0;
+  for (const auto& [name, x] : golden) {
+    if (name.rfind(prefix, 0) != 0 || name.size() < 2
+        || name.compare(name.size() - 2, 2, "_x") != 0)
+      continue;
+    f(name.substr(0, name.size() - 2), x);
+    ++cases;
+  }
+  return cases;
+}
+
 /// Expects every element of `x` to equal `want`'s within `rtol` relative
 /// (absolute near zero).
 inline void expect_all_near(const core::tensor& x, const core::tensor& want,

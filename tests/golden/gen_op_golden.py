@@ -19,11 +19,12 @@ they read back exactly.
 
 Format, per tensor: a line `name dtype dim...`, then one line of values.
 """
-import argparse
 import os
 import sys
 
 import numpy as np
+
+from golden_io import write_or_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "unary.txt")
@@ -196,26 +197,8 @@ def render():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--check", action="store_true",
-                    help="compare with the checked-in file instead of writing it")
-    args = ap.parse_args()
-    outputs = {OUT: render(), OUT_BINARY: render_binary(), OUT_CAST: render_cast(),
-               OUT_REDUCE: render_reduce()}
-    if args.check:
-        for path, text in outputs.items():
-            with open(path) as f:
-                if f.read() != text:
-                    print(path, "differs from what the generator produces")
-                    return 1
-        print("unary, binary, cast and reduce golden files reproduced byte for byte")
-        return 0
-    for path, text in outputs.items():
-        with open(path, "w") as f:
-            f.write(text)
-        print("wrote", path)
-    return 0
+    return write_or_check(__doc__, {OUT: render(), OUT_BINARY: render_binary(), OUT_CAST: render_cast(),
+                                    OUT_REDUCE: render_reduce()})
 
 
 if __name__ == "__main__":

@@ -11,11 +11,12 @@ back exactly.
 
 Format, per tensor: a line `name dtype dim...`, then one line of values.
 """
-import argparse
 import os
 import sys
 
 import numpy as np
+
+from golden_io import write_or_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "spine.txt")
@@ -50,23 +51,7 @@ def render():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--check", action="store_true",
-                    help="compare with the checked-in file instead of writing it")
-    args = ap.parse_args()
-    text = render()
-    if args.check:
-        with open(OUT) as f:
-            if f.read() != text:
-                print("tests/golden/spine.txt differs from what the generator produces")
-                return 1
-        print("tests/golden/spine.txt reproduced byte for byte")
-        return 0
-    with open(OUT, "w") as f:
-        f.write(text)
-    print("wrote", OUT)
-    return 0
+    return write_or_check(__doc__, {OUT: render()})
 
 
 if __name__ == "__main__":

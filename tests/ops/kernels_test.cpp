@@ -128,64 +128,52 @@ TEST_F(kernels, unary_ops_match_numpy_for_every_dtype) {
     {"Tanh", {2e-6, 1e-14}}, {"Sigmoid", {2e-6, 1e-14}},
   };
   auto golden = test::load_golden("unary.txt");
-  int checked = 0;
-  for (const auto& [name, x] : golden) {
-    if (name.size() < 2 || name.substr(name.size() - 2) != "_x")
-      continue;
-    auto stem = name.substr(0, name.size() - 2);
-    auto op = stem.substr(0, stem.find('_'));
-    auto y = run1(op, {{"T", x.dtype()}}, {x});
-    auto tol = tolerance.at(op);
-    bool is_float = x.dtype() == dtype::float32;
-    test::expect_all_near(y, golden.at(stem + "_y"),
-                          is_float ? tol.first : tol.second, stem);
-    ++checked;
-  }
+  auto checked = test::for_each_case(
+    golden, "", [&](const std::string& stem, const tensor& x) {
+      auto op = stem.substr(0, stem.find('_'));
+      auto y = run1(op, {{"T", x.dtype()}}, {x});
+      auto tol = tolerance.at(op);
+      bool is_float = x.dtype() == dtype::float32;
+      test::expect_all_near(y, golden.at(stem + "_y"),
+                            is_float ? tol.first : tol.second, stem);
+    });
   EXPECT_EQ(checked, 14 * 2 + 4 * 2); // 14 ops in float and double, 4 in ints
 }
 
 TEST_F(kernels, binary_ops_broadcast_and_match_numpy_for_every_dtype) {
   auto golden = test::load_golden("binary.txt");
-  int checked = 0;
-  for (const auto& [name, x] : golden) {
-    if (name.size() < 2 || name.substr(name.size() - 2) != "_x")
-      continue;
-    auto stem = name.substr(0, name.size() - 2);
-    auto op = stem.substr(0, stem.find('_'));
-    core::attr_map attrs;
-    if (op != "LogicalAnd" && op != "LogicalOr")
-      attrs["T"] = x.dtype();
-    auto z = run1(op, attrs, {x, golden.at(stem + "_y")});
-    // Pow goes through std::pow; the rest is exact.
-    double rtol
-      = op == "Pow" ? (x.dtype() == dtype::float32 ? 1e-6 : 1e-14) : 0.0;
-    test::expect_all_near(z, golden.at(stem + "_z"), rtol, stem);
-    ++checked;
-  }
+  auto checked = test::for_each_case(
+    golden, "", [&](const std::string& stem, const tensor& x) {
+      auto op = stem.substr(0, stem.find('_'));
+      core::attr_map attrs;
+      if (op != "LogicalAnd" && op != "LogicalOr")
+        attrs["T"] = x.dtype();
+      auto z = run1(op, attrs, {x, golden.at(stem + "_y")});
+      // Pow goes through std::pow; the rest is exact.
+      double rtol
+        = op == "Pow" ? (x.dtype() == dtype::float32 ? 1e-6 : 1e-14) : 0.0;
+      test::expect_all_near(z, golden.at(stem + "_z"), rtol, stem);
+    });
   EXPECT_EQ(checked, 2 * 2 + 8 * 4 + 2 + 2); // float-only, numeric, bool
 }
 
 TEST_F(kernels, cast_matches_numpy_between_dtypes) {
   auto golden = test::load_golden("cast.txt");
-  int checked = 0;
-  for (const auto& [name, x] : golden) {
-    if (name.rfind("cast_", 0) != 0 || name.substr(name.size() - 2) != "_x")
-      continue;
-    auto stem = name.substr(0, name.size() - 2);
-    const auto& want = golden.at(stem + "_y");
-    tensor y;
-    if (stem == "cast_f32_f16_f32") {
-      auto half = run1(
-        "Cast", {{"SrcT", dtype::float32}, {"DstT", dtype::float16}}, {x});
-      EXPECT_EQ(half.dtype(), dtype::float16);
-      y = run1("Cast", {{"SrcT", dtype::float16}, {"DstT", dtype::float32}},
-               {half});
-    } else {
-      y = run1("Cast", {{"SrcT", x.dtype()}, {"DstT", want.dtype()}}, {x});
-    }
-    test::expect_all_near(y, want, 0.0, stem);
-    ++checked;
-  }
+  auto checked = test::for_each_case(
+    golden, "cast_", [&](const std::string& stem, const tensor& x) {
+      const auto& want = golden.at(stem + "_y");
+      tensor y;
+      if (stem == "cast_f32_f16_f32") {
+        auto half = run1(
+          "Cast", {{"SrcT", dtype::float32}, {"DstT", dtype::float16}}, {x});
+        EXPECT_EQ(half.dtype(), dtype::float16);
+        y = run1("Cast", {{"SrcT", dtype::float16}, {"DstT", dtype::float32}},
+                 {half});
+      } else {
+        y = run1("Cast", {{"SrcT", x.dtype()}, {"DstT", want.dtype()}}, {x});
+      }
+      test::expect_all_near(y, want, 0.0, stem);
+    });
   EXPECT_EQ(checked, 8);
   // bfloat16 keeps 8 bits of mantissa: exact for these values.
   auto bf
@@ -218,19 +206,15 @@ TEST_F(kernels, select_picks_per_element_or_whole) {
 
 TEST_F(kernels, reductions_match_numpy_over_axes_with_and_without_keep_dims) {
   auto golden = test::load_golden("reduce.txt");
-  int checked = 0;
-  for (const auto& [name, x] : golden) {
-    if (name.rfind("red_", 0) != 0 || name.substr(name.size() - 2) != "_x")
-      continue;
-    auto stem = name.substr(0, name.size() - 2);
-    auto op = stem.substr(4, stem.find('_', 4) - 4);
-    bool keep = stem.substr(stem.size() - 2) == "k1";
-    auto y = run1(op, {{"T", x.dtype()}, {"keep_dims", keep}},
-                  {x, golden.at(stem + "_axes")});
-    test::expect_all_near(y, golden.at(stem + "_y"), op == "Mean" ? 1e-6 : 0.0,
-                          stem);
-    ++checked;
-  }
+  auto checked = test::for_each_case(
+    golden, "red_", [&](const std::string& stem, const tensor& x) {
+      auto op = stem.substr(4, stem.find('_', 4) - 4);
+      bool keep = stem.substr(stem.size() - 2) == "k1";
+      auto y = run1(op, {{"T", x.dtype()}, {"keep_dims", keep}},
+                    {x, golden.at(stem + "_axes")});
+      test::expect_all_near(y, golden.at(stem + "_y"),
+                            op == "Mean" ? 1e-6 : 0.0, stem);
+    });
   EXPECT_EQ(checked, 5 * 4 * 5 * 2); // ops x dtypes x axis sets x keep_dims
 }
 
