@@ -83,4 +83,13 @@ protected:
   core::status init_;
 };
 
+/// A `basic_kernel` that does little work per call (TF:
+/// `IsExpensive() == false`).
+class cheap_kernel : public basic_kernel {
+public:
+  bool is_expensive() const noexcept override {
+    return false;
+  }
+};
+
 } // namespace actorflow::ops

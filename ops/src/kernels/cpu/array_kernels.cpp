@@ -5,7 +5,7 @@ namespace actorflow::ops::cpu {
 namespace {
 
 /// Emits the tensor held in its `value` attr, built once.
-class const_kernel : public basic_kernel {
+class const_kernel : public cheap_kernel {
 public:
   explicit const_kernel(kernel_construction& ctx) {
     init_ = ctx.get_attr("value", &value_);
@@ -15,16 +15,12 @@ public:
     ctx.set_output(0, value_);
   }
 
-  bool is_expensive() const noexcept override {
-    return false;
-  }
-
 private:
   core::tensor value_;
 };
 
 /// Forwards its input.
-class identity_kernel : public basic_kernel {
+class identity_kernel : public cheap_kernel {
 public:
   explicit identity_kernel(kernel_construction&) {
     // nop
@@ -33,14 +29,10 @@ public:
   void compute(kernel_context& ctx) override {
     ctx.set_output(0, ctx.take_input(0));
   }
-
-  bool is_expensive() const noexcept override {
-    return false;
-  }
 };
 
 /// Does nothing; used for control dependencies.
-class no_op_kernel : public basic_kernel {
+class no_op_kernel : public cheap_kernel {
 public:
   explicit no_op_kernel(kernel_construction&) {
     // nop
@@ -48,10 +40,6 @@ public:
 
   void compute(kernel_context&) override {
     // nop
-  }
-
-  bool is_expensive() const noexcept override {
-    return false;
   }
 };
 

@@ -74,16 +74,12 @@ std::vector<int64_t> broadcast_strides(const core::shape& s, int rank,
 /// operands take Eigen paths; the rest walks an index. The output's element
 /// type is what `Fn` returns (bool for comparisons).
 template <class T, class Fn>
-class binary_kernel : public basic_kernel {
+class binary_kernel : public cheap_kernel {
   using out_type = decltype(Fn{}(T{}, T{}));
 
 public:
   explicit binary_kernel(kernel_construction&) {
     // nop
-  }
-
-  bool is_expensive() const noexcept override {
-    return false;
   }
 
   void compute(kernel_context& ctx) override {

@@ -13,7 +13,7 @@ inline constexpr bool is_castable
 
 /// Converts between dtypes; the conversion for the node's (SrcT, DstT) is
 /// chosen once, when the kernel is built.
-class cast_kernel : public basic_kernel {
+class cast_kernel : public cheap_kernel {
 public:
   using convert_fn = void (*)(const core::tensor&, core::tensor&);
 
@@ -39,10 +39,6 @@ public:
                                         " to ", core::to_string(dst));
   }
 
-  bool is_expensive() const noexcept override {
-    return false;
-  }
-
   void compute(kernel_context& ctx) override {
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(
@@ -57,14 +53,10 @@ private:
 /// output = condition ? t : e, element-wise (or one choice for a scalar
 /// condition).
 template <class T>
-class select_kernel : public basic_kernel {
+class select_kernel : public cheap_kernel {
 public:
   explicit select_kernel(kernel_construction&) {
     // nop
-  }
-
-  bool is_expensive() const noexcept override {
-    return false;
   }
 
   void compute(kernel_context& ctx) override {

@@ -13,7 +13,7 @@ namespace {
 /// Outputs a reference to its variable, looked up (or created) in the
 /// engine's resource manager on every run so that a reset container takes
 /// effect at the next step.
-class variable_kernel : public basic_kernel {
+class variable_kernel : public cheap_kernel {
 public:
   explicit variable_kernel(kernel_construction& ctx)
     : resources_(ctx.resources()) {
@@ -24,10 +24,6 @@ public:
     name_ = ctx.attr_or("shared_name", std::string{});
     if (name_.empty())
       name_ = ctx.node().name;
-  }
-
-  bool is_expensive() const noexcept override {
-    return false;
   }
 
   void compute(kernel_context& ctx) override {
@@ -47,14 +43,10 @@ private:
 
 /// Replaces the variable's value by its input (sharing the buffer: the
 /// value is immutable).
-class assign_kernel : public basic_kernel {
+class assign_kernel : public cheap_kernel {
 public:
   explicit assign_kernel(kernel_construction& ctx) {
     validate_shape_ = ctx.attr_or("validate_shape", true);
-  }
-
-  bool is_expensive() const noexcept override {
-    return false;
   }
 
   void compute(kernel_context& ctx) override {
@@ -92,14 +84,10 @@ private:
 /// TensorFlow, but never tear. In place only when nobody else holds the
 /// buffer; otherwise copy on write.
 template <class T, bool Subtract>
-class assign_update_kernel : public basic_kernel {
+class assign_update_kernel : public cheap_kernel {
 public:
   explicit assign_update_kernel(kernel_construction& ctx) {
     use_locking_ = ctx.attr_or("use_locking", false);
-  }
-
-  bool is_expensive() const noexcept override {
-    return false;
   }
 
   void compute(kernel_context& ctx) override {

@@ -11,14 +11,10 @@ namespace {
 /// y = f(x), element-wise, with `Fn` a functor that Eigen can apply (and
 /// vectorise where it has a packet version).
 template <class T, class Fn>
-class unary_kernel : public basic_kernel {
+class unary_kernel : public cheap_kernel {
 public:
   explicit unary_kernel(kernel_construction&) {
     // nop
-  }
-
-  bool is_expensive() const noexcept override {
-    return false;
   }
 
   void compute(kernel_context& ctx) override {
