@@ -117,6 +117,13 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
     in_shapes.push_back(inputs[i].shape());
   }
   ops::shape_context shapes{node, std::move(in_shapes), out_types.size()};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto* src = st.g.find(inputs[i].node_name());
+    if (src != nullptr && src->op == "Const")
+      if (auto v = src->attrs.find("value"); v != src->attrs.end())
+        if (const auto* t = std::get_if<core::tensor>(&v->second))
+          shapes.set_input_tensor(i, *t);
+  }
   if (op->shape_function)
     ACTORFLOW_RETURN_IF_ERROR_OR(op->shape_function(shapes), fail);
   auto name = node.name;

@@ -61,7 +61,18 @@ core::status resolve(const op_def& op, const std::vector<arg_def>& args,
           "op ", op.name, " needs type attr '", arg.type_attr, "'");
       t.type = std::get<core::dtype>(i->second);
     }
-    out->push_back(t);
+    int64_t count = 1;
+    if (!arg.number_attr.empty()) {
+      auto i = values.find(arg.number_attr);
+      if (i == values.end() || !std::holds_alternative<int64_t>(i->second))
+        return core::invalid_argument_error("op ", op.name, " needs int attr '",
+                                            arg.number_attr, "'");
+      count = std::get<int64_t>(i->second);
+      if (count < 1)
+        return core::invalid_argument_error(
+          "op ", op.name, " needs ", arg.number_attr, " >= 1, got ", count);
+    }
+    out->insert(out->end(), static_cast<size_t>(count), t);
   }
   return core::status::ok();
 }

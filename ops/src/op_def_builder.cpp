@@ -102,6 +102,10 @@ op_def_builder& op_def_builder::input(std::string_view spec) {
     return *this;
   }
   arg.name = std::string{lhs};
+  if (auto star = rhs.find('*'); star != std::string_view::npos) {
+    arg.number_attr = std::string{trim(rhs.substr(0, star))};
+    rhs = trim(rhs.substr(star + 1));
+  }
   if (rhs.substr(0, 4) == "Ref(" && rhs.back() == ')') {
     arg.is_ref = true;
     rhs = trim(rhs.substr(4, rhs.size() - 5));
@@ -188,14 +192,19 @@ core::status op_def_builder::finish(op_def* out) const {
   if (!error_.is_ok())
     return error_.with_context("", def_.name);
   for (const auto* args : {&def_.inputs, &def_.outputs})
-    for (const auto& arg : *args)
-      if (!arg.type_attr.empty()) {
-        const auto* a = def_.find_attr(arg.type_attr);
-        if (a == nullptr || a->type != "type")
-          return core::invalid_argument_error(
-            "op ", def_.name, ": argument '", arg.name,
-            "' names unknown type attr '", arg.type_attr, "'");
-      }
+    for (const auto& arg : *args) {
+      const auto* type = def_.find_attr(arg.type_attr);
+      if (!arg.type_attr.empty() && (type == nullptr || type->type != "type"))
+        return core::invalid_argument_error(
+          "op ", def_.name, ": argument '", arg.name,
+          "' names unknown type attr '", arg.type_attr, "'");
+      const auto* number = def_.find_attr(arg.number_attr);
+      if (!arg.number_attr.empty()
+          && (number == nullptr || number->type != "int"))
+        return core::invalid_argument_error(
+          "op ", def_.name, ": argument '", arg.name,
+          "' names unknown int attr '", arg.number_attr, "'");
+    }
   *out = def_;
   return core::status::ok();
 }

@@ -17,20 +17,25 @@
 
 namespace actorflow::test {
 
+/// The 16-bit float types, which golden files write as decimal numbers.
+template <class T>
+inline constexpr bool is_half_type
+  = std::disjunction_v<std::is_same<T, Eigen::half>,
+                       std::is_same<T, Eigen::bfloat16>>;
+
 /// The element types golden files hold.
 template <class T>
 inline constexpr bool is_golden_type
   = std::disjunction_v<std::is_same<T, float>, std::is_same<T, double>,
                        std::is_same<T, int32_t>, std::is_same<T, int64_t>,
-                       std::is_same<T, bool>>;
+                       std::is_same<T, uint8_t>,
+                       std::is_same<T, bool>> || is_half_type<T>;
 
-/// Returns the tensors of golden file `file` by name. Each tensor is a line
+/// Returns the tensors read from `in` by name. Each tensor is a line
 /// `name dtype dim...` followed by a line of values (bools as 0/1).
 inline std::map<std::string, core::tensor>
-load_golden(const std::string& file) {
+parse_golden(std::istream& in, const std::string& file) {
   std::map<std::string, core::tensor> result;
-  std::ifstream in{std::string{ACTORFLOW_GOLDEN_DIR} + "/" + file};
-  EXPECT_TRUE(in.good()) << "cannot open golden file " << file;
   std::string header, values;
   while (std::getline(in, header) && std::getline(in, values)) {
     std::istringstream h{header}, v{values};
@@ -51,7 +56,7 @@ load_golden(const std::string& file) {
           v >> bit;
           t.mutable_data<bool>()[i] = bit != 0;
         }
-      } else if constexpr (std::is_floating_point_v<T>) {
+      } else if constexpr (std::is_floating_point_v<T> || is_half_type<T>) {
         // strtod reads "inf" and "nan" too, which operator>> does not.
         std::string token;
         for (int64_t i = 0; i < t.num_elements(); ++i) {
@@ -60,15 +65,26 @@ load_golden(const std::string& file) {
             = static_cast<T>(std::strtod(token.c_str(), nullptr));
         }
       } else if constexpr (is_golden_type<T>) {
-        for (int64_t i = 0; i < t.num_elements(); ++i)
-          v >> t.mutable_data<T>()[i];
+        for (int64_t i = 0; i < t.num_elements(); ++i) {
+          int64_t x = 0;
+          v >> x;
+          t.mutable_data<T>()[i] = static_cast<T>(x);
+        }
       } else {
-        ADD_FAILURE() << "golden files hold float32/64, int32/64 and bool";
+        ADD_FAILURE() << "golden files hold floats, int32/64, uint8 and bool";
       }
     });
     result.emplace(name, t);
   }
   return result;
+}
+
+/// Returns the tensors of golden file `file` by name (see `parse_golden`).
+inline std::map<std::string, core::tensor>
+load_golden(const std::string& file) {
+  std::ifstream in{std::string{ACTORFLOW_GOLDEN_DIR} + "/" + file};
+  EXPECT_TRUE(in.good()) << "cannot open golden file " << file;
+  return parse_golden(in, file);
 }
 
 /// Calls `f(stem, x)` for every tensor named `<stem>_x` whose name starts
@@ -99,7 +115,9 @@ inline void expect_all_near(const core::tensor& x, const core::tensor& want,
       for (int64_t i = 0; i < x.num_elements(); ++i) {
         auto a = static_cast<double>(x.data<T>()[i]);
         auto b = static_cast<double>(want.data<T>()[i]);
-        if (std::isinf(b))
+        if (std::isnan(b))
+          EXPECT_TRUE(std::isnan(a)) << what << " element " << i;
+        else if (std::isinf(b))
           EXPECT_EQ(a, b) << what << " element " << i;
         else
           EXPECT_NEAR(a, b, rtol * std::max(1.0, std::abs(b)))

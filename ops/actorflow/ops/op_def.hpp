@@ -18,11 +18,13 @@ namespace actorflow::ops {
 class shape_context;
 
 /// One input or output of an op: a fixed dtype or the name of a type attr,
-/// possibly a reference (to a variable).
+/// possibly a reference (to a variable), possibly a list of as many tensors
+/// as an int attr says (`values: N * T`).
 struct arg_def {
   std::string name;
   core::dtype type = core::dtype::invalid; ///< Set if fixed.
   std::string type_attr;                   ///< Set if given by an attr.
+  std::string number_attr;                 ///< Set for a list argument.
   bool is_ref = false;
 };
 

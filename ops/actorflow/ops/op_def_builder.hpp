@@ -16,7 +16,8 @@ namespace actorflow::ops {
 ///   .shape_fn(matmul_shape)
 /// ~~~
 ///
-/// Inputs and outputs are `name: dtype`, `name: Attr` or `name: Ref(Attr)`.
+/// Inputs and outputs are `name: dtype`, `name: Attr`, `name: Ref(Attr)` or,
+/// for a list of as many tensors as int attr N says, `name: N * Attr`.
 /// Attrs are `name: type` with an optional `= default`; a type attr may list
 /// its allowed dtypes in braces. A malformed spec is reported by `finish`.
 class op_def_builder {

@@ -56,36 +56,89 @@ core::status add_elementwise(op_registry& r,
   return core::status::ok();
 }
 
-/// Shape function of reductions: the axes are a run-time input, so only
-/// the rank is known, and only with keep_dims.
+/// Shape function of reductions: known when the axes are constant;
+/// otherwise only the rank, and only with keep_dims.
 core::status reduction_shape(shape_context& ctx) {
   const auto& in = ctx.input(0);
-  if (ctx.attr_or("keep_dims", false) && in.known_rank())
-    ctx.set_output(
-      0, core::shape{std::vector<int64_t>(static_cast<size_t>(in.rank()), -1)});
-  else
-    ctx.set_output(0, core::shape::unknown());
+  bool keep_dims = ctx.attr_or("keep_dims", false);
+  std::vector<int64_t> axes;
+  core::shape out = core::shape::unknown();
+  if (ctx.input_ints(1, &axes))
+    ACTORFLOW_RETURN_IF_ERROR(reduced_shape(in, axes, keep_dims, &out));
+  else if (keep_dims && in.known_rank())
+    out = core::shape{std::vector<int64_t>(static_cast<size_t>(in.rank()), -1)};
+  ctx.set_output(0, std::move(out));
+  return core::status::ok();
+}
+
+/// ArgMax/ArgMin: the input without the axis.
+core::status arg_reduction_shape(shape_context& ctx) {
+  std::vector<int64_t> axis;
+  core::shape out = core::shape::unknown();
+  if (ctx.input_ints(1, &axis) && axis.size() == 1)
+    ACTORFLOW_RETURN_IF_ERROR(reduced_shape(ctx.input(0), axis, false, &out));
+  else if (ctx.input(0).known_rank() && ctx.input(0).rank() > 0)
+    out = core::shape{
+      std::vector<int64_t>(static_cast<size_t>(ctx.input(0).rank() - 1), -1)};
+  ctx.set_output(0, std::move(out));
+  return core::status::ok();
+}
+
+/// AddN: every input has one shape.
+core::status add_n_shape(shape_context& ctx) {
+  auto s = ctx.input(0);
+  for (size_t i = 1; i < ctx.num_inputs(); ++i) {
+    if (!s.compatible_with(ctx.input(i)))
+      return core::invalid_argument_error(
+        "AddN needs inputs of one shape; input 0 is ", s.to_string(),
+        ", input ", i, " is ", ctx.input(i).to_string());
+    s = s.merge(ctx.input(i));
+  }
+  ctx.set_output(0, std::move(s));
   return core::status::ok();
 }
 
 } // namespace
 
 core::status register_math_ops(op_registry& r) {
-  for (const char* name : {"Sum", "Mean", "Max", "Min", "Prod"})
+  const char* reducible = "{float, double, int32, int64}";
+  for (const char* name : {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"}) {
+    op_def_builder b{name};
+    bool logical = name[0] == 'A';
+    b.input(logical ? "input: bool" : "input: T")
+      .input("reduction_indices: Tidx")
+      .output(logical ? "output: bool" : "output: T")
+      .attr("keep_dims: bool = false")
+      .attr("Tidx: {int32, int64} = int32")
+      .shape_fn(reduction_shape);
+    if (!logical)
+      b.attr(std::string{"T: "} + reducible);
+    ACTORFLOW_RETURN_IF_ERROR(r.add(b));
+  }
+  for (const char* name : {"ArgMax", "ArgMin"})
     ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
                                       .input("input: T")
-                                      .input("reduction_indices: Tidx")
-                                      .output("output: T")
-                                      .attr("keep_dims: bool = false")
-                                      .attr("T: {float, double, int32, int64}")
+                                      .input("dimension: Tidx")
+                                      .output("output: output_type")
+                                      .attr(std::string{"T: "} + reducible)
                                       .attr("Tidx: {int32, int64} = int32")
-                                      .shape_fn(reduction_shape)));
+                                      .attr("output_type: {int32, int64} = "
+                                            "int64")
+                                      .shape_fn(arg_reduction_shape)));
+  ACTORFLOW_RETURN_IF_ERROR(
+    r.add(op_def_builder("AddN")
+            .input("inputs: N * T")
+            .output("sum: T")
+            .attr("N: int")
+            .attr("T: {float16, bfloat16, float, double, int32, int64}")
+            .shape_fn(add_n_shape)));
   const char* floats = "{float, double}";
   const char* numbers = "{float, double, int32, int64}";
   ACTORFLOW_RETURN_IF_ERROR(
     add_elementwise(r, {"Add", "Sub", "Mul"}, 2,
                     "{float16, bfloat16, float, double, int32, int64}"));
-  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(r, {"Div", "Pow"}, 2, floats));
+  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(
+    r, {"Div", "FloorDiv", "Mod", "FloorMod", "Pow"}, 2, numbers));
   ACTORFLOW_RETURN_IF_ERROR(
     add_elementwise(r, {"Maximum", "Minimum"}, 2, numbers));
   ACTORFLOW_RETURN_IF_ERROR(add_elementwise(
@@ -107,7 +160,7 @@ core::status register_math_ops(op_registry& r) {
                  .input("a: T")
                  .input("b: T")
                  .output("product: T")
-                 .attr("T: {float, double, int32, int64}")
+                 .attr("T: {float16, bfloat16, float, double, int32, int64}")
                  .attr("transpose_a: bool = false")
                  .attr("transpose_b: bool = false")
                  .shape_fn(matmul_shape));

@@ -1,6 +1,8 @@
 #include "kernels.hpp"
 
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -36,13 +38,71 @@ namespace {
     }                                                                          \
   };
 
+/// Integer quotient truncated toward zero; INT_MIN / -1 wraps instead of
+/// trapping. The divisor is checked to be nonzero before.
+template <class T>
+T truncate_div(T x, T y) {
+  using U = std::make_unsigned_t<T>;
+  if (y == -1)
+    return static_cast<T>(U{0} - static_cast<U>(x));
+  return x / y;
+}
+
+template <class T>
+T truncate_mod(T x, T y) {
+  if constexpr (std::is_integral_v<T>)
+    return y == -1 ? T{0} : x % y;
+  else
+    return std::fmod(x, y);
+}
+
+/// Quotient rounded toward negative infinity (Python's //).
+template <class T>
+T floor_div(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    T q = truncate_div(x, y);
+    return truncate_mod(x, y) != 0 && ((x < 0) != (y < 0)) ? q - 1 : q;
+  } else {
+    return std::floor(x / y);
+  }
+}
+
+/// Remainder with the sign of the divisor (Python's %).
+template <class T>
+T floor_mod(T x, T y) {
+  T r = truncate_mod(x, y);
+  return r != 0 && ((r < 0) != (y < 0)) ? r + y : r;
+}
+
+/// x to the power y; integers by squaring (wrapping on overflow), with y
+/// checked to be non-negative before.
+template <class T>
+T power(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    U result = 1, base = static_cast<U>(x);
+    for (auto e = static_cast<U>(y); e != 0; e >>= 1) {
+      if (e & 1)
+        result *= base;
+      base *= base;
+    }
+    return static_cast<T>(result);
+  } else {
+    return static_cast<T>(std::pow(x, y));
+  }
+}
+
 ACTORFLOW_VECTOR_FN(add_fn, +)
 ACTORFLOW_VECTOR_FN(sub_fn, -)
 ACTORFLOW_VECTOR_FN(mul_fn, *)
-ACTORFLOW_VECTOR_FN(div_fn, /)
+ACTORFLOW_VECTOR_FN(real_div_fn, /)
+ACTORFLOW_SCALAR_FN(int_div_fn, truncate_div(x, y))
+ACTORFLOW_SCALAR_FN(floor_div_fn, floor_div(x, y))
+ACTORFLOW_SCALAR_FN(mod_fn, truncate_mod(x, y))
+ACTORFLOW_SCALAR_FN(floor_mod_fn, floor_mod(x, y))
 ACTORFLOW_SCALAR_FN(maximum_fn, x < y ? y : x)
 ACTORFLOW_SCALAR_FN(minimum_fn, y < x ? y : x)
-ACTORFLOW_SCALAR_FN(pow_fn, static_cast<T>(std::pow(x, y)))
+ACTORFLOW_SCALAR_FN(pow_fn, power(x, y))
 ACTORFLOW_SCALAR_FN(greater_fn, x > y)
 ACTORFLOW_SCALAR_FN(greater_equal_fn, x >= y)
 ACTORFLOW_SCALAR_FN(less_fn, x < y)
@@ -70,10 +130,14 @@ std::vector<int64_t> broadcast_strides(const core::shape& s, int rank,
   return strides;
 }
 
+/// What an integer op requires of its right operand.
+enum class rhs_rule { any, nonzero, non_negative };
+
 /// Element-wise `Fn` with NumPy broadcasting. Equal shapes and scalar
 /// operands take Eigen paths; the rest walks an index. The output's element
-/// type is what `Fn` returns (bool for comparisons).
-template <class T, class Fn>
+/// type is what `Fn` returns (bool for comparisons). Integer division and
+/// powers check their right operand first (`Rule`).
+template <class T, class Fn, rhs_rule Rule = rhs_rule::any>
 class binary_kernel : public cheap_kernel {
   using out_type = decltype(Fn{}(T{}, T{}));
 
@@ -85,6 +149,18 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
     const auto& y = ctx.input(1);
+    if constexpr (Rule != rhs_rule::any && std::is_integral_v<T>) {
+      const T* yp = y.data<T>();
+      for (int64_t i = 0, n = y.num_elements(); i < n; ++i)
+        if (Rule == rhs_rule::nonzero ? yp[i] == 0 : yp[i] < 0) {
+          ctx.fail(core::invalid_argument_error(
+            Rule == rhs_rule::nonzero
+              ? "integer division by zero"
+              : "integers to negative integer powers are not allowed",
+            " (element ", i, " of y)"));
+          return;
+        }
+    }
     core::shape out_shape;
     ACTORFLOW_OP_REQUIRES_OK(
       ctx, broadcast_shapes(x.shape(), y.shape(), &out_shape));
@@ -138,11 +214,54 @@ private:
   }
 };
 
-template <class Fn>
+/// The sum of N tensors of one shape.
+template <class T>
+class add_n_kernel : public cheap_kernel {
+public:
+  explicit add_n_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& first = ctx.input(0);
+    for (size_t i = 1; i < ctx.num_inputs(); ++i)
+      ACTORFLOW_OP_REQUIRES(ctx, ctx.input(i).shape() == first.shape(),
+                            core::invalid_argument_error(
+                              "AddN needs inputs of one shape; input 0 is ",
+                              first.shape().to_string(), ", input ", i, " is ",
+                              ctx.input(i).shape().to_string()));
+    if (ctx.num_inputs() == 1) {
+      ctx.set_output(0, first);
+      return;
+    }
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, first.shape(), &out));
+    auto z = out->mutable_flat<T>();
+    bool parallel = first.num_elements() >= parallel_threshold;
+    auto assign = [&](auto&& expr) {
+      if (parallel)
+        z.device(eigen_device(ctx)) = expr;
+      else
+        z = expr;
+    };
+    assign(first.flat<T>() + ctx.input(1).flat<T>());
+    for (size_t i = 2; i < ctx.num_inputs(); ++i)
+      assign(z + ctx.input(i).flat<T>());
+  }
+};
+
+template <class Fn, rhs_rule Rule = rhs_rule::any>
 struct with {
   template <class T>
-  using kernel = binary_kernel<T, Fn>;
+  using kernel = binary_kernel<T, Fn, Rule>;
 };
+
+/// Div: true division for floats, truncating for integers.
+template <class T>
+using div_kernel
+  = std::conditional_t<std::is_integral_v<T>,
+                       binary_kernel<T, int_div_fn, rhs_rule::nonzero>,
+                       binary_kernel<T, real_div_fn>>;
 
 } // namespace
 
@@ -153,8 +272,18 @@ void register_binary_kernels(kernel_registry& r) {
               int32_t, int64_t>("Sub", device_type);
   r.add_typed<with<mul_fn>::kernel, Eigen::half, Eigen::bfloat16, float, double,
               int32_t, int64_t>("Mul", device_type);
-  r.add_typed<with<div_fn>::kernel, float, double>("Div", device_type);
-  r.add_typed<with<pow_fn>::kernel, float, double>("Pow", device_type);
+  r.add_typed<add_n_kernel, Eigen::half, Eigen::bfloat16, float, double,
+              int32_t, int64_t>("AddN", device_type);
+  r.add_typed<div_kernel, float, double, int32_t, int64_t>("Div", device_type);
+  constexpr auto nonzero = rhs_rule::nonzero;
+  r.add_typed<with<floor_div_fn, nonzero>::kernel, float, double, int32_t,
+              int64_t>("FloorDiv", device_type);
+  r.add_typed<with<mod_fn, nonzero>::kernel, float, double, int32_t, int64_t>(
+    "Mod", device_type);
+  r.add_typed<with<floor_mod_fn, nonzero>::kernel, float, double, int32_t,
+              int64_t>("FloorMod", device_type);
+  r.add_typed<with<pow_fn, rhs_rule::non_negative>::kernel, float, double,
+              int32_t, int64_t>("Pow", device_type);
   r.add_typed<with<maximum_fn>::kernel, float, double, int32_t, int64_t>(
     "Maximum", device_type);
   r.add_typed<with<minimum_fn>::kernel, float, double, int32_t, int64_t>(

@@ -11,8 +11,9 @@ namespace {
 
 /// C = op(A) * op(B). float and double call OpenBLAS's GEMM, which runs at
 /// 200 GFLOP/s on the dev machine's two cores against 150-160 for Eigen's
-/// tensor contraction (docs/performance.md, P4); integer types use the
-/// contraction on the device's thread pool.
+/// tensor contraction (docs/performance.md, P4); float16 and bfloat16 go
+/// through float32 GEMM; integer types use the contraction on the device's
+/// thread pool.
 template <class T>
 class matmul_kernel : public basic_kernel {
 public:
@@ -48,21 +49,18 @@ public:
       z.setZero();
       return;
     }
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      auto ta = transpose_a_ ? CblasTrans : CblasNoTrans;
-      auto tb = transpose_b_ ? CblasTrans : CblasNoTrans;
-      auto lda = static_cast<int>(a.shape().dim(1));
-      auto ldb = static_cast<int>(b.shape().dim(1));
-      auto mi = static_cast<int>(m), ni = static_cast<int>(n),
-           ki = static_cast<int>(k);
-      if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasRowMajor, ta, tb, mi, ni, ki, 1.0f, a.data<float>(),
-                    lda, b.data<float>(), ldb, 0.0f, out->mutable_data<float>(),
-                    ni);
-      else
-        cblas_dgemm(CblasRowMajor, ta, tb, mi, ni, ki, 1.0, a.data<double>(),
-                    lda, b.data<double>(), ldb, 0.0,
-                    out->mutable_data<double>(), ni);
+    auto lda = a.shape().dim(1), ldb = b.shape().dim(1);
+    if constexpr (std::is_floating_point_v<T>) {
+      gemm(m, n, k, a.data<T>(), lda, b.data<T>(), ldb, out->mutable_data<T>());
+    } else if constexpr (!std::is_integral_v<T>) {
+      // float16 and bfloat16 multiply in float32 and round once at the end.
+      Eigen::Tensor<float, 2, Eigen::RowMajor> af
+        = a.matrix<T>().template cast<float>();
+      Eigen::Tensor<float, 2, Eigen::RowMajor> bf
+        = b.matrix<T>().template cast<float>();
+      Eigen::Tensor<float, 2, Eigen::RowMajor> zf(m, n);
+      gemm(m, n, k, af.data(), lda, bf.data(), ldb, zf.data());
+      z = zf.cast<T>();
     } else {
       Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims{
         {Eigen::IndexPair<Eigen::DenseIndex>(transpose_a_ ? 0 : 1,
@@ -72,6 +70,26 @@ public:
   }
 
 private:
+  void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+            const float* b, int64_t ldb, float* c) const {
+    cblas_sgemm(CblasRowMajor, trans(transpose_a_), trans(transpose_b_),
+                static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
+                1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f,
+                c, static_cast<int>(n));
+  }
+
+  void gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
+            const double* b, int64_t ldb, double* c) const {
+    cblas_dgemm(CblasRowMajor, trans(transpose_a_), trans(transpose_b_),
+                static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
+                1.0, a, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0, c,
+                static_cast<int>(n));
+  }
+
+  static CBLAS_TRANSPOSE trans(bool t) {
+    return t ? CblasTrans : CblasNoTrans;
+  }
+
   bool transpose_a_ = false;
   bool transpose_b_ = false;
 };
@@ -79,8 +97,8 @@ private:
 } // namespace
 
 void register_matmul_kernels(kernel_registry& r) {
-  r.add_typed<matmul_kernel, float, double, int32_t, int64_t>("MatMul",
-                                                              device_type);
+  r.add_typed<matmul_kernel, Eigen::half, Eigen::bfloat16, float, double,
+              int32_t, int64_t>("MatMul", device_type);
 }
 
 } // namespace actorflow::ops::cpu

@@ -1,5 +1,7 @@
 #include "kernels.hpp"
 
+#include "actorflow/ops/shape_context.hpp"
+
 #include <limits>
 
 namespace actorflow::ops::cpu {
@@ -54,6 +56,28 @@ struct min_reducer {
   }
 };
 
+struct all_reducer {
+  template <class T>
+  static T init() {
+    return true;
+  }
+  template <class T>
+  static T combine(T acc, T x) {
+    return acc && x;
+  }
+};
+
+struct any_reducer {
+  template <class T>
+  static T init() {
+    return false;
+  }
+  template <class T>
+  static T combine(T acc, T x) {
+    return acc || x;
+  }
+};
+
 /// Reduces input 0 over the axes in input 1 (negative axes count from the
 /// end, repeats are ignored); keep_dims keeps reduced axes as size 1. Mean
 /// is the sum divided by the number of reduced elements.
@@ -66,38 +90,28 @@ public:
 
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
-    const auto& axes = ctx.input(1);
+    const auto& axes_t = ctx.input(1);
     int rank = x.shape().rank();
-    std::vector<bool> reduced(static_cast<size_t>(rank), false);
-    ACTORFLOW_OP_REQUIRES(ctx, axes.shape().rank() <= 1,
+    ACTORFLOW_OP_REQUIRES(ctx, axes_t.shape().rank() <= 1,
                           core::invalid_argument_error(
                             "reduction_indices must be a scalar or a vector, "
                             "got shape ",
-                            axes.shape().to_string()));
-    for (int64_t i = 0; i < axes.num_elements(); ++i) {
-      int64_t a = axes.dtype() == core::dtype::int32 ? axes.data<int32_t>()[i]
-                                                     : axes.data<int64_t>()[i];
-      ACTORFLOW_OP_REQUIRES(ctx, a >= -rank && a < rank,
-                            core::invalid_argument_error(
-                              "reduction axis ", a, " is out of range for a ",
-                              "tensor of rank ", rank));
-      reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
-    }
-    std::vector<int64_t> out_dims;
-    int64_t count = 1;
-    for (int d = 0; d < rank; ++d) {
-      auto du = static_cast<size_t>(d);
-      if (reduced[du]) {
-        count *= x.shape().dim(d);
-        if (keep_dims_)
-          out_dims.push_back(1);
-      } else {
-        out_dims.push_back(x.shape().dim(d));
-      }
-    }
-    core::tensor* out = nullptr;
+                            axes_t.shape().to_string()));
+    std::vector<int64_t> axes;
+    for (int64_t i = 0; i < axes_t.num_elements(); ++i)
+      axes.push_back(axes_t.dtype() == core::dtype::int32
+                       ? axes_t.data<int32_t>()[i]
+                       : axes_t.data<int64_t>()[i]);
+    core::shape out_shape;
+    std::vector<bool> reduced;
     ACTORFLOW_OP_REQUIRES_OK(
-      ctx, ctx.allocate_output(0, core::shape{std::move(out_dims)}, &out));
+      ctx, reduced_shape(x.shape(), axes, keep_dims_, &out_shape, &reduced));
+    int64_t count = 1;
+    for (int d = 0; d < rank; ++d)
+      if (reduced[static_cast<size_t>(d)])
+        count *= x.shape().dim(d);
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
     T* z = out->mutable_data<T>();
     for (int64_t i = 0; i < out->num_elements(); ++i)
       z[i] = Reducer::template init<T>();
@@ -144,6 +158,75 @@ struct with {
   using kernel = reduction_kernel<T, Reducer, Mean>;
 };
 
+/// The index of the largest (ArgMax) or smallest (ArgMin) element along
+/// the axis given by input 1; the first one on ties.
+template <class T, bool Max>
+class arg_reduction_kernel : public basic_kernel {
+public:
+  explicit arg_reduction_kernel(kernel_construction& ctx)
+    : out_type_(ctx.output_types()[0].type) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    const auto& axis_t = ctx.input(1);
+    int rank = x.shape().rank();
+    ACTORFLOW_OP_REQUIRES(
+      ctx, axis_t.num_elements() == 1,
+      core::invalid_argument_error("the axis must be a scalar, got shape ",
+                                   axis_t.shape().to_string()));
+    int64_t axis = axis_t.dtype() == core::dtype::int32
+                     ? axis_t.data<int32_t>()[0]
+                     : axis_t.data<int64_t>()[0];
+    ACTORFLOW_OP_REQUIRES(
+      ctx, axis >= -rank && axis < rank,
+      core::invalid_argument_error(
+        "axis ", axis, " is out of range for a tensor of ", "rank ", rank));
+    int a = static_cast<int>(axis < 0 ? axis + rank : axis);
+    int64_t n = x.shape().dim(a);
+    ACTORFLOW_OP_REQUIRES(ctx, n > 0,
+                          core::invalid_argument_error(
+                            "cannot take the arg of an empty dimension (axis ",
+                            a, " of ", x.shape().to_string(), ")"));
+    std::vector<int64_t> dims;
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < rank; ++d) {
+      if (d == a)
+        continue;
+      dims.push_back(x.shape().dim(d));
+      (d < a ? outer : inner) *= x.shape().dim(d);
+    }
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, ctx.allocate_output(0, core::shape{std::move(dims)}, &out));
+    const T* xp = x.data<T>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        const T* base = xp + o * n * inner + i;
+        int64_t best = 0;
+        for (int64_t k = 1; k < n; ++k)
+          if (Max ? base[best * inner] < base[k * inner]
+                  : base[k * inner] < base[best * inner])
+            best = k;
+        auto at = o * inner + i;
+        if (out_type_ == core::dtype::int32)
+          out->mutable_data<int32_t>()[at] = static_cast<int32_t>(best);
+        else
+          out->mutable_data<int64_t>()[at] = best;
+      }
+  }
+
+private:
+  core::dtype out_type_;
+};
+
+template <bool Max>
+struct arg {
+  template <class T>
+  using kernel = arg_reduction_kernel<T, Max>;
+};
+
 } // namespace
 
 void register_reduction_kernels(kernel_registry& r) {
@@ -157,6 +240,12 @@ void register_reduction_kernels(kernel_registry& r) {
     "Min", device_type);
   r.add_typed<with<prod_reducer>::kernel, float, double, int32_t, int64_t>(
     "Prod", device_type);
+  r.add_any<reduction_kernel<bool, all_reducer, false>>("All", device_type);
+  r.add_any<reduction_kernel<bool, any_reducer, false>>("Any", device_type);
+  r.add_typed<arg<true>::kernel, float, double, int32_t, int64_t>("ArgMax",
+                                                                  device_type);
+  r.add_typed<arg<false>::kernel, float, double, int32_t, int64_t>("ArgMin",
+                                                                   device_type);
 }
 
 } // namespace actorflow::ops::cpu

@@ -1,0 +1,2 @@
+def add_cases(c):
+    pass

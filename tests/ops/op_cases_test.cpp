@@ -1,0 +1,92 @@
+// Runs every op case of the golden case files (tests/golden/*_cases.txt,
+// computed with numpy by gen_case_golden.py) through the CPU kernels, and
+// checks each op's shape function against the shapes the kernel produced:
+// with everything known, with only ranks known and with nothing known.
+
+#include <gtest/gtest.h>
+
+#include "common/kernel_runner.hpp"
+#include "common/op_cases.hpp"
+
+using namespace actorflow;
+
+namespace {
+
+/// Checks that the shape function of `c.op` agrees with `actual`, the
+/// shapes the kernel produced, for more and less known inputs.
+void check_shape_function(const test::kernel_runner& runner,
+                          const test::op_case& c,
+                          const std::vector<core::tensor>& actual) {
+  std::vector<core::shape> full, ranks, unknown;
+  std::map<size_t, core::tensor> constants;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const auto& s = c.inputs[i].shape();
+    full.push_back(s);
+    ranks.push_back(
+      core::shape{std::vector<int64_t>(static_cast<size_t>(s.rank()), -1)});
+    unknown.push_back(core::shape::unknown());
+    constants.emplace(i, c.inputs[i]);
+  }
+  struct variant {
+    const char* what;
+    const std::vector<core::shape>* shapes;
+    bool with_constants;
+  };
+  for (auto v :
+       {variant{"known", &full, true}, variant{"known", &full, false},
+        variant{"ranks", &ranks, false}, variant{"unknown", &unknown, false}}) {
+    std::vector<core::shape> inferred;
+    auto st = runner.infer(c.op, c.attrs, *v.shapes,
+                           v.with_constants ? constants
+                                            : std::map<size_t, core::tensor>{},
+                           &inferred);
+    ASSERT_TRUE(st.is_ok()) << v.what << ": " << st.to_string();
+    ASSERT_EQ(inferred.size(), actual.size());
+    for (size_t i = 0; i < actual.size(); ++i)
+      EXPECT_TRUE(inferred[i].compatible_with(actual[i].shape()))
+        << v.what << " shapes, output " << i << ": inferred "
+        << inferred[i].to_string() << ", kernel produced "
+        << actual[i].shape().to_string();
+    // With every input known, the shape function knows the result.
+    if (v.shapes == &full && v.with_constants) {
+      for (size_t i = 0; i < actual.size(); ++i)
+        EXPECT_EQ(inferred[i], actual[i].shape())
+          << "output " << i << " with every input known";
+    }
+  }
+}
+
+/// Runs case `c` and checks its outputs (or error) and shape function.
+void run_case(test::kernel_runner& runner, const test::op_case& c) {
+  std::vector<core::tensor> outs;
+  auto st = runner.run(c.op, c.attrs, c.inputs, &outs);
+  if (!c.error.empty()) {
+    EXPECT_EQ(std::string{core::to_string(st.code())}, c.error)
+      << st.to_string();
+    EXPECT_FALSE(st.message().empty());
+    return;
+  }
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  ASSERT_EQ(outs.size(), c.outputs.size());
+  for (size_t i = 0; i < outs.size(); ++i)
+    test::expect_all_near(outs[i], c.outputs[i], c.rtol,
+                          c.name + " output " + std::to_string(i));
+  check_shape_function(runner, c, outs);
+}
+
+/// Runs every case of `file`; returns how many ran.
+size_t run_cases(const std::string& file) {
+  test::kernel_runner runner;
+  auto cases = test::load_cases(file);
+  for (const auto& c : cases) {
+    SCOPED_TRACE(file + ": case " + c.name + " (" + c.op + ")");
+    run_case(runner, c);
+  }
+  return cases.size();
+}
+
+} // namespace
+
+TEST(op_cases, math_ops_match_numpy) {
+  EXPECT_GT(run_cases("math_cases.txt"), 80u);
+}
