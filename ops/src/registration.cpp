@@ -21,6 +21,9 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_unary_kernels(registry);
   cpu::register_cast_select_kernels(registry);
   cpu::register_reduction_kernels(registry);
+  cpu::register_shape_kernels(registry);
+  cpu::register_transform_kernels(registry);
+  cpu::register_concat_kernels(registry);
 }
 
 } // namespace actorflow::ops

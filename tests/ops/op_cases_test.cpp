@@ -87,6 +87,10 @@ size_t run_cases(const std::string& file) {
 
 } // namespace
 
+TEST(op_cases, array_ops_match_numpy) {
+  EXPECT_GT(run_cases("array_cases.txt"), 80u);
+}
+
 TEST(op_cases, math_ops_match_numpy) {
   EXPECT_GT(run_cases("math_cases.txt"), 80u);
 }

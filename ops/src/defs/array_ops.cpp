@@ -1,6 +1,7 @@
 #include "defs.hpp"
 
 #include "actorflow/ops/shape_context.hpp"
+#include "array_shape_fns.hpp"
 
 namespace actorflow::ops::defs {
 
@@ -71,7 +72,212 @@ core::status register_array_ops(op_registry& r) {
                                     .output("output: T")
                                     .attr("T: type")
                                     .shape_fn(select_shape)));
+  ACTORFLOW_RETURN_IF_ERROR(register_array_transform_ops(r));
   return r.add(op_def_builder("NoOp"));
+}
+
+core::status register_array_transform_ops(op_registry& r) {
+  const char* index = "{int32, int64} = int32";
+  auto idx = [&](const char* name) { return std::string{name} + ": " + index; };
+  std::vector<op_def_builder> ops;
+  ops.push_back(op_def_builder("Fill")
+                  .input("dims: index_type")
+                  .input("value: T")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("index_type"))
+                  .shape_fn(fill_shape));
+  for (const char* name : {"ZerosLike", "OnesLike"})
+    ops.push_back(op_def_builder(name)
+                    .input("x: T")
+                    .output("y: T")
+                    .attr("T: {bool, int32, int64, float16, bfloat16, float, "
+                          "double}")
+                    .shape_fn(unchanged_shape));
+  ops.push_back(op_def_builder("Shape")
+                  .input("input: T")
+                  .output("output: out_type")
+                  .attr("T: type")
+                  .attr(idx("out_type"))
+                  .shape_fn(vector_of_rank_shape));
+  ops.push_back(op_def_builder("Rank")
+                  .input("input: T")
+                  .output("output: int32")
+                  .attr("T: type")
+                  .shape_fn(scalar_shape));
+  ops.push_back(op_def_builder("Size")
+                  .input("input: T")
+                  .output("output: out_type")
+                  .attr("T: type")
+                  .attr(idx("out_type"))
+                  .shape_fn(scalar_shape));
+  ops.push_back(op_def_builder("Reshape")
+                  .input("tensor: T")
+                  .input("shape: Tshape")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("Tshape"))
+                  .shape_fn(reshape_fn));
+  ops.push_back(op_def_builder("ExpandDims")
+                  .input("input: T")
+                  .input("dim: Tdim")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("Tdim"))
+                  .shape_fn(expand_dims_fn));
+  ops.push_back(op_def_builder("Squeeze")
+                  .input("input: T")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr("squeeze_dims: list(int) = []")
+                  .shape_fn(squeeze_fn));
+  ops.push_back(op_def_builder("Transpose")
+                  .input("x: T")
+                  .input("perm: Tperm")
+                  .output("y: T")
+                  .attr("T: type")
+                  .attr(idx("Tperm"))
+                  .shape_fn(transpose_fn));
+  ops.push_back(op_def_builder("ConcatV2")
+                  .input("values: N * T")
+                  .input("axis: Tidx")
+                  .output("output: T")
+                  .attr("N: int")
+                  .attr("T: type")
+                  .attr(idx("Tidx"))
+                  .shape_fn(concat_v2_fn));
+  ops.push_back(op_def_builder("Concat")
+                  .input("concat_dim: int32")
+                  .input("values: N * T")
+                  .output("output: T")
+                  .attr("N: int")
+                  .attr("T: type")
+                  .shape_fn(concat_v1_fn));
+  ops.push_back(op_def_builder("Split")
+                  .input("split_dim: int32")
+                  .input("value: T")
+                  .output("output: num_split * T")
+                  .attr("num_split: int")
+                  .attr("T: type")
+                  .shape_fn(split_v1_fn));
+  ops.push_back(op_def_builder("SplitV")
+                  .input("value: T")
+                  .input("size_splits: Tlen")
+                  .input("split_dim: int32")
+                  .output("output: num_split * T")
+                  .attr("num_split: int")
+                  .attr("T: type")
+                  .attr("Tlen: {int32, int64} = int64")
+                  .shape_fn(split_v_fn));
+  ops.push_back(op_def_builder("Pack")
+                  .input("values: N * T")
+                  .output("output: T")
+                  .attr("N: int")
+                  .attr("T: type")
+                  .attr("axis: int = 0")
+                  .shape_fn(pack_fn));
+  ops.push_back(op_def_builder("Unpack")
+                  .input("value: T")
+                  .output("output: num * T")
+                  .attr("num: int")
+                  .attr("T: type")
+                  .attr("axis: int = 0")
+                  .shape_fn(unpack_fn));
+  ops.push_back(op_def_builder("Slice")
+                  .input("input: T")
+                  .input("begin: Index")
+                  .input("size: Index")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("Index"))
+                  .shape_fn(slice_fn));
+  ops.push_back(op_def_builder("StridedSlice")
+                  .input("input: T")
+                  .input("begin: Index")
+                  .input("end: Index")
+                  .input("strides: Index")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("Index"))
+                  .attr("begin_mask: int = 0")
+                  .attr("end_mask: int = 0")
+                  .attr("ellipsis_mask: int = 0")
+                  .attr("new_axis_mask: int = 0")
+                  .attr("shrink_axis_mask: int = 0")
+                  .shape_fn(strided_slice_fn));
+  ops.push_back(op_def_builder("GatherV2")
+                  .input("params: Tparams")
+                  .input("indices: Tindices")
+                  .input("axis: Taxis")
+                  .output("output: Tparams")
+                  .attr("Tparams: type")
+                  .attr("Tindices: {int32, int64}")
+                  .attr(idx("Taxis"))
+                  .attr("batch_dims: int = 0")
+                  .shape_fn(gather_fn));
+  ops.push_back(op_def_builder("Gather")
+                  .input("params: Tparams")
+                  .input("indices: Tindices")
+                  .output("output: Tparams")
+                  .attr("Tparams: type")
+                  .attr("Tindices: {int32, int64}")
+                  .attr("validate_indices: bool = true")
+                  .shape_fn(gather_fn));
+  ops.push_back(op_def_builder("Tile")
+                  .input("input: T")
+                  .input("multiples: Tmultiples")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("Tmultiples"))
+                  .shape_fn(tile_fn));
+  ops.push_back(op_def_builder("Pad")
+                  .input("input: T")
+                  .input("paddings: Tpaddings")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("Tpaddings"))
+                  .shape_fn(pad_fn));
+  ops.push_back(op_def_builder("PadV2")
+                  .input("input: T")
+                  .input("paddings: Tpaddings")
+                  .input("constant_values: T")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("Tpaddings"))
+                  .shape_fn(pad_fn));
+  ops.push_back(op_def_builder("OneHot")
+                  .input("indices: TI")
+                  .input("depth: int32")
+                  .input("on_value: T")
+                  .input("off_value: T")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr("TI: {uint8, int32, int64} = int64")
+                  .attr("axis: int = -1")
+                  .shape_fn(one_hot_fn));
+  ops.push_back(op_def_builder("Range")
+                  .input("start: Tidx")
+                  .input("limit: Tidx")
+                  .input("delta: Tidx")
+                  .output("output: Tidx")
+                  .attr("Tidx: {int32, int64, float, double} = int32")
+                  .shape_fn(range_fn));
+  ops.push_back(op_def_builder("ReverseV2")
+                  .input("tensor: T")
+                  .input("axis: Tidx")
+                  .output("output: T")
+                  .attr("T: type")
+                  .attr(idx("Tidx"))
+                  .shape_fn(unchanged_shape));
+  ops.push_back(op_def_builder("Reverse")
+                  .input("tensor: T")
+                  .input("dims: bool")
+                  .output("output: T")
+                  .attr("T: type")
+                  .shape_fn(unchanged_shape));
+  for (const auto& b : ops)
+    ACTORFLOW_RETURN_IF_ERROR(r.add(b));
+  return core::status::ok();
 }
 
 } // namespace actorflow::ops::defs

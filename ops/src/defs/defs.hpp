@@ -7,6 +7,7 @@
 namespace actorflow::ops::defs {
 
 core::status register_array_ops(op_registry& r);
+core::status register_array_transform_ops(op_registry& r);
 core::status register_math_ops(op_registry& r);
 core::status register_nn_ops(op_registry& r);
 core::status register_state_ops(op_registry& r);

@@ -17,6 +17,9 @@ void register_state_kernels(kernel_registry& r);
 void register_unary_kernels(kernel_registry& r);
 void register_cast_select_kernels(kernel_registry& r);
 void register_reduction_kernels(kernel_registry& r);
+void register_shape_kernels(kernel_registry& r);
+void register_transform_kernels(kernel_registry& r);
+void register_concat_kernels(kernel_registry& r);
 
 /// Returns the Eigen device of the CPU device a kernel runs on.
 inline const Eigen::ThreadPoolDevice& eigen_device(kernel_context& ctx) {

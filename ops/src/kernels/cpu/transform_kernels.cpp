@@ -1,0 +1,265 @@
+// Kernels that move elements: Transpose, Slice, StridedSlice, Reverse,
+// Tile, Pad. Each computes a box of elements with strides in the input and
+// the output and hands it to `copy_box`.
+
+#include "kernels.hpp"
+
+#include "actorflow/ops/array_shapes.hpp"
+#include "element_copy.hpp"
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+/// Allocates output 0 and copies a box from the input into it.
+void emit_box(kernel_context& ctx, const core::shape& out_shape,
+              int64_t src_base, const std::vector<int64_t>& src_strides,
+              const std::vector<int64_t>& dims) {
+  core::tensor* out = nullptr;
+  ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
+  copy_box(ctx.input(0), src_base, src_strides, *out, 0,
+           strides_of(core::shape{dims}), dims);
+}
+
+class transpose_kernel : public basic_kernel {
+public:
+  explicit transpose_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    auto perm = read_ints(ctx.input(1));
+    core::shape out;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, transpose_shape(x.shape(), perm, &out));
+    auto in_strides = strides_of(x.shape());
+    std::vector<int64_t> strides;
+    for (auto p : perm)
+      strides.push_back(in_strides[static_cast<size_t>(p)]);
+    emit_box(ctx, out, 0, strides, out.dims());
+  }
+};
+
+class slice_kernel : public basic_kernel {
+public:
+  explicit slice_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    auto begin = read_ints(ctx.input(1));
+    auto size = read_ints(ctx.input(2));
+    int rank = x.shape().rank();
+    ACTORFLOW_OP_REQUIRES(
+      ctx,
+      begin.size() == static_cast<size_t>(rank)
+        && size.size() == static_cast<size_t>(rank),
+      core::invalid_argument_error(
+        "Slice needs begin and size with one entry per dimension of ",
+        x.shape().to_string()));
+    auto strides = strides_of(x.shape());
+    int64_t base = 0;
+    for (size_t d = 0; d < begin.size(); ++d) {
+      auto dim = x.shape().dim(static_cast<int>(d));
+      if (size[d] == -1)
+        size[d] = dim - begin[d];
+      ACTORFLOW_OP_REQUIRES(
+        ctx, begin[d] >= 0 && size[d] >= 0 && begin[d] + size[d] <= dim,
+        core::invalid_argument_error("Slice of dimension ", d, " (size ", dim,
+                                     ") from ", begin[d], " of size ", size[d],
+                                     " is out of range"));
+      base += begin[d] * strides[d];
+    }
+    emit_box(ctx, core::shape{size}, base, strides, size);
+  }
+};
+
+class strided_slice_kernel : public basic_kernel {
+public:
+  explicit strided_slice_kernel(kernel_construction& ctx) {
+    masks_ = {ctx.attr_or("begin_mask", int64_t{0}),
+              ctx.attr_or("end_mask", int64_t{0}),
+              ctx.attr_or("ellipsis_mask", int64_t{0}),
+              ctx.attr_or("new_axis_mask", int64_t{0}),
+              ctx.attr_or("shrink_axis_mask", int64_t{0})};
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    strided_slice_plan plan;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, plan_strided_slice(x.shape(), read_ints(ctx.input(1)),
+                              read_ints(ctx.input(2)), read_ints(ctx.input(3)),
+                              masks_, &plan));
+    auto in_strides = strides_of(x.shape());
+    int64_t base = 0;
+    std::vector<int64_t> strides;
+    for (size_t d = 0; d < plan.begin.size(); ++d) {
+      base += plan.begin[d] * in_strides[d];
+      strides.push_back(plan.step[d] * in_strides[d]);
+    }
+    // The box is the input's dimensions; the output shape only adds or
+    // drops dimensions of size 1, so the element order is the same.
+    emit_box(ctx, plan.out, base, strides, plan.count);
+  }
+
+private:
+  strided_slice_masks masks_;
+};
+
+/// ReverseV2 (axes as ints) and Reverse (one bool per dimension).
+template <bool ByMask>
+class reverse_kernel : public basic_kernel {
+public:
+  explicit reverse_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    int rank = x.shape().rank();
+    std::vector<bool> flip(static_cast<size_t>(rank), false);
+    const auto& axes = ctx.input(1);
+    if constexpr (ByMask) {
+      ACTORFLOW_OP_REQUIRES(
+        ctx, axes.num_elements() == rank,
+        core::invalid_argument_error("Reverse needs one bool per dimension of ",
+                                     x.shape().to_string()));
+      for (int d = 0; d < rank; ++d)
+        flip[static_cast<size_t>(d)] = axes.data<bool>()[d];
+    } else {
+      for (auto axis : read_ints(axes)) {
+        int a = 0;
+        ACTORFLOW_OP_REQUIRES_OK(ctx, canonical_axis(axis, rank, &a));
+        flip[static_cast<size_t>(a)] = true;
+      }
+    }
+    auto strides = strides_of(x.shape());
+    int64_t base = 0;
+    for (int d = 0; d < rank; ++d) {
+      auto du = static_cast<size_t>(d);
+      if (flip[du]) {
+        base += (x.shape().dim(d) - 1) * strides[du];
+        strides[du] = -strides[du];
+      }
+    }
+    emit_box(ctx, x.shape(), x.num_elements() == 0 ? 0 : base, strides,
+             x.shape().dims());
+  }
+};
+
+/// Tile: the input repeated; one box copy per repetition.
+class tile_kernel : public basic_kernel {
+public:
+  explicit tile_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    auto multiples = read_ints(ctx.input(1));
+    int rank = x.shape().rank();
+    ACTORFLOW_OP_REQUIRES(ctx, multiples.size() == static_cast<size_t>(rank),
+                          core::invalid_argument_error(
+                            "Tile needs one multiple per dimension of ",
+                            x.shape().to_string(), ", got ", multiples.size()));
+    std::vector<int64_t> dims;
+    int64_t copies = 1;
+    for (int d = 0; d < rank; ++d) {
+      auto m = multiples[static_cast<size_t>(d)];
+      ACTORFLOW_OP_REQUIRES(
+        ctx, m >= 0,
+        core::invalid_argument_error("Tile multiples must be non-negative"));
+      dims.push_back(x.shape().dim(d) * m);
+      copies *= m;
+    }
+    core::shape out_shape{dims};
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
+    if (out->num_elements() == 0)
+      return;
+    auto in_strides = strides_of(x.shape());
+    auto out_strides = strides_of(out_shape);
+    std::vector<int64_t> rep(static_cast<size_t>(rank), 0);
+    for (int64_t c = 0; c < copies; ++c) {
+      int64_t base = 0;
+      for (int d = 0; d < rank; ++d) {
+        auto du = static_cast<size_t>(d);
+        base += rep[du] * x.shape().dim(d) * out_strides[du];
+      }
+      copy_box(x, 0, in_strides, *out, base, out_strides, x.shape().dims());
+      for (int d = rank - 1; d >= 0; --d) {
+        auto du = static_cast<size_t>(d);
+        if (++rep[du] < multiples[du])
+          break;
+        rep[du] = 0;
+      }
+    }
+  }
+};
+
+/// Pad and PadV2: the constant (0 or input 2) around a copy of the input.
+class pad_kernel : public basic_kernel {
+public:
+  explicit pad_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    const auto& p = ctx.input(1);
+    int rank = x.shape().rank();
+    ACTORFLOW_OP_REQUIRES(
+      ctx,
+      p.shape() == core::shape({rank, 2})
+        || (rank == 0 && p.num_elements() == 0),
+      core::invalid_argument_error("Pad needs paddings of shape [", rank,
+                                   ",2], got ", p.shape().to_string()));
+    ACTORFLOW_OP_REQUIRES(
+      ctx, ctx.num_inputs() < 3 || ctx.input(2).shape().rank() == 0,
+      core::invalid_argument_error("PadV2 constant_values must be a scalar"));
+    auto pads = read_ints(p);
+    std::vector<int64_t> dims;
+    for (int d = 0; d < rank; ++d) {
+      auto lo = pads[static_cast<size_t>(2 * d)];
+      auto hi = pads[static_cast<size_t>(2 * d + 1)];
+      ACTORFLOW_OP_REQUIRES(
+        ctx, lo >= 0 && hi >= 0,
+        core::invalid_argument_error("Pad needs non-negative paddings"));
+      dims.push_back(x.shape().dim(d) + lo + hi);
+    }
+    core::shape out_shape{dims};
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
+    visit_storage(x.dtype(), [&](auto tag) {
+      using U = decltype(tag);
+      U fill{};
+      if (ctx.num_inputs() == 3 && ctx.input(2).num_elements() == 1)
+        fill = ctx.input(2).data<U>()[0];
+      std::fill_n(out->mutable_data<U>(), out->num_elements(), fill);
+    });
+    auto out_strides = strides_of(out_shape);
+    int64_t base = 0;
+    for (int d = 0; d < rank; ++d)
+      base += pads[static_cast<size_t>(2 * d)]
+              * out_strides[static_cast<size_t>(d)];
+    copy_box(x, 0, strides_of(x.shape()), *out, base, out_strides,
+             x.shape().dims());
+  }
+};
+
+} // namespace
+
+void register_transform_kernels(kernel_registry& r) {
+  r.add_any<transpose_kernel>("Transpose", device_type);
+  r.add_any<slice_kernel>("Slice", device_type);
+  r.add_any<strided_slice_kernel>("StridedSlice", device_type);
+  r.add_any<reverse_kernel<false>>("ReverseV2", device_type);
+  r.add_any<reverse_kernel<true>>("Reverse", device_type);
+  r.add_any<tile_kernel>("Tile", device_type);
+  r.add_any<pad_kernel>("Pad", device_type);
+  r.add_any<pad_kernel>("PadV2", device_type);
+}
+
+} // namespace actorflow::ops::cpu
