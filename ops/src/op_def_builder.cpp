@@ -30,6 +30,28 @@ bool parse_int(std::string_view x, int64_t* out) {
   return ec == std::errc{} && ptr == x.data() + x.size();
 }
 
+/// Parses `[a, b, ...]`; with `unknown`, `?` stands for -1.
+bool parse_int_list(std::string_view text, bool unknown,
+                    std::vector<int64_t>* out) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']')
+    return false;
+  auto body = text.substr(1, text.size() - 2);
+  while (!trim(body).empty()) {
+    auto comma = body.find(',');
+    auto item = trim(body.substr(0, comma));
+    int64_t d = 0;
+    if (unknown && item == "?")
+      d = -1;
+    else if (!parse_int(item, &d))
+      return false;
+    out->push_back(d);
+    if (comma == std::string_view::npos)
+      break;
+    body = body.substr(comma + 1);
+  }
+  return true;
+}
+
 /// Parses a default value written after `=` for an attr of type `type`.
 bool parse_default(std::string_view type, std::string_view text,
                    core::attr_value* out) {
@@ -62,26 +84,15 @@ bool parse_default(std::string_view type, std::string_view text,
       *out = core::shape::unknown();
       return true;
     }
-    if (text.size() < 2 || text.front() != '[' || text.back() != ']')
-      return false;
     std::vector<int64_t> dims;
-    auto body = text.substr(1, text.size() - 2);
-    while (!trim(body).empty()) {
-      auto comma = body.find(',');
-      auto item = trim(body.substr(0, comma));
-      int64_t d = 0;
-      if (item == "?")
-        d = -1;
-      else if (!parse_int(item, &d))
-        return false;
-      dims.push_back(d);
-      if (comma == std::string_view::npos)
-        break;
-      body = body.substr(comma + 1);
-    }
+    if (!parse_int_list(text, true, &dims))
+      return false;
     *out = core::shape{std::move(dims)};
-  } else if (type == "list(int)" && text == "[]") {
-    *out = std::vector<int64_t>{};
+  } else if (type == "list(int)") {
+    std::vector<int64_t> values;
+    if (!parse_int_list(text, false, &values))
+      return false;
+    *out = std::move(values);
   } else {
     return false;
   }

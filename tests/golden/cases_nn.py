@@ -1,2 +1,302 @@
+"""Neural-network, matrix, random and check cases.
+
+Random ops are checked against the generator's stream reproduced here:
+std::mt19937 seeded with seed ^ (seed2 * 0x9E3779B9) is numpy's MT19937
+with legacy seeding, and the conversions below are those of
+ops/src/kernels/cpu/random_kernels.cpp."""
+import math
+
+import numpy as np
+
+F32, F64, I32, I64 = np.float32, np.float64, np.int32, np.int64
+SELU_SCALE = 1.0507009873554804934193349852946
+SELU_ALPHA = 1.6732632423543772848170429916717
+
+
+def log_softmax(x):
+    m = x.max(axis=-1, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=-1, keepdims=True))
+
+
+def window(n, k, stride, dilation, padding):
+    eff = (k - 1) * dilation + 1
+    if padding == "SAME":
+        out = -(-n // stride)
+        pad = max((out - 1) * stride + eff - n, 0) // 2
+    else:
+        out = max((n - eff) // stride + 1, 0)
+        pad = 0
+    return out, pad
+
+
+def conv2d(x, f, strides, padding, dilations=(1, 1)):
+    b, h, w, c = x.shape
+    kh, kw, _, o = f.shape
+    oh, ph = window(h, kh, strides[0], dilations[0], padding)
+    ow, pw = window(w, kw, strides[1], dilations[1], padding)
+    out = np.zeros((b, oh, ow, o), dtype=np.float64)
+    for y in range(oh):
+        for xx in range(ow):
+            for ky in range(kh):
+                for kx in range(kw):
+                    iy = y * strides[0] - ph + ky * dilations[0]
+                    ix = xx * strides[1] - pw + kx * dilations[1]
+                    if 0 <= iy < h and 0 <= ix < w:
+                        out[:, y, xx, :] += x[:, iy, ix, :].astype(np.float64) @ f[ky, kx].astype(np.float64)
+    return out.astype(x.dtype)
+
+
+def pool(x, k, strides, padding, fn):
+    b, h, w, c = x.shape
+    oh, ph = window(h, k[0], strides[0], 1, padding)
+    ow, pw = window(w, k[1], strides[1], 1, padding)
+    out = np.zeros((b, oh, ow, c), dtype=x.dtype)
+    for y in range(oh):
+        for xx in range(ow):
+            y0, x0 = y * strides[0] - ph, xx * strides[1] - pw
+            patch = x[:, max(y0, 0):min(y0 + k[0], h), max(x0, 0):min(x0 + k[1], w), :]
+            out[:, y, xx, :] = fn(patch, axis=(1, 2))
+    return out
+
+
+class Stream:
+    """The kernels' random_stream."""
+
+    def __init__(self, seed, seed2):
+        bg = np.random.MT19937()
+        bg._legacy_seeding((seed ^ (seed2 * 0x9E3779B9)) & 0xFFFFFFFF)
+        self.bg = bg
+        self.spare = None
+
+    def bits(self):
+        return int(self.bg.random_raw())
+
+    def uniform(self):
+        a, b = self.bits() >> 5, self.bits() >> 6
+        return (a * 67108864.0 + b) / 9007199254740992.0
+
+    def uniform32(self):
+        return np.float32((self.bits() >> 8) * 2.0 ** -24)
+
+    def normal(self):
+        if self.spare is not None:
+            v, self.spare = self.spare, None
+            return v
+        u1, u2 = 1.0 - self.uniform(), self.uniform()
+        r = math.sqrt(-2.0 * math.log(u1))
+        self.spare = r * math.sin(2 * math.pi * u2)
+        return r * math.cos(2 * math.pi * u2)
+
+    def below(self, n):
+        return (self.bits() * n) >> 32
+
+
 def add_cases(c):
-    pass
+    rng = np.random.RandomState(3)
+    x = (rng.randint(-40, 40, size=(3, 5)) / 8.0).astype(F32)
+    big = np.array([-100.0, -20.0, -1e-3, 0.0, 1e-3, 20.0, 100.0])
+    for t in (F32, F64):
+        tag = np.dtype(t).name
+        v = big.astype(t)
+        with np.errstate(all="ignore"):
+            c.add("relu6_" + tag, "Relu6", [v], [np.clip(v, 0, 6)], {"T": t})
+            c.add("elu_" + tag, "Elu", [v], [np.where(v < 0, np.expm1(v), v)],
+                  {"T": t}, rtol=1e-6)
+            c.add("selu_" + tag, "Selu", [v],
+                  [np.where(v < 0, SELU_SCALE * SELU_ALPHA * np.expm1(v),
+                            SELU_SCALE * v).astype(t)], {"T": t}, rtol=1e-6)
+            c.add("softplus_" + tag, "Softplus", [v],
+                  [np.logaddexp(0, v).astype(t)], {"T": t}, rtol=1e-6)
+        xt = x.astype(t)
+        c.add("softmax_" + tag, "Softmax", [xt],
+              [np.exp(log_softmax(xt.astype(F64))).astype(t)], {"T": t}, rtol=1e-6)
+        c.add("logsoftmax_" + tag, "LogSoftmax", [xt],
+              [log_softmax(xt.astype(F64)).astype(t)], {"T": t}, rtol=1e-6)
+    huge = np.array([[1000.0, 0.0, -1000.0]], F32)
+    c.add("softmax_large_logits", "Softmax", [huge],
+          [np.exp(log_softmax(huge.astype(F64))).astype(F32)], {"T": F32})
+    x3 = x.reshape(3, 5, 1) * np.ones(2, F32)
+    c.add("softmax_rank3", "Softmax", [x3],
+          [np.exp(log_softmax(x3.astype(F64))).astype(F32)], {"T": F32}, rtol=1e-6)
+    bias = np.array([0.5, -1.0, 2.0, 0.0, 3.0], F32)
+    c.add("biasadd", "BiasAdd", [x, bias], [x + bias], {"T": F32})
+    c.add("biasadd_mismatch", "BiasAdd", [x, bias[:3]], attrs={"T": F32},
+          error="invalid_argument")
+
+    # Losses.
+    labels = np.abs(rng.randint(0, 4, size=(3, 5))).astype(F32)
+    labels /= labels.sum(axis=1, keepdims=True)
+    ls = log_softmax(x.astype(F64))
+    c.add("xent", "SoftmaxCrossEntropyWithLogits", [x, labels],
+          [(-(labels * ls).sum(axis=1)).astype(F32),
+           (np.exp(ls) - labels).astype(F32)], {"T": F32}, rtol=1e-6)
+    classes = np.array([4, 0, 2], I64)
+    onehot = np.eye(5)[classes]
+    c.add("sparse_xent", "SparseSoftmaxCrossEntropyWithLogits", [x, classes],
+          [(-(onehot * ls).sum(axis=1)).astype(F32),
+           (np.exp(ls) - onehot).astype(F32)], {"T": F32}, rtol=1e-6)
+    c.add("sparse_xent_bad_label", "SparseSoftmaxCrossEntropyWithLogits",
+          [x, np.array([5, 0, 1], I32)], attrs={"T": F32, "Tlabels": I32},
+          error="invalid_argument")
+    c.add("l2loss", "L2Loss", [x.astype(F64)],
+          [np.array((x.astype(F64) ** 2).sum() / 2)], {"T": F64}, rtol=1e-12)
+
+    # TopK (ties to the lower index) and InTopK (ties at the boundary count).
+    tk = np.array([[3, 1, 3, 7, 0], [5, 5, 5, 5, 5], [-1, 4, 2, 4, 9]], F32)
+    for k in (0, 2, 5):
+        idx = np.argsort(-tk, axis=1, kind="stable")[:, :k].astype(I32)
+        c.add("topkv2_k%d" % k, "TopKV2", [tk, np.array(k, I32)],
+              [np.take_along_axis(tk, idx, axis=1), idx], {"T": F32})
+    idx = np.argsort(-tk, axis=1, kind="stable")[:, :3].astype(I32)
+    c.add("topk_attr", "TopK", [tk.astype(I64)],
+          [np.take_along_axis(tk.astype(I64), idx, axis=1), idx],
+          {"T": I64, "k": 3})
+    c.add("topk_too_large", "TopKV2", [tk, np.array(6, I32)], attrs={"T": F32},
+          error="invalid_argument")
+    preds = np.array([[0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.2, np.inf, 0.1],
+                      [0.5, 0.2, 0.3]], F32)
+    targets = np.array([1, 0, 0, 7], I32)
+    c.add("intopkv2_k1", "InTopKV2", [preds, targets, np.array(1, I32)],
+          [np.array([True, False, False, False])], {"T": I32})
+    c.add("intopk_k2", "InTopK", [preds, targets],
+          [np.array([True, True, False, False])], {"T": I32, "k": 2})
+
+    # Conv2D: padding, strides, dilations; filter HWIO.
+    img = (rng.randint(-8, 8, size=(2, 5, 6, 3)) / 4.0).astype(F32)
+    flt = (rng.randint(-8, 8, size=(3, 2, 3, 4)) / 8.0).astype(F32)
+    for name, strides, padding, dil in (("same", (1, 1), "SAME", (1, 1)),
+                                        ("valid", (1, 1), "VALID", (1, 1)),
+                                        ("stride2_same", (2, 2), "SAME", (1, 1)),
+                                        ("stride_2x3_valid", (2, 3), "VALID", (1, 1)),
+                                        ("dilated", (1, 1), "SAME", (2, 2))):
+        c.add("conv2d_" + name, "Conv2D", [img, flt],
+              [conv2d(img, flt, strides, padding, dil)],
+              {"T": F32, "strides": [1, strides[0], strides[1], 1],
+               "padding": padding, "dilations": [1, dil[0], dil[1], 1]},
+              rtol=1e-6)
+    c.add("conv2d_double", "Conv2D", [img.astype(F64), flt.astype(F64)],
+          [conv2d(img.astype(F64), flt.astype(F64), (1, 1), "SAME")],
+          {"T": F64, "strides": [1, 1, 1, 1], "padding": "SAME"}, rtol=1e-12)
+    c.add("conv2d_channel_mismatch", "Conv2D", [img, flt[:, :, :2]],
+          attrs={"T": F32, "strides": [1, 1, 1, 1], "padding": "SAME"},
+          error="invalid_argument")
+    for name, k, s, padding in (("2x2_valid", (2, 2), (2, 2), "VALID"),
+                                ("3x3_same", (3, 3), (1, 1), "SAME"),
+                                ("3x2_s2_same", (3, 2), (2, 2), "SAME")):
+        attrs = {"T": F32, "ksize": [1, k[0], k[1], 1],
+                 "strides": [1, s[0], s[1], 1], "padding": padding}
+        c.add("maxpool_" + name, "MaxPool", [img], [pool(img, k, s, padding, np.max)],
+              attrs)
+        c.add("avgpool_" + name, "AvgPool", [img],
+              [pool(img, k, s, padding, np.mean)], attrs, rtol=1e-6)
+
+    # FusedBatchNorm in training and inference.
+    scale = np.array([1.0, 0.5, 2.0], F32)
+    offset = np.array([0.0, 1.0, -1.0], F32)
+    mean = np.array([0.5, -0.5, 0.0], F32)
+    var = np.array([1.0, 4.0, 0.25], F32)
+    eps = 0.001
+    flat = img.reshape(-1, 3).astype(F64)
+    bm, bv = flat.mean(axis=0), flat.var(axis=0)
+    y = (img - bm) / np.sqrt(bv + eps) * scale + offset
+    n = flat.shape[0]
+    c.add("batchnorm_training", "FusedBatchNorm", [img, scale, offset, mean, var],
+          [y.astype(F32), bm.astype(F32), (bv * n / (n - 1)).astype(F32),
+           bm.astype(F32), bv.astype(F32)],
+          {"T": F32, "epsilon": eps}, rtol=2e-6)
+    f = 0.25
+    c.add("batchnorm_training_running", "FusedBatchNorm",
+          [img, scale, offset, mean, var],
+          [y.astype(F32), ((1 - f) * mean + f * bm).astype(F32),
+           ((1 - f) * var + f * bv * n / (n - 1)).astype(F32),
+           bm.astype(F32), bv.astype(F32)],
+          {"T": F32, "epsilon": eps, "exponential_avg_factor": f}, rtol=2e-6)
+    yi = (img - mean) / np.sqrt(var + eps) * scale + offset
+    c.add("batchnorm_inference", "FusedBatchNorm", [img, scale, offset, mean, var],
+          [yi.astype(F32), mean, var, mean, var],
+          {"T": F32, "epsilon": eps, "is_training": False}, rtol=2e-6)
+
+    # Matrices.
+    a = (rng.randint(-9, 9, size=(2, 1, 3, 4)) / 4.0).astype(F64)
+    b = (rng.randint(-9, 9, size=(3, 4, 2)) / 4.0).astype(F64)
+    c.add("batchmatmulv2_broadcast", "BatchMatMulV2", [a, b], [a @ b], {"T": F64},
+          rtol=1e-12)
+    c.add("batchmatmul_adj", "BatchMatMul",
+          [np.swapaxes(a[:, 0], -1, -2).astype(F32), b[:2].astype(F32)],
+          [(a[:, 0] @ b[:2]).astype(F32)], {"T": F32, "adj_x": True}, rtol=1e-6)
+    sq = np.array([[[4.0, 7.0], [2.0, 6.0]], [[1.0, 2.0], [3.0, 5.0]]], F64)
+    c.add("matrixinverse", "MatrixInverse", [sq], [np.linalg.inv(sq)],
+          {"T": F64}, rtol=1e-12)
+    c.add("matrixinverse_adjoint", "MatrixInverse", [sq.astype(F32)],
+          [np.linalg.inv(np.swapaxes(sq, -1, -2)).astype(F32)],
+          {"T": F32, "adjoint": True}, rtol=1e-5)
+    c.add("matrixinverse_singular", "MatrixInverse",
+          [np.array([[1.0, 2.0], [2.0, 4.0]], F64)], attrs={"T": F64},
+          error="invalid_argument")
+    m3 = (rng.randint(-5, 5, size=(4, 3, 3))).astype(F64)
+    c.add("matrixdeterminant", "MatrixDeterminant", [m3], [np.linalg.det(m3)],
+          {"T": F64}, rtol=1e-9)
+
+    # CheckNumerics.
+    c.add("checknumerics_ok", "CheckNumerics", [x], [x], {"T": F32})
+    c.add("checknumerics_nan", "CheckNumerics",
+          [np.array([1.0, np.nan, np.inf], F32)],
+          attrs={"T": F32, "message": "after_layer_3"}, error="invalid_argument")
+
+    add_random_cases(c)
+
+
+def add_random_cases(c):
+    seed, seed2 = 87654321, 42
+    shape = np.array([2, 3], I32)
+    s = Stream(seed, seed2)
+    c.add("randomuniform_float32", "RandomUniform", [shape],
+          [np.array([s.uniform32() for _ in range(6)], F32).reshape(2, 3)],
+          {"T": I32, "dtype": F32, "seed": seed, "seed2": seed2})
+    s = Stream(seed, seed2)
+    c.add("randomuniform_float64", "RandomUniform", [shape],
+          [np.array([s.uniform() for _ in range(6)]).reshape(2, 3)],
+          {"T": I32, "dtype": F64, "seed": seed, "seed2": seed2})
+    s = Stream(7, 0)
+    c.add("randomstandardnormal", "RandomStandardNormal", [np.array([5], I64)],
+          [np.array([s.normal() for _ in range(5)])],
+          {"T": I64, "dtype": F64, "seed": 7}, rtol=1e-12)
+    s = Stream(7, 0)
+    vals = []
+    while len(vals) < 9:
+        v = s.normal()
+        if abs(v) <= 2.0:
+            vals.append(v)
+    c.add("truncatednormal", "TruncatedNormal", [np.array([3, 3], I32)],
+          [np.array(vals, F32).reshape(3, 3)],
+          {"T": I32, "dtype": F32, "seed": 7}, rtol=1e-6)
+    s = Stream(1, 2)
+    c.add("randomuniformint", "RandomUniformInt",
+          [np.array([8], I32), np.array(-5, I64), np.array(6, I64)],
+          [np.array([-5 + s.below(11) for _ in range(8)], I64)],
+          {"T": I32, "Tout": I64, "seed": 1, "seed2": 2})
+    c.add("randomuniformint_empty_range", "RandomUniformInt",
+          [np.array([2], I32), np.array(3, I32), np.array(3, I32)],
+          attrs={"T": I32, "Tout": I32, "seed": 1}, error="invalid_argument")
+    logits = np.array([[0.0, 1.0, 2.0], [5.0, -5.0, 0.0]], F64)
+    s = Stream(9, 9)
+    out = []
+    for row in logits:
+        cdf = np.cumsum(np.exp(row - row.max()))
+        out.append([min(int(np.searchsorted(cdf, s.uniform() * cdf[-1], side="right")), 2)
+                    for _ in range(6)])
+    c.add("multinomial", "Multinomial", [logits, np.array(6, I32)],
+          [np.array(out, I64)], {"T": F64, "seed": 9, "seed2": 9})
+    s = Stream(5, 0)
+    order = list(range(6))
+    for i in range(5, 0, -1):
+        j = s.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    rows = np.arange(12, dtype=I32).reshape(6, 2)
+    c.add("randomshuffle", "RandomShuffle", [rows], [rows[order]],
+          {"T": I32, "seed": 5})
+    s = Stream(11, 0)
+    xs = np.arange(1, 9, dtype=F32)
+    mask = np.array([0.0 if s.uniform() < 0.25 else 1 / 0.75 for _ in xs], F32)
+    c.add("dropout", "Dropout", [xs], [xs * mask, mask],
+          {"T": F32, "rate": 0.25, "seed": 11}, rtol=1e-7)

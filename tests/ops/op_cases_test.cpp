@@ -91,6 +91,10 @@ TEST(op_cases, array_ops_match_numpy) {
   EXPECT_GT(run_cases("array_cases.txt"), 80u);
 }
 
+TEST(op_cases, nn_linalg_random_and_check_ops_match_numpy) {
+  EXPECT_GT(run_cases("nn_cases.txt"), 50u);
+}
+
 TEST(op_cases, math_ops_match_numpy) {
   EXPECT_GT(run_cases("math_cases.txt"), 80u);
 }

@@ -98,9 +98,82 @@ core::status add_n_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
+core::status batch_matmul_shape(shape_context& ctx) {
+  const auto& x = ctx.input(0);
+  const auto& y = ctx.input(1);
+  if (!x.known_rank() || !y.known_rank()) {
+    ctx.set_output(0, core::shape::unknown());
+    return core::status::ok();
+  }
+  if (x.rank() < 2 || y.rank() < 2)
+    return core::invalid_argument_error("BatchMatMul needs rank >= 2, got ",
+                                        x.to_string(), " and ", y.to_string());
+  bool ax = ctx.attr_or("adj_x", false), ay = ctx.attr_or("adj_y", false);
+  auto m = x.dim(x.rank() - (ax ? 1 : 2)), k = x.dim(x.rank() - (ax ? 2 : 1));
+  auto k2 = y.dim(y.rank() - (ay ? 1 : 2)), n = y.dim(y.rank() - (ay ? 2 : 1));
+  if (k >= 0 && k2 >= 0 && k != k2)
+    return core::invalid_argument_error(
+      "BatchMatMul inner dimensions differ: ", x.to_string(), " times ",
+      y.to_string());
+  auto batch = [](const core::shape& s) {
+    return core::shape{
+      std::vector<int64_t>(s.dims().begin(), s.dims().end() - 2)};
+  };
+  core::shape out;
+  ACTORFLOW_RETURN_IF_ERROR(broadcast_shapes(batch(x), batch(y), &out));
+  auto dims = out.dims();
+  dims.push_back(m);
+  dims.push_back(n);
+  ctx.set_output(0, core::shape{std::move(dims)});
+  return core::status::ok();
+}
+
+/// MatrixInverse keeps the shape, MatrixDeterminant drops the matrix.
+template <bool Determinant>
+core::status square_matrix_shape(shape_context& ctx) {
+  const auto& in = ctx.input(0);
+  if (!in.known_rank()) {
+    ctx.set_output(0, core::shape::unknown());
+    return core::status::ok();
+  }
+  auto r = in.rank();
+  if (r < 2
+      || (in.dim(r - 1) >= 0 && in.dim(r - 2) >= 0
+          && in.dim(r - 1) != in.dim(r - 2)))
+    return core::invalid_argument_error("input must be a batch of square "
+                                        "matrices [..., n, n], got ",
+                                        in.to_string());
+  if constexpr (Determinant)
+    ctx.set_output(0, core::shape{std::vector<int64_t>(in.dims().begin(),
+                                                       in.dims().end() - 2)});
+  else
+    ctx.set_output(0, in);
+  return core::status::ok();
+}
+
 } // namespace
 
 core::status register_math_ops(op_registry& r) {
+  for (const char* name : {"BatchMatMul", "BatchMatMulV2"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("x: T")
+                                      .input("y: T")
+                                      .output("output: T")
+                                      .attr("T: {float, double}")
+                                      .attr("adj_x: bool = false")
+                                      .attr("adj_y: bool = false")
+                                      .shape_fn(batch_matmul_shape)));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("MatrixInverse")
+                                    .input("input: T")
+                                    .output("output: T")
+                                    .attr("T: {float, double}")
+                                    .attr("adjoint: bool = false")
+                                    .shape_fn(square_matrix_shape<false>)));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("MatrixDeterminant")
+                                    .input("input: T")
+                                    .output("output: T")
+                                    .attr("T: {float, double}")
+                                    .shape_fn(square_matrix_shape<true>)));
   const char* reducible = "{float, double, int32, int64}";
   for (const char* name : {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"}) {
     op_def_builder b{name};

@@ -4,12 +4,348 @@
 
 namespace actorflow::ops::defs {
 
+namespace {
+
+/// The output size of a convolution or pooling window along one dimension,
+/// or -1 when the input size is unknown.
+int64_t window_output(int64_t in, int64_t k, int64_t stride, int64_t dilation,
+                      const std::string& padding) {
+  if (in < 0)
+    return -1;
+  if (padding == "SAME")
+    return (in + stride - 1) / stride;
+  auto effective = (k - 1) * dilation + 1;
+  return in < effective ? 0 : (in - effective) / stride + 1;
+}
+
+/// Checks the NHWC attrs shared by Conv2D and pooling: four strides (and
+/// ksize/dilations), 1 for batch and channels, padding SAME or VALID.
+core::status check_window_attrs(const shape_context& ctx,
+                                std::vector<int64_t>* strides,
+                                std::string* padding) {
+  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("strides", strides));
+  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("padding", padding));
+  if (*padding != "SAME" && *padding != "VALID")
+    return core::invalid_argument_error("padding must be SAME or VALID, got '",
+                                        *padding, "'");
+  if (ctx.attr_or("data_format", std::string{"NHWC"}) != "NHWC")
+    return core::unimplemented_error("only data_format NHWC is supported");
+  for (const char* name : {"strides", "ksize", "dilations"}) {
+    auto v = ctx.attr_or(name, std::vector<int64_t>{1, 1, 1, 1});
+    if (v.size() != 4 || v[0] != 1 || v[3] != 1 || v[1] < 1 || v[2] < 1)
+      return core::invalid_argument_error(
+        name, " must be [1, h, w, 1] with h, w >= 1, got ",
+        core::shape{v}.to_string());
+  }
+  return core::status::ok();
+}
+
+core::status conv2d_shape(shape_context& ctx) {
+  std::vector<int64_t> strides;
+  std::string padding;
+  ACTORFLOW_RETURN_IF_ERROR(check_window_attrs(ctx, &strides, &padding));
+  auto dilations = ctx.attr_or("dilations", std::vector<int64_t>{1, 1, 1, 1});
+  auto in = ctx.input(0);
+  auto filter = ctx.input(1);
+  if (!in.known_rank())
+    in = core::shape{-1, -1, -1, -1};
+  if (!filter.known_rank())
+    filter = core::shape{-1, -1, -1, -1};
+  if (in.rank() != 4 || filter.rank() != 4)
+    return core::invalid_argument_error(
+      "Conv2D needs a rank-4 input (NHWC) and filter (HWIO), got ",
+      in.to_string(), " and ", filter.to_string());
+  if (in.dim(3) >= 0 && filter.dim(2) >= 0 && in.dim(3) != filter.dim(2))
+    return core::invalid_argument_error("Conv2D input has ", in.dim(3),
+                                        " channels but the filter expects ",
+                                        filter.dim(2));
+  auto out_dim = [&](int d) {
+    return filter.dim(d - 1) < 0
+             ? int64_t{-1}
+             : window_output(in.dim(d), filter.dim(d - 1),
+                             strides[static_cast<size_t>(d)],
+                             dilations[static_cast<size_t>(d)], padding);
+  };
+  ctx.set_output(0,
+                 core::shape{in.dim(0), out_dim(1), out_dim(2), filter.dim(3)});
+  return core::status::ok();
+}
+
+core::status pool_shape(shape_context& ctx) {
+  std::vector<int64_t> strides, ksize;
+  std::string padding;
+  ACTORFLOW_RETURN_IF_ERROR(check_window_attrs(ctx, &strides, &padding));
+  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("ksize", &ksize));
+  auto in = ctx.input(0);
+  if (!in.known_rank())
+    in = core::shape{-1, -1, -1, -1};
+  if (in.rank() != 4)
+    return core::invalid_argument_error("pooling needs a rank-4 input (NHWC), "
+                                        "got ",
+                                        in.to_string());
+  ctx.set_output(
+    0, core::shape{in.dim(0),
+                   window_output(in.dim(1), ksize[1], strides[1], 1, padding),
+                   window_output(in.dim(2), ksize[2], strides[2], 1, padding),
+                   in.dim(3)});
+  return core::status::ok();
+}
+
+/// Shape function: input 0 must have at least `rank` dimensions.
+template <int Rank>
+core::status at_least_rank(shape_context& ctx) {
+  const auto& in = ctx.input(0);
+  if (in.known_rank() && in.rank() < Rank)
+    return core::invalid_argument_error("input must have rank >= ", Rank,
+                                        ", got ", in.to_string());
+  return unchanged_shape(ctx);
+}
+
+core::status bias_add_shape(shape_context& ctx) {
+  const auto& v = ctx.input(0);
+  const auto& b = ctx.input(1);
+  if (b.known_rank() && b.rank() != 1)
+    return core::invalid_argument_error("BiasAdd bias must be a vector, got ",
+                                        b.to_string());
+  if (v.known_rank() && v.rank() < 1)
+    return core::invalid_argument_error("BiasAdd value must have rank >= 1");
+  if (v.known_rank() && b.known_rank() && v.dim(v.rank() - 1) >= 0
+      && b.dim(0) >= 0 && v.dim(v.rank() - 1) != b.dim(0))
+    return core::invalid_argument_error("BiasAdd bias has ", b.dim(0),
+                                        " elements, the last dimension of ",
+                                        v.to_string(), " differs");
+  ctx.set_output(0, v);
+  return core::status::ok();
+}
+
+/// Cross entropy: loss [batch], backprop [batch, classes].
+core::status xent_shape(shape_context& ctx) {
+  auto logits = ctx.input(0);
+  if (!logits.known_rank())
+    logits = core::shape{-1, -1};
+  if (logits.rank() != 2)
+    return core::invalid_argument_error("logits must be [batch, classes], got ",
+                                        logits.to_string());
+  const auto& labels = ctx.input(1);
+  bool sparse = ctx.node().op[0] == 'S' && ctx.node().op[1] == 'p';
+  auto want = sparse ? core::shape{logits.dim(0)} : logits;
+  if (!labels.compatible_with(want))
+    return core::invalid_argument_error("labels must be ", want.to_string(),
+                                        " for logits ", logits.to_string(),
+                                        ", got ", labels.to_string());
+  ctx.set_output(0, core::shape{logits.dim(0)});
+  ctx.set_output(1, logits);
+  return core::status::ok();
+}
+
+core::status top_k_shape(shape_context& ctx) {
+  const auto& in = ctx.input(0);
+  int64_t k = -1;
+  std::vector<int64_t> kv;
+  if (ctx.num_inputs() == 2 && ctx.input_ints(1, &kv) && kv.size() == 1)
+    k = kv[0];
+  else if (ctx.num_inputs() == 1)
+    k = ctx.attr_or("k", int64_t{-1});
+  core::shape out = core::shape::unknown();
+  if (in.known_rank()) {
+    if (in.rank() < 1)
+      return core::invalid_argument_error("TopK needs rank >= 1");
+    auto n = in.dim(in.rank() - 1);
+    if (k >= 0 && n >= 0 && k > n)
+      return core::invalid_argument_error("TopK k = ", k,
+                                          " is larger than the "
+                                          "last dimension of ",
+                                          in.to_string());
+    auto dims = in.dims();
+    dims.back() = k;
+    out = core::shape{std::move(dims)};
+  }
+  ctx.set_output(0, out);
+  ctx.set_output(1, out);
+  return core::status::ok();
+}
+
+core::status in_top_k_shape(shape_context& ctx) {
+  const auto& p = ctx.input(0);
+  if (p.known_rank() && p.rank() != 2)
+    return core::invalid_argument_error("predictions must be [batch, classes]");
+  ctx.set_output(0, core::shape{p.known_rank() ? p.dim(0) : -1});
+  return core::status::ok();
+}
+
+core::status batch_norm_shape(shape_context& ctx) {
+  auto x = ctx.input(0);
+  if (x.known_rank() && x.rank() != 4)
+    return core::invalid_argument_error("FusedBatchNorm needs a rank-4 input "
+                                        "(NHWC), got ",
+                                        x.to_string());
+  if (ctx.attr_or("data_format", std::string{"NHWC"}) != "NHWC")
+    return core::unimplemented_error("only data_format NHWC is supported");
+  int64_t c = x.known_rank() ? x.dim(3) : -1;
+  bool training = ctx.attr_or("is_training", true);
+  for (size_t i = 1; i < 5; ++i) {
+    const auto& s = ctx.input(i);
+    // In training, mean and variance may be empty (no running averages).
+    if (training && i >= 3 && s.known_rank() && s.rank() == 1 && s.dim(0) == 0)
+      continue;
+    if (!s.compatible_with(core::shape{c}))
+      return core::invalid_argument_error(
+        "FusedBatchNorm input ", i, " must be [", c, "], got ", s.to_string());
+  }
+  ctx.set_output(0, x);
+  for (size_t i = 1; i < 5; ++i)
+    ctx.set_output(i, core::shape{c});
+  return core::status::ok();
+}
+
+core::status scalar_output(shape_context& ctx) {
+  ctx.set_output(0, core::shape{});
+  return core::status::ok();
+}
+
+} // namespace
+
 core::status register_nn_ops(op_registry& r) {
-  return r.add(op_def_builder("Relu")
-                 .input("features: T")
-                 .output("activations: T")
-                 .attr("T: {float, double, int32, int64}")
-                 .shape_fn(unchanged_shape));
+  const char* floats = "T: {float, double}";
+  std::vector<op_def_builder> ops;
+  for (const char* name : {"Relu", "Relu6"})
+    ops.push_back(op_def_builder(name)
+                    .input("features: T")
+                    .output("activations: T")
+                    .attr("T: {float, double, int32, int64}")
+                    .shape_fn(unchanged_shape));
+  for (const char* name : {"Elu", "Selu", "Softplus"})
+    ops.push_back(op_def_builder(name)
+                    .input("features: T")
+                    .output("activations: T")
+                    .attr(floats)
+                    .shape_fn(unchanged_shape));
+  ops.push_back(op_def_builder("Softmax")
+                  .input("logits: T")
+                  .output("softmax: T")
+                  .attr(floats)
+                  .shape_fn(at_least_rank<1>));
+  ops.push_back(op_def_builder("LogSoftmax")
+                  .input("logits: T")
+                  .output("logsoftmax: T")
+                  .attr(floats)
+                  .shape_fn(at_least_rank<1>));
+  ops.push_back(op_def_builder("BiasAdd")
+                  .input("value: T")
+                  .input("bias: T")
+                  .output("output: T")
+                  .attr("T: {float, double, int32, int64}")
+                  .attr("data_format: string = 'NHWC'")
+                  .shape_fn(bias_add_shape));
+  ops.push_back(op_def_builder("Conv2D")
+                  .input("input: T")
+                  .input("filter: T")
+                  .output("output: T")
+                  .attr(floats)
+                  .attr("strides: list(int)")
+                  .attr("padding: string")
+                  .attr("data_format: string = 'NHWC'")
+                  .attr("dilations: list(int) = [1, 1, 1, 1]")
+                  .shape_fn(conv2d_shape));
+  for (const char* name : {"MaxPool", "AvgPool"})
+    ops.push_back(op_def_builder(name)
+                    .input("value: T")
+                    .output("output: T")
+                    .attr(floats)
+                    .attr("ksize: list(int)")
+                    .attr("strides: list(int)")
+                    .attr("padding: string")
+                    .attr("data_format: string = 'NHWC'")
+                    .shape_fn(pool_shape));
+  ops.push_back(op_def_builder("FusedBatchNorm")
+                  .input("x: T")
+                  .input("scale: T")
+                  .input("offset: T")
+                  .input("mean: T")
+                  .input("variance: T")
+                  .output("y: T")
+                  .output("batch_mean: T")
+                  .output("batch_variance: T")
+                  .output("reserve_space_1: T")
+                  .output("reserve_space_2: T")
+                  .attr(floats)
+                  .attr("epsilon: float = 0.0001")
+                  .attr("exponential_avg_factor: float = 1.0")
+                  .attr("data_format: string = 'NHWC'")
+                  .attr("is_training: bool = true")
+                  .shape_fn(batch_norm_shape));
+  ops.push_back(op_def_builder("SoftmaxCrossEntropyWithLogits")
+                  .input("features: T")
+                  .input("labels: T")
+                  .output("loss: T")
+                  .output("backprop: T")
+                  .attr(floats)
+                  .shape_fn(xent_shape));
+  ops.push_back(op_def_builder("SparseSoftmaxCrossEntropyWithLogits")
+                  .input("features: T")
+                  .input("labels: Tlabels")
+                  .output("loss: T")
+                  .output("backprop: T")
+                  .attr(floats)
+                  .attr("Tlabels: {int32, int64} = int64")
+                  .shape_fn(xent_shape));
+  ops.push_back(op_def_builder("L2Loss")
+                  .input("t: T")
+                  .output("output: T")
+                  .attr(floats)
+                  .shape_fn(scalar_output));
+  ops.push_back(op_def_builder("TopKV2")
+                  .input("input: T")
+                  .input("k: int32")
+                  .output("values: T")
+                  .output("indices: int32")
+                  .attr("T: {float, double, int32, int64}")
+                  .attr("sorted: bool = true")
+                  .shape_fn(top_k_shape));
+  ops.push_back(op_def_builder("TopK")
+                  .input("input: T")
+                  .output("values: T")
+                  .output("indices: int32")
+                  .attr("T: {float, double, int32, int64}")
+                  .attr("k: int")
+                  .attr("sorted: bool = true")
+                  .shape_fn(top_k_shape));
+  ops.push_back(op_def_builder("InTopKV2")
+                  .input("predictions: float")
+                  .input("targets: T")
+                  .input("k: T")
+                  .output("precision: bool")
+                  .attr("T: {int32, int64} = int32")
+                  .shape_fn(in_top_k_shape));
+  ops.push_back(op_def_builder("InTopK")
+                  .input("predictions: float")
+                  .input("targets: T")
+                  .output("precision: bool")
+                  .attr("T: {int32, int64} = int32")
+                  .attr("k: int")
+                  .shape_fn(in_top_k_shape));
+  // Dropout: y = x * mask, with mask 0 (probability `rate`) or 1/(1-rate),
+  // drawn from the op's seeds; the mask is an output so that the gradient
+  // can reuse it.
+  ops.push_back(op_def_builder("Dropout")
+                  .input("x: T")
+                  .output("y: T")
+                  .output("mask: T")
+                  .attr(floats)
+                  .attr("rate: float")
+                  .attr("seed: int = 0")
+                  .attr("seed2: int = 0")
+                  .shape_fn(unchanged_shape)
+                  .stateful());
+  ops.push_back(op_def_builder("CheckNumerics")
+                  .input("tensor: T")
+                  .output("output: T")
+                  .attr("T: {float16, bfloat16, float, double}")
+                  .attr("message: string = ''")
+                  .shape_fn(unchanged_shape));
+  for (const auto& b : ops)
+    ACTORFLOW_RETURN_IF_ERROR(r.add(b));
+  return core::status::ok();
 }
 
 } // namespace actorflow::ops::defs

@@ -20,6 +20,10 @@ void register_reduction_kernels(kernel_registry& r);
 void register_shape_kernels(kernel_registry& r);
 void register_transform_kernels(kernel_registry& r);
 void register_concat_kernels(kernel_registry& r);
+void register_nn_kernels(kernel_registry& r);
+void register_conv_kernels(kernel_registry& r);
+void register_random_kernels(kernel_registry& r);
+void register_linalg_kernels(kernel_registry& r);
 
 /// Returns the Eigen device of the CPU device a kernel runs on.
 inline const Eigen::ThreadPoolDevice& eigen_device(kernel_context& ctx) {

@@ -58,6 +58,22 @@ ACTORFLOW_UNARY_FN(round_fn,
                    x.unaryExpr([](auto v) { return std::nearbyint(v); }))
 ACTORFLOW_UNARY_FN(tanh_fn, x.tanh())
 ACTORFLOW_UNARY_FN(sigmoid_fn, x.sigmoid())
+ACTORFLOW_UNARY_FN(relu6_fn, x.cwiseMax(static_cast<typename X::Scalar>(0))
+                               .cwiseMin(static_cast<typename X::Scalar>(6)))
+ACTORFLOW_UNARY_FN(elu_fn, x.unaryExpr([](auto v) {
+  return v < 0 ? std::expm1(v) : v;
+}))
+// SELU's constants, from Klambauer et al. 2017 (as TensorFlow uses them).
+ACTORFLOW_UNARY_FN(selu_fn, x.unaryExpr([](auto v) {
+  using T = decltype(v);
+  const T scale = T(1.0507009873554804934193349852946);
+  const T alpha = T(1.6732632423543772848170429916717);
+  return v < 0 ? scale * alpha * std::expm1(v) : scale * v;
+}))
+// log(1 + e^x) without overflow for large x or loss for very negative x.
+ACTORFLOW_UNARY_FN(softplus_fn, x.unaryExpr([](auto v) {
+  return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+}))
 ACTORFLOW_UNARY_FN(logical_not_fn, x.unaryExpr([](bool v) { return !v; }))
 
 #undef ACTORFLOW_UNARY_FN
@@ -97,6 +113,10 @@ void register_unary_kernels(kernel_registry& r) {
   add_floating<round_fn>(r, "Round");
   add_floating<tanh_fn>(r, "Tanh");
   add_floating<sigmoid_fn>(r, "Sigmoid");
+  add_signed<relu6_fn>(r, "Relu6");
+  add_floating<elu_fn>(r, "Elu");
+  add_floating<selu_fn>(r, "Selu");
+  add_floating<softplus_fn>(r, "Softplus");
   r.add_any<unary_kernel<bool, logical_not_fn>>("LogicalNot", device_type);
 }
 

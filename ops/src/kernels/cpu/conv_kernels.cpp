@@ -1,0 +1,225 @@
+// Convolution and pooling over NHWC tensors: Conv2D (im2col and one GEMM
+// per chunk of images through OpenBLAS), MaxPool and AvgPool.
+
+#include "kernels.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include <cblas.h>
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+/// How a window slides along one spatial dimension.
+struct window {
+  int64_t in = 0; ///< Input size.
+  int64_t k = 1;  ///< Window size.
+  int64_t stride = 1;
+  int64_t dilation = 1;
+  int64_t out = 0; ///< Output size.
+  int64_t pad = 0; ///< Padding before the first element.
+};
+
+/// Plans a window with TensorFlow's SAME/VALID rules (SAME pads the
+/// shortfall, the odd element after).
+window plan_window(int64_t in, int64_t k, int64_t stride, int64_t dilation,
+                   bool same) {
+  window w{in, k, stride, dilation, 0, 0};
+  auto effective = (k - 1) * dilation + 1;
+  if (same) {
+    w.out = (in + stride - 1) / stride;
+    auto total = std::max<int64_t>((w.out - 1) * stride + effective - in, 0);
+    w.pad = total / 2;
+  } else {
+    w.out = in < effective ? 0 : (in - effective) / stride + 1;
+  }
+  return w;
+}
+
+/// The strides/ksize/dilations/padding attrs of a windowed op.
+struct window_attrs {
+  std::vector<int64_t> strides;
+  std::vector<int64_t> ksize{1, 1, 1, 1};
+  std::vector<int64_t> dilations{1, 1, 1, 1};
+  bool same = false;
+
+  core::status read(kernel_construction& ctx, bool pooling) {
+    std::string padding;
+    ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("strides", &strides));
+    ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("padding", &padding));
+    if (pooling)
+      ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("ksize", &ksize));
+    else
+      dilations = ctx.attr_or("dilations", dilations);
+    if (padding != "SAME" && padding != "VALID")
+      return core::invalid_argument_error("padding must be SAME or VALID");
+    if (ctx.attr_or("data_format", std::string{"NHWC"}) != "NHWC")
+      return core::unimplemented_error("only data_format NHWC is supported");
+    for (const auto* v : {&strides, &ksize, &dilations})
+      if (v->size() != 4 || (*v)[0] != 1 || (*v)[3] != 1 || (*v)[1] < 1
+          || (*v)[2] < 1)
+        return core::invalid_argument_error(
+          "strides, ksize and dilations must be [1, h, w, 1] with h, w >= 1");
+    same = padding == "SAME";
+    return core::status::ok();
+  }
+};
+
+template <class T>
+void gemm(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
+  auto mi = static_cast<int>(m), ni = static_cast<int>(n),
+       ki = static_cast<int>(k);
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, mi, ni, ki, 1.0f, a,
+                ki, b, ni, 0.0f, c, ni);
+  else
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, mi, ni, ki, 1.0, a,
+                ki, b, ni, 0.0, c, ni);
+}
+
+/// Conv2D: for a chunk of images, lays every output position's receptive
+/// field out as a row (im2col, zeros where the window leaves the image),
+/// then multiplies by the filter seen as [kh * kw * in, out].
+template <class T>
+class conv2d_kernel : public basic_kernel {
+public:
+  explicit conv2d_kernel(kernel_construction& ctx) {
+    init_ = attrs_.read(ctx, false);
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    const auto& f = ctx.input(1);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, x.shape().rank() == 4 && f.shape().rank() == 4,
+      core::invalid_argument_error(
+        "Conv2D needs a rank-4 input (NHWC) and filter (HWIO), got ",
+        x.shape().to_string(), " and ", f.shape().to_string()));
+    auto batch = x.shape().dim(0), cin = x.shape().dim(3);
+    auto kh = f.shape().dim(0), kw = f.shape().dim(1), cout = f.shape().dim(3);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, f.shape().dim(2) == cin,
+      core::invalid_argument_error("Conv2D input has ", cin,
+                                   " channels but the filter expects ",
+                                   f.shape().dim(2)));
+    auto h = plan_window(x.shape().dim(1), kh, attrs_.strides[1],
+                         attrs_.dilations[1], attrs_.same);
+    auto w = plan_window(x.shape().dim(2), kw, attrs_.strides[2],
+                         attrs_.dilations[2], attrs_.same);
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, ctx.allocate_output(0, {batch, h.out, w.out, cout}, &out));
+    auto positions = h.out * w.out;
+    auto depth = kh * kw * cin;
+    if (out->num_elements() == 0)
+      return;
+    if (depth == 0) {
+      std::fill_n(out->mutable_data<T>(), out->num_elements(), T(0));
+      return;
+    }
+    // Images per GEMM: enough rows to keep the BLAS busy, within ~16 MB.
+    int64_t chunk = std::clamp<int64_t>(
+      (int64_t{4} << 20) / std::max<int64_t>(positions * depth, 1), 1, batch);
+    cols_.resize(static_cast<size_t>(chunk * positions * depth));
+    const T* xp = x.data<T>();
+    for (int64_t b0 = 0; b0 < batch; b0 += chunk) {
+      auto nb = std::min(chunk, batch - b0);
+      T* col = cols_.data();
+      for (int64_t b = b0; b < b0 + nb; ++b)
+        for (int64_t oy = 0; oy < h.out; ++oy)
+          for (int64_t ox = 0; ox < w.out; ++ox)
+            for (int64_t ky = 0; ky < kh; ++ky) {
+              auto iy = oy * h.stride - h.pad + ky * h.dilation;
+              for (int64_t kx = 0; kx < kw; ++kx, col += cin) {
+                auto ix = ox * w.stride - w.pad + kx * w.dilation;
+                if (iy < 0 || iy >= h.in || ix < 0 || ix >= w.in)
+                  std::fill_n(col, cin, T(0));
+                else
+                  std::copy_n(xp + ((b * h.in + iy) * w.in + ix) * cin, cin,
+                              col);
+              }
+            }
+      gemm<T>(nb * positions, cout, depth, cols_.data(), f.data<T>(),
+              out->mutable_data<T>() + b0 * positions * cout);
+    }
+  }
+
+private:
+  window_attrs attrs_;
+  std::vector<T> cols_; ///< The im2col buffer, kept across steps.
+};
+
+/// MaxPool and AvgPool; padded positions are skipped (AvgPool divides by
+/// the number of positions inside the image, as TensorFlow does).
+template <class T, bool Max>
+class pool_kernel : public basic_kernel {
+public:
+  explicit pool_kernel(kernel_construction& ctx) {
+    init_ = attrs_.read(ctx, true);
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, x.shape().rank() == 4,
+      core::invalid_argument_error("pooling needs a rank-4 input (NHWC), got ",
+                                   x.shape().to_string()));
+    auto batch = x.shape().dim(0), c = x.shape().dim(3);
+    auto h = plan_window(x.shape().dim(1), attrs_.ksize[1], attrs_.strides[1],
+                         1, attrs_.same);
+    auto w = plan_window(x.shape().dim(2), attrs_.ksize[2], attrs_.strides[2],
+                         1, attrs_.same);
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, ctx.allocate_output(0, {batch, h.out, w.out, c}, &out));
+    const T* xp = x.data<T>();
+    T* z = out->mutable_data<T>();
+    std::vector<T> acc(static_cast<size_t>(c));
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t oy = 0; oy < h.out; ++oy)
+        for (int64_t ox = 0; ox < w.out; ++ox) {
+          std::fill(acc.begin(), acc.end(),
+                    Max ? -std::numeric_limits<T>::infinity() : T(0));
+          int64_t count = 0;
+          for (int64_t ky = 0; ky < h.k; ++ky) {
+            auto iy = oy * h.stride - h.pad + ky;
+            for (int64_t kx = 0; kx < w.k; ++kx) {
+              auto ix = ox * w.stride - w.pad + kx;
+              if (iy < 0 || iy >= h.in || ix < 0 || ix >= w.in)
+                continue;
+              ++count;
+              const T* in = xp + ((b * h.in + iy) * w.in + ix) * c;
+              for (int64_t j = 0; j < c; ++j)
+                acc[static_cast<size_t>(j)]
+                  = Max ? std::max(acc[static_cast<size_t>(j)], in[j])
+                        : acc[static_cast<size_t>(j)] + in[j];
+            }
+          }
+          T* o = z + ((b * h.out + oy) * w.out + ox) * c;
+          for (int64_t j = 0; j < c; ++j)
+            o[j] = Max ? acc[static_cast<size_t>(j)]
+                       : acc[static_cast<size_t>(j)] / static_cast<T>(count);
+        }
+  }
+
+private:
+  window_attrs attrs_;
+};
+
+template <bool Max>
+struct pool {
+  template <class T>
+  using kernel = pool_kernel<T, Max>;
+};
+
+} // namespace
+
+void register_conv_kernels(kernel_registry& r) {
+  r.add_typed<conv2d_kernel, float, double>("Conv2D", device_type);
+  r.add_typed<pool<true>::kernel, float, double>("MaxPool", device_type);
+  r.add_typed<pool<false>::kernel, float, double>("AvgPool", device_type);
+}
+
+} // namespace actorflow::ops::cpu

@@ -1,0 +1,188 @@
+// Batched matrix kernels: BatchMatMul(V2) through OpenBLAS GEMM per matrix,
+// MatrixInverse and MatrixDeterminant through Eigen's LU decomposition.
+
+#include "kernels.hpp"
+
+#include <limits>
+
+#include <Eigen/Dense>
+#include <cblas.h>
+
+#include "actorflow/ops/shape_context.hpp"
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+/// The batch dimensions of `s` (all but the last two).
+core::shape batch_of(const core::shape& s) {
+  return core::shape{
+    std::vector<int64_t>(s.dims().begin(), s.dims().end() - 2)};
+}
+
+/// Offset (in matrices) of batch element `i` of `out_batch` in a tensor
+/// with batch shape `batch`, which broadcasts against it.
+int64_t batch_offset(int64_t i, const core::shape& batch,
+                     const core::shape& out_batch) {
+  int64_t offset = 0, stride = 1;
+  for (int d = out_batch.rank() - 1; d >= 0; --d) {
+    auto index = i % out_batch.dim(d);
+    i /= out_batch.dim(d);
+    auto bd = d - (out_batch.rank() - batch.rank());
+    if (bd < 0)
+      continue;
+    if (batch.dim(bd) != 1)
+      offset += index * stride;
+    stride *= batch.dim(bd);
+  }
+  return offset;
+}
+
+/// x @ y per matrix, batch dimensions broadcast (BatchMatMulV2; the first
+/// BatchMatMul requires equal ones, which broadcasting covers).
+template <class T>
+class batch_matmul_kernel : public basic_kernel {
+public:
+  explicit batch_matmul_kernel(kernel_construction& ctx) {
+    adj_x_ = ctx.attr_or("adj_x", false);
+    adj_y_ = ctx.attr_or("adj_y", false);
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    const auto& y = ctx.input(1);
+    const auto &xs = x.shape(), &ys = y.shape();
+    ACTORFLOW_OP_REQUIRES(
+      ctx, xs.rank() >= 2 && ys.rank() >= 2,
+      core::invalid_argument_error("BatchMatMul needs rank >= 2, got ",
+                                   xs.to_string(), " and ", ys.to_string()));
+    auto m = xs.dim(xs.rank() - (adj_x_ ? 1 : 2));
+    auto k = xs.dim(xs.rank() - (adj_x_ ? 2 : 1));
+    auto k2 = ys.dim(ys.rank() - (adj_y_ ? 1 : 2));
+    auto n = ys.dim(ys.rank() - (adj_y_ ? 2 : 1));
+    ACTORFLOW_OP_REQUIRES(
+      ctx, k == k2,
+      core::invalid_argument_error("BatchMatMul inner dimensions differ: ",
+                                   xs.to_string(), " times ", ys.to_string()));
+    core::shape batch;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, broadcast_shapes(batch_of(xs), batch_of(ys), &batch));
+    auto dims = batch.dims();
+    dims.push_back(m);
+    dims.push_back(n);
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, ctx.allocate_output(0, core::shape{std::move(dims)}, &out));
+    auto count = batch.num_elements();
+    T* z = out->mutable_data<T>();
+    if (k == 0) {
+      std::fill_n(z, out->num_elements(), T(0));
+      return;
+    }
+    auto xb = batch_of(xs), yb = batch_of(ys);
+    auto lda = static_cast<int>(xs.dim(xs.rank() - 1));
+    auto ldb = static_cast<int>(ys.dim(ys.rank() - 1));
+    for (int64_t i = 0; i < count && m > 0 && n > 0; ++i) {
+      const T* a = x.data<T>() + batch_offset(i, xb, batch) * m * k;
+      const T* b = y.data<T>() + batch_offset(i, yb, batch) * k * n;
+      T* c = z + i * m * n;
+      auto ta = adj_x_ ? CblasTrans : CblasNoTrans;
+      auto tb = adj_y_ ? CblasTrans : CblasNoTrans;
+      auto mi = static_cast<int>(m), ni = static_cast<int>(n),
+           ki = static_cast<int>(k);
+      if constexpr (std::is_same_v<T, float>)
+        cblas_sgemm(CblasRowMajor, ta, tb, mi, ni, ki, 1.0f, a, lda, b, ldb,
+                    0.0f, c, ni);
+      else
+        cblas_dgemm(CblasRowMajor, ta, tb, mi, ni, ki, 1.0, a, lda, b, ldb, 0.0,
+                    c, ni);
+    }
+  }
+
+private:
+  bool adj_x_ = false;
+  bool adj_y_ = false;
+};
+
+template <class T>
+using matrix
+  = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Checks for a batch of square matrices; returns n.
+core::status square_matrices(const core::shape& s, int64_t* n) {
+  if (s.rank() < 2 || s.dim(s.rank() - 1) != s.dim(s.rank() - 2))
+    return core::invalid_argument_error("input must be a batch of square "
+                                        "matrices [..., n, n], got ",
+                                        s.to_string());
+  *n = s.dim(s.rank() - 1);
+  return core::status::ok();
+}
+
+template <class T>
+class matrix_inverse_kernel : public basic_kernel {
+public:
+  explicit matrix_inverse_kernel(kernel_construction& ctx) {
+    adjoint_ = ctx.attr_or("adjoint", false);
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    int64_t n = 0;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, square_matrices(x.shape(), &n));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, x.shape(), &out));
+    if (n == 0)
+      return;
+    for (int64_t i = 0, count = x.num_elements() / (n * n); i < count; ++i) {
+      Eigen::Map<const matrix<T>> a{x.data<T>() + i * n * n, n, n};
+      Eigen::Map<matrix<T>> z{out->mutable_data<T>() + i * n * n, n, n};
+      Eigen::PartialPivLU<matrix<T>> lu{adjoint_ ? matrix<T>(a.transpose())
+                                                 : matrix<T>(a)};
+      ACTORFLOW_OP_REQUIRES(
+        ctx, lu.rcond() > std::numeric_limits<T>::epsilon(),
+        core::invalid_argument_error("matrix ", i,
+                                     " is not invertible (reciprocal "
+                                     "condition number ",
+                                     lu.rcond(), ")"));
+      z = lu.inverse();
+    }
+  }
+
+private:
+  bool adjoint_ = false;
+};
+
+template <class T>
+class matrix_determinant_kernel : public basic_kernel {
+public:
+  explicit matrix_determinant_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    int64_t n = 0;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, square_matrices(x.shape(), &n));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             ctx.allocate_output(0, batch_of(x.shape()), &out));
+    for (int64_t i = 0; i < out->num_elements(); ++i) {
+      Eigen::Map<const matrix<T>> a{x.data<T>() + i * n * n, n, n};
+      out->mutable_data<T>()[i]
+        = n == 0 ? T(1) : Eigen::PartialPivLU<matrix<T>>{a}.determinant();
+    }
+  }
+};
+
+} // namespace
+
+void register_linalg_kernels(kernel_registry& r) {
+  r.add_typed<batch_matmul_kernel, float, double>("BatchMatMulV2", device_type);
+  r.add_typed<batch_matmul_kernel, float, double>("BatchMatMul", device_type);
+  r.add_typed<matrix_inverse_kernel, float, double>("MatrixInverse",
+                                                    device_type);
+  r.add_typed<matrix_determinant_kernel, float, double>("MatrixDeterminant",
+                                                        device_type);
+}
+
+} // namespace actorflow::ops::cpu

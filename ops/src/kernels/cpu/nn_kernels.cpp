@@ -1,0 +1,426 @@
+// Neural-network kernels over rows: Softmax, LogSoftmax, BiasAdd, the
+// cross-entropy losses, L2Loss, TopK, InTopK, FusedBatchNorm and
+// CheckNumerics.
+
+#include "kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include "element_copy.hpp"
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+/// Writes log(softmax(x)) of one row of `n` into `out` (stable: the row's
+/// maximum is subtracted first).
+template <class T>
+void log_softmax_row(const T* x, int64_t n, T* out) {
+  T max = *std::max_element(x, x + n);
+  T sum = 0;
+  for (int64_t j = 0; j < n; ++j)
+    sum += std::exp(x[j] - max);
+  T log_sum = std::log(sum);
+  for (int64_t j = 0; j < n; ++j)
+    out[j] = x[j] - max - log_sum;
+}
+
+/// Softmax and LogSoftmax over the last dimension.
+template <class T, bool Log>
+class softmax_kernel : public basic_kernel {
+public:
+  explicit softmax_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, x.shape().rank() >= 1,
+      core::invalid_argument_error("softmax needs rank >= 1, got a scalar"));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, x.shape(), &out));
+    auto n = x.shape().dim(x.shape().rank() - 1);
+    if (n == 0)
+      return;
+    const T* xp = x.data<T>();
+    T* z = out->mutable_data<T>();
+    for (int64_t r = 0, rows = x.num_elements() / n; r < rows; ++r) {
+      log_softmax_row(xp + r * n, n, z + r * n);
+      if constexpr (!Log)
+        for (int64_t j = 0; j < n; ++j)
+          z[r * n + j] = std::exp(z[r * n + j]);
+    }
+  }
+};
+
+template <bool Log>
+struct softmax {
+  template <class T>
+  using kernel = softmax_kernel<T, Log>;
+};
+
+template <class T>
+class bias_add_kernel : public cheap_kernel {
+public:
+  explicit bias_add_kernel(kernel_construction& ctx) {
+    if (ctx.attr_or("data_format", std::string{"NHWC"}) != "NHWC")
+      init_ = core::unimplemented_error("only data_format NHWC is supported");
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& v = ctx.input(0);
+    const auto& b = ctx.input(1);
+    auto rank = v.shape().rank();
+    ACTORFLOW_OP_REQUIRES(
+      ctx,
+      rank >= 1 && b.shape().rank() == 1
+        && b.shape().dim(0) == v.shape().dim(rank - 1),
+      core::invalid_argument_error(
+        "BiasAdd needs a bias vector as long as the last dimension of ",
+        v.shape().to_string(), ", got ", b.shape().to_string()));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, v.shape(), &out));
+    auto n = b.num_elements();
+    if (n == 0)
+      return;
+    auto rows = v.num_elements() / n;
+    Eigen::array<Eigen::Index, 2> bcast{rows, 1};
+    Eigen::array<Eigen::Index, 2> as_row{1, n};
+    auto z
+      = out->mutable_flat<T>().reshape(Eigen::array<Eigen::Index, 2>{rows, n});
+    auto x = v.flat<T>().reshape(Eigen::array<Eigen::Index, 2>{rows, n});
+    auto expr = x + b.flat<T>().reshape(as_row).broadcast(bcast);
+    if (v.num_elements() >= parallel_threshold)
+      z.device(eigen_device(ctx)) = expr;
+    else
+      z = expr;
+  }
+};
+
+/// Cross entropy of softmax(logits) against labels, per row, and its
+/// gradient softmax - labels. Sparse labels are class indices.
+template <class T, bool Sparse>
+class xent_kernel : public basic_kernel {
+public:
+  explicit xent_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& logits = ctx.input(0);
+    const auto& labels = ctx.input(1);
+    const auto& s = logits.shape();
+    ACTORFLOW_OP_REQUIRES(
+      ctx, s.rank() == 2,
+      core::invalid_argument_error("logits must be [batch, classes], got ",
+                                   s.to_string()));
+    auto want = Sparse ? core::shape{s.dim(0)} : s;
+    ACTORFLOW_OP_REQUIRES(
+      ctx, labels.shape() == want,
+      core::invalid_argument_error("labels must be ", want.to_string(),
+                                   " for logits ", s.to_string(), ", got ",
+                                   labels.shape().to_string()));
+    auto batch = s.dim(0), n = s.dim(1);
+    std::vector<int64_t> classes;
+    if constexpr (Sparse) {
+      classes = read_ints(labels);
+      for (int64_t r = 0; r < batch; ++r)
+        ACTORFLOW_OP_REQUIRES(
+          ctx,
+          classes[static_cast<size_t>(r)] >= 0
+            && classes[static_cast<size_t>(r)] < n,
+          core::invalid_argument_error("labels[", r,
+                                       "] = ", classes[static_cast<size_t>(r)],
+                                       " is not a class in [0, ", n, ")"));
+    }
+    core::tensor *loss = nullptr, *backprop = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {batch}, &loss));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(1, s, &backprop));
+    const T* x = logits.data<T>();
+    T* lp = loss->mutable_data<T>();
+    T* bp = backprop->mutable_data<T>();
+    for (int64_t r = 0; r < batch; ++r) {
+      T* row = bp + r * n;
+      log_softmax_row(x + r * n, n, row); // log-probabilities first
+      T sum = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        T label;
+        if constexpr (Sparse)
+          label = j == classes[static_cast<size_t>(r)] ? T(1) : T(0);
+        else
+          label = labels.data<T>()[r * n + j];
+        if (label != 0)
+          sum -= label * row[j];
+        row[j] = std::exp(row[j]) - label;
+      }
+      lp[r] = sum;
+    }
+  }
+};
+
+template <bool Sparse>
+struct xent {
+  template <class T>
+  using kernel = xent_kernel<T, Sparse>;
+};
+
+template <class T>
+class l2_loss_kernel : public cheap_kernel {
+public:
+  explicit l2_loss_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {}, &out));
+    Eigen::Tensor<T, 0, Eigen::RowMajor> sum
+      = ctx.input(0).flat<T>().square().sum();
+    *out->mutable_data<T>() = sum() / T(2);
+  }
+};
+
+/// The k largest entries of each row (by value, ties to the lower index)
+/// and their indices. TopKV2 reads k from input 1, TopK from its attr.
+template <class T>
+class top_k_kernel : public basic_kernel {
+public:
+  explicit top_k_kernel(kernel_construction& ctx) {
+    k_ = ctx.attr_or("k", int64_t{-1});
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    auto k = k_;
+    if (ctx.num_inputs() == 2)
+      ACTORFLOW_OP_REQUIRES_OK(ctx, read_scalar_int(ctx.input(1), "k", &k));
+    int rank = x.shape().rank();
+    ACTORFLOW_OP_REQUIRES(ctx, rank >= 1,
+                          core::invalid_argument_error("TopK needs rank >= 1"));
+    auto n = x.shape().dim(rank - 1);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, k >= 0 && k <= n,
+      core::invalid_argument_error("TopK k = ", k, " must be in [0, ", n,
+                                   "] for input ", x.shape().to_string()));
+    auto dims = x.shape().dims();
+    dims.back() = k;
+    core::tensor *values = nullptr, *indices = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, ctx.allocate_output(0, core::shape{dims}, &values));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, ctx.allocate_output(1, core::shape{dims}, &indices));
+    if (n == 0)
+      return;
+    std::vector<int32_t> order(static_cast<size_t>(n));
+    const T* xp = x.data<T>();
+    for (int64_t r = 0, rows = x.num_elements() / n; r < rows; ++r) {
+      const T* row = xp + r * n;
+      std::iota(order.begin(), order.end(), 0);
+      std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                        [row](int32_t a, int32_t b) {
+                          return row[a] > row[b] || (row[a] == row[b] && a < b);
+                        });
+      for (int64_t j = 0; j < k; ++j) {
+        auto i = order[static_cast<size_t>(j)];
+        values->mutable_data<T>()[r * k + j] = row[i];
+        indices->mutable_data<int32_t>()[r * k + j] = i;
+      }
+    }
+  }
+
+private:
+  int64_t k_;
+};
+
+/// Whether each row's target class is among its k largest predictions;
+/// ties at the boundary count as in, non-finite rows and targets out of
+/// range as out (TensorFlow's rules).
+class in_top_k_kernel : public basic_kernel {
+public:
+  explicit in_top_k_kernel(kernel_construction& ctx) {
+    k_ = ctx.attr_or("k", int64_t{-1});
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& p = ctx.input(0);
+    auto targets = read_ints(ctx.input(1));
+    auto k = k_;
+    if (ctx.num_inputs() == 3)
+      ACTORFLOW_OP_REQUIRES_OK(ctx, read_scalar_int(ctx.input(2), "k", &k));
+    ACTORFLOW_OP_REQUIRES(
+      ctx,
+      p.shape().rank() == 2
+        && static_cast<int64_t>(targets.size()) == p.shape().dim(0),
+      core::invalid_argument_error(
+        "InTopK needs predictions [batch, classes] and targets [batch], got ",
+        p.shape().to_string(), " and ", ctx.input(1).shape().to_string()));
+    auto batch = p.shape().dim(0), n = p.shape().dim(1);
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {batch}, &out));
+    for (int64_t r = 0; r < batch; ++r) {
+      const float* row = p.data<float>() + r * n;
+      auto t = targets[static_cast<size_t>(r)];
+      bool in = t >= 0 && t < n && std::isfinite(row[t]);
+      int64_t larger = 0;
+      for (int64_t j = 0; in && j < n; ++j) {
+        if (!std::isfinite(row[j]))
+          in = false;
+        else if (row[j] > row[t])
+          ++larger;
+      }
+      out->mutable_data<bool>()[r] = in && larger < k;
+    }
+  }
+
+private:
+  int64_t k_;
+};
+
+/// Batch normalisation over N, H and W of an NHWC tensor. Training uses
+/// the batch's statistics (and reports the variance with Bessel's
+/// correction, blended into the running one by exponential_avg_factor);
+/// inference uses the given mean and variance.
+template <class T>
+class batch_norm_kernel : public basic_kernel {
+public:
+  explicit batch_norm_kernel(kernel_construction& ctx) {
+    epsilon_ = static_cast<T>(ctx.attr_or("epsilon", 0.0001));
+    factor_ = static_cast<T>(ctx.attr_or("exponential_avg_factor", 1.0));
+    training_ = ctx.attr_or("is_training", true);
+    if (ctx.attr_or("data_format", std::string{"NHWC"}) != "NHWC")
+      init_ = core::unimplemented_error("only data_format NHWC is supported");
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    ACTORFLOW_OP_REQUIRES(ctx, x.shape().rank() == 4,
+                          core::invalid_argument_error(
+                            "FusedBatchNorm needs a rank-4 input (NHWC), got ",
+                            x.shape().to_string()));
+    auto c = x.shape().dim(3);
+    auto rows = c == 0 ? 0 : x.num_elements() / c;
+    for (size_t i = 1; i < 5; ++i) {
+      bool empty_ok = training_ && i >= 3 && ctx.input(i).num_elements() == 0;
+      ACTORFLOW_OP_REQUIRES(
+        ctx, empty_ok || ctx.input(i).shape() == core::shape{c},
+        core::invalid_argument_error("FusedBatchNorm input ", i, " must be [",
+                                     c, "], got ",
+                                     ctx.input(i).shape().to_string()));
+    }
+    std::vector<core::tensor*> outs(5);
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, x.shape(), &outs[0]));
+    for (size_t i = 1; i < 5; ++i)
+      ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(i, {c}, &outs[i]));
+    const T* xp = x.data<T>();
+    std::vector<T> mean(static_cast<size_t>(c), 0), var(mean);
+    if (training_) {
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < c; ++j)
+          mean[static_cast<size_t>(j)] += xp[r * c + j];
+      for (auto& m : mean)
+        m /= static_cast<T>(rows);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < c; ++j) {
+          auto d = xp[r * c + j] - mean[static_cast<size_t>(j)];
+          var[static_cast<size_t>(j)] += d * d;
+        }
+      for (auto& v : var)
+        v /= static_cast<T>(rows);
+    } else {
+      std::copy_n(ctx.input(3).data<T>(), c, mean.begin());
+      std::copy_n(ctx.input(4).data<T>(), c, var.begin());
+    }
+    const T* scale = ctx.input(1).data<T>();
+    const T* offset = ctx.input(2).data<T>();
+    T* y = outs[0]->template mutable_data<T>();
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < c; ++j) {
+        auto ju = static_cast<size_t>(j);
+        y[r * c + j] = scale[j] * (xp[r * c + j] - mean[ju])
+                         / std::sqrt(var[ju] + epsilon_)
+                       + offset[j];
+      }
+    for (int64_t j = 0; j < c; ++j) {
+      auto ju = static_cast<size_t>(j);
+      T batch_mean = mean[ju], batch_var = var[ju];
+      if (training_) {
+        if (rows > 1)
+          batch_var = var[ju] * static_cast<T>(rows) / static_cast<T>(rows - 1);
+        if (factor_ != T(1) && ctx.input(3).num_elements() == c) {
+          batch_mean
+            = (1 - factor_) * ctx.input(3).data<T>()[j] + factor_ * batch_mean;
+          batch_var
+            = (1 - factor_) * ctx.input(4).data<T>()[j] + factor_ * batch_var;
+        }
+      }
+      outs[1]->template mutable_data<T>()[j] = batch_mean;
+      outs[2]->template mutable_data<T>()[j] = batch_var;
+      outs[3]->template mutable_data<T>()[j] = mean[ju];
+      outs[4]->template mutable_data<T>()[j] = var[ju];
+    }
+  }
+
+private:
+  T epsilon_;
+  T factor_;
+  bool training_;
+};
+
+/// Passes its input on unless it holds a NaN or an infinity; the error
+/// names the first bad index and the node's message.
+template <class T>
+class check_numerics_kernel : public cheap_kernel {
+public:
+  explicit check_numerics_kernel(kernel_construction& ctx) {
+    message_ = ctx.attr_or("message", std::string{});
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    const T* xp = x.data<T>();
+    for (int64_t i = 0, n = x.num_elements(); i < n; ++i) {
+      auto v = static_cast<float>(xp[i]);
+      if (!std::isfinite(v)) {
+        ctx.fail(core::invalid_argument_error(
+          message_.empty() ? "" : message_ + ": ", "tensor had ",
+          std::isnan(v) ? "NaN" : "Inf", " values, first at flat index ", i,
+          " of shape ", x.shape().to_string()));
+        return;
+      }
+    }
+    ctx.set_output(0, x);
+  }
+
+private:
+  std::string message_;
+};
+
+} // namespace
+
+void register_nn_kernels(kernel_registry& r) {
+  r.add_typed<softmax<false>::kernel, float, double>("Softmax", device_type);
+  r.add_typed<softmax<true>::kernel, float, double>("LogSoftmax", device_type);
+  r.add_typed<bias_add_kernel, float, double, int32_t, int64_t>("BiasAdd",
+                                                                device_type);
+  r.add_typed<xent<false>::kernel, float, double>(
+    "SoftmaxCrossEntropyWithLogits", device_type);
+  r.add_typed<xent<true>::kernel, float, double>(
+    "SparseSoftmaxCrossEntropyWithLogits", device_type);
+  r.add_typed<l2_loss_kernel, float, double>("L2Loss", device_type);
+  r.add_typed<top_k_kernel, float, double, int32_t, int64_t>("TopKV2",
+                                                             device_type);
+  r.add_typed<top_k_kernel, float, double, int32_t, int64_t>("TopK",
+                                                             device_type);
+  r.add_any<in_top_k_kernel>("InTopKV2", device_type);
+  r.add_any<in_top_k_kernel>("InTopK", device_type);
+  r.add_typed<batch_norm_kernel, float, double>("FusedBatchNorm", device_type);
+  r.add_typed<check_numerics_kernel, Eigen::half, Eigen::bfloat16, float,
+              double>("CheckNumerics", device_type);
+}
+
+} // namespace actorflow::ops::cpu
