@@ -6,46 +6,15 @@
 // Last output line: {"n1024_gflops": ..., "n1024_openblas_gflops": ...,
 // "n2048_gflops": ..., "n2048_openblas_gflops": ..., "min_ratio": ...}
 
-#include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <random>
-#include <string>
 
 #include <cblas.h>
 
-#include "actorflow/devices/device_set.hpp"
-#include "actorflow/ops/kernel_context.hpp"
-#include "actorflow/ops/kernel_registry.hpp"
-#include "actorflow/ops/op_registry.hpp"
-#include "actorflow/ops/registration.hpp"
-#include "actorflow/ops/resource_manager.hpp"
+#include "bench_util.hpp"
 
 using namespace actorflow;
-using clock_type = std::chrono::steady_clock;
-
-namespace {
-
-/// Calls `f` until `seconds` have passed (at least 3 times); returns the
-/// best time of one call in seconds.
-template <class F>
-double best_time(F&& f, double seconds) {
-  f(); // warm-up
-  double best = 1e30, total = 0;
-  for (int i = 0; i < 3 || total < seconds; ++i) {
-    auto t0 = clock_type::now();
-    f();
-    double dt = std::chrono::duration<double>(clock_type::now() - t0).count();
-    best = std::min(best, dt);
-    total += dt;
-  }
-  return best;
-}
-
-} // namespace
 
 int main(int argc, char** argv) {
   int threads = 2;
@@ -64,28 +33,9 @@ int main(int argc, char** argv) {
     }
   }
   openblas_set_num_threads(threads);
-  ops::op_registry op_reg;
-  ops::kernel_registry kernel_reg;
-  if (auto st = ops::register_ops(op_reg); !st.is_ok()) {
-    std::fprintf(stderr, "%s\n", st.to_string().c_str());
-    return 1;
-  }
-  ops::register_cpu_kernels(kernel_reg);
-  auto devs = devices::device_set::make_local(1, threads);
-  auto& dev = *devs.all()[0];
-  ops::resource_manager resources;
-  core::node_def node{"mm", "MatMul", {}, "", {{"T", core::dtype::float32}}};
-  const auto* def = op_reg.find("MatMul");
-  std::vector<ops::arg_type> in, out;
-  if (!def->check_attrs(node.attrs).is_ok()
-      || !def->resolve_types(node.attrs, &in, &out).is_ok())
-    return 1;
-  ops::kernel_construction kc{node, *def, dev, resources, in, out};
-  std::unique_ptr<ops::kernel> k;
-  if (auto st = kernel_reg.create(kc, &k); !st.is_ok()) {
-    std::fprintf(stderr, "%s\n", st.to_string().c_str());
-    return 1;
-  }
+  test::kernel_runner runner{threads};
+  auto k = bench::prepare_or_exit(runner, "MatMul",
+                                  {{"T", core::dtype::float32}}, 2);
   std::map<int, std::pair<double, double>> results;
   std::mt19937 gen{1};
   std::uniform_real_distribution<float> dist{-1.0f, 1.0f};
@@ -97,17 +47,15 @@ int main(int argc, char** argv) {
       b.mutable_data<float>()[i] = dist(gen);
     }
     core::tensor c{core::dtype::float32, {n, n}};
-    ops::kernel_context ctx{dev, out, 0};
-    core::tensor ours;
-    auto t_ours = best_time(
+    std::vector<core::tensor> outs;
+    core::status st;
+    auto t_ours = bench::best_time(
       [&] {
-        ctx.reset(0);
-        ctx.inputs() = {{a, nullptr}, {b, nullptr}};
-        k->compute(ctx);
-        ours = ctx.outputs()[0].value;
+        st = k->run({a, b}, &outs);
       },
       seconds);
-    auto t_blas = best_time(
+    const auto& ours = outs[0];
+    auto t_blas = bench::best_time(
       [&] {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
                     a.data<float>(), n, b.data<float>(), n, 0.0f,
@@ -119,9 +67,9 @@ int main(int argc, char** argv) {
     for (int64_t i = 0; i < c.num_elements(); ++i)
       max_err = std::max<double>(
         max_err, std::abs(ours.data<float>()[i] - c.data<float>()[i]));
-    if (!ctx.status().is_ok() || max_err > 1e-2) {
+    if (!st.is_ok() || max_err > 1e-2) {
       std::fprintf(stderr, "results differ: %s, max error %g\n",
-                   ctx.status().to_string().c_str(), max_err);
+                   st.to_string().c_str(), max_err);
       return 1;
     }
     double flop = 2.0 * n * n * double(n);

@@ -22,7 +22,8 @@ namespace actorflow::test {
 /// The registries and one CPU device, as an engine would hold them.
 class kernel_runner {
 public:
-  kernel_runner() : devs_(devices::device_set::make_local(1, 2)) {
+  explicit kernel_runner(int threads = 2)
+    : devs_(devices::device_set::make_local(1, threads)) {
     auto st = ops::register_ops(op_reg_);
     if (!st.is_ok())
       throw std::logic_error(st.to_string());
@@ -33,39 +34,73 @@ public:
     return op_reg_;
   }
 
-  /// Builds the kernel of `op` (attrs checked and defaulted like a graph
-  /// node's) and runs it `steps` times on `inputs`; returns the last
-  /// step's status and outputs.
-  core::status run(const std::string& op, core::attr_map attrs,
-                   const std::vector<core::tensor>& inputs,
-                   std::vector<core::tensor>* outputs, int steps = 1) {
+  /// A kernel built once for a node, run as often as needed.
+  class prepared {
+  public:
+    prepared(devices::device& dev, std::vector<ops::arg_type> out)
+      : out_(std::move(out)), ctx_(dev, out_, 1) {
+      // nop
+    }
+
+    /// Runs one step on `inputs`; returns its status and outputs.
+    core::status run(const std::vector<core::tensor>& inputs,
+                     std::vector<core::tensor>* outputs) {
+      ctx_.reset(++step_);
+      ctx_.inputs().clear();
+      for (const auto& t : inputs)
+        ctx_.inputs().push_back(ops::entry{t, nullptr});
+      ctx_.outputs().assign(out_.size(), ops::entry{});
+      kernel_->compute(ctx_);
+      outputs->clear();
+      for (const auto& e : ctx_.outputs())
+        outputs->push_back(e.value);
+      return ctx_.status();
+    }
+
+  private:
+    friend class kernel_runner;
+    core::node_def node_;
+    std::vector<ops::arg_type> out_;
+    ops::kernel_context ctx_;
+    std::unique_ptr<ops::kernel> kernel_;
+    uint64_t step_ = 0;
+  };
+
+  /// Builds the kernel of `op` with `num_inputs` inputs, its attrs checked
+  /// and defaulted like a graph node's.
+  core::status prepare(const std::string& op, core::attr_map attrs,
+                       size_t num_inputs, std::unique_ptr<prepared>* out) {
     core::node_def node{"n", op, {}, "", std::move(attrs)};
     const auto* def = op_reg_.find(op);
     if (def == nullptr)
       return core::not_found_error("unknown op ", op);
     ACTORFLOW_RETURN_IF_ERROR(def->check_attrs(node.attrs));
-    std::vector<ops::arg_type> in, out;
-    ACTORFLOW_RETURN_IF_ERROR(def->resolve_types(node.attrs, &in, &out));
-    if (in.size() != inputs.size())
+    std::vector<ops::arg_type> in, out_types;
+    ACTORFLOW_RETURN_IF_ERROR(def->resolve_types(node.attrs, &in, &out_types));
+    if (in.size() != num_inputs)
       return core::invalid_argument_error(op, " takes ", in.size(),
-                                          " inputs, got ", inputs.size());
+                                          " inputs, got ", num_inputs);
     auto& dev = *devs_.all()[0];
-    ops::kernel_construction ctx{node, *def, dev, resources_, in, out};
-    std::unique_ptr<ops::kernel> k;
-    ACTORFLOW_RETURN_IF_ERROR(kernel_reg_.create(ctx, &k));
-    ops::kernel_context kctx{dev, out, 1};
-    for (int step = 0; step < steps; ++step) {
-      kctx.reset(static_cast<uint64_t>(step + 1));
-      kctx.inputs().clear();
-      for (const auto& t : inputs)
-        kctx.inputs().push_back(ops::entry{t, nullptr});
-      kctx.outputs().assign(out.size(), ops::entry{});
-      k->compute(kctx);
-    }
-    outputs->clear();
-    for (const auto& e : kctx.outputs())
-      outputs->push_back(e.value);
-    return kctx.status();
+    auto p = std::make_unique<prepared>(dev, out_types);
+    p->node_ = std::move(node);
+    ops::kernel_construction ctx{p->node_,   *def, dev,
+                                 resources_, in,   out_types};
+    ACTORFLOW_RETURN_IF_ERROR(kernel_reg_.create(ctx, &p->kernel_));
+    *out = std::move(p);
+    return core::status::ok();
+  }
+
+  /// Builds the kernel of `op` and runs it `steps` times on `inputs`;
+  /// returns the last step's status and outputs.
+  core::status run(const std::string& op, core::attr_map attrs,
+                   const std::vector<core::tensor>& inputs,
+                   std::vector<core::tensor>* outputs, int steps = 1) {
+    std::unique_ptr<prepared> k;
+    ACTORFLOW_RETURN_IF_ERROR(prepare(op, std::move(attrs), inputs.size(), &k));
+    core::status st;
+    for (int step = 0; step < steps; ++step)
+      st = k->run(inputs, outputs);
+    return st;
   }
 
   /// Runs the shape function of `op` on `shapes`, with the values of

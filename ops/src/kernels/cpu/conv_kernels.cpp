@@ -119,13 +119,16 @@ public:
       std::fill_n(out->mutable_data<T>(), out->num_elements(), T(0));
       return;
     }
-    // Images per GEMM: enough rows to keep the BLAS busy, within ~16 MB.
+    // Images per GEMM: enough rows to keep the BLAS busy, few enough for
+    // the column buffer (~8 MB) to stay in the last-level cache.
     int64_t chunk = std::clamp<int64_t>(
-      (int64_t{4} << 20) / std::max<int64_t>(positions * depth, 1), 1, batch);
+      (int64_t{2} << 20) / std::max<int64_t>(positions * depth, 1), 1, batch);
     cols_.resize(static_cast<size_t>(chunk * positions * depth));
     const T* xp = x.data<T>();
     for (int64_t b0 = 0; b0 < batch; b0 += chunk) {
       auto nb = std::min(chunk, batch - b0);
+      // Serial: OpenBLAS's threads spin between calls, so spreading this
+      // copy over the device's threads measured slower (docs/performance.md).
       T* col = cols_.data();
       for (int64_t b = b0; b < b0 + nb; ++b)
         for (int64_t oy = 0; oy < h.out; ++oy)

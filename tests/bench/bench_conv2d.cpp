@@ -1,0 +1,69 @@
+// Conv2D 3x3, 64 -> 64 channels, 32x32, batch 32, SAME, float32 on the CPU
+// device. Run tests/bench/peers/conv2d_torch.py on the same machine for
+// PyTorch's conv2d on the same shapes.
+//
+//   bench_conv2d [--threads T] [--seconds S] [--batch B]
+//
+// Last output line: {"batch": ..., "ms": ..., "gflops": ...}
+
+#include <random>
+
+#include <cblas.h>
+
+#include "bench_util.hpp"
+
+using namespace actorflow;
+
+int main(int argc, char** argv) {
+  int threads = 2;
+  int64_t batch = 32;
+  double seconds = 2.0;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--threads" && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
+    } else if (arg == "--seconds" && i + 1 < argc) {
+      seconds = std::atof(argv[++i]);
+    } else if (arg == "--batch" && i + 1 < argc) {
+      batch = std::atoll(argv[++i]);
+    } else {
+      std::printf("usage: bench_conv2d [--threads T] [--seconds S] "
+                  "[--batch B]\n"
+                  "Time of Conv2D 3x3, 64->64 channels, 32x32, SAME, NHWC, "
+                  "batch B (default 32), T threads (default 2).\n");
+      return arg == "--help" || arg == "-h" ? 0 : 2;
+    }
+  }
+  openblas_set_num_threads(threads);
+  const int64_t hw = 32, c = 64, k = 3;
+  test::kernel_runner runner{threads};
+  auto conv
+    = bench::prepare_or_exit(runner, "Conv2D",
+                             {{"T", core::dtype::float32},
+                              {"strides", std::vector<int64_t>{1, 1, 1, 1}},
+                              {"padding", std::string{"SAME"}}},
+                             2);
+  core::tensor x{core::dtype::float32, {batch, hw, hw, c}};
+  core::tensor f{core::dtype::float32, {k, k, c, c}};
+  std::mt19937 gen{1};
+  std::uniform_real_distribution<float> dist{-1.0f, 1.0f};
+  for (auto* t : {&x, &f})
+    for (int64_t i = 0; i < t->num_elements(); ++i)
+      t->mutable_data<float>()[i] = dist(gen);
+  std::vector<core::tensor> outs;
+  core::status st;
+  auto t = bench::best_time([&] { st = conv->run({x, f}, &outs); }, seconds);
+  if (!st.is_ok()) {
+    std::fprintf(stderr, "%s\n", st.to_string().c_str());
+    return 1;
+  }
+  double flop = 2.0 * double(batch * hw * hw) * double(k * k * c) * double(c);
+  std::printf("Conv2D %lldx%lldx%lldx%lld * 3x3x64x64: %.2f ms, %.1f "
+              "GFLOP/s\n",
+              static_cast<long long>(batch), static_cast<long long>(hw),
+              static_cast<long long>(hw), static_cast<long long>(c), t * 1e3,
+              flop / t / 1e9);
+  std::printf("{\"batch\": %lld, \"ms\": %.3f, \"gflops\": %.1f}\n",
+              static_cast<long long>(batch), t * 1e3, flop / t / 1e9);
+  return 0;
+}

@@ -1,0 +1,69 @@
+// Element-wise Add of 2^22 floats on the CPU device beside a memcpy of the
+// same bytes, in the same run. Add reads two arrays and writes one (12
+// bytes per element), memcpy reads one and writes one (8 bytes per
+// element); the ratio compares bytes moved per second.
+//
+//   bench_elementwise [--threads T] [--seconds S] [--log2n N]
+//
+// Last output line: {"n": ..., "add_gbps": ..., "memcpy_gbps": ...,
+// "ratio": ...}
+
+#include <cstring>
+#include <vector>
+
+#include "bench_util.hpp"
+
+using namespace actorflow;
+
+int main(int argc, char** argv) {
+  int threads = 2, log2n = 22;
+  double seconds = 1.0;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--threads" && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
+    } else if (arg == "--seconds" && i + 1 < argc) {
+      seconds = std::atof(argv[++i]);
+    } else if (arg == "--log2n" && i + 1 < argc) {
+      log2n = std::atoi(argv[++i]);
+    } else {
+      std::printf("usage: bench_elementwise [--threads T] [--seconds S] "
+                  "[--log2n N]\n"
+                  "Bandwidth of the Add kernel (float32, 2^N elements, "
+                  "default 22, T threads, default 2) beside memcpy.\n");
+      return arg == "--help" || arg == "-h" ? 0 : 2;
+    }
+  }
+  int64_t n = int64_t{1} << log2n;
+  test::kernel_runner runner{threads};
+  auto add
+    = bench::prepare_or_exit(runner, "Add", {{"T", core::dtype::float32}}, 2);
+  core::tensor x{core::dtype::float32, {n}}, y{core::dtype::float32, {n}};
+  for (int64_t i = 0; i < n; ++i) {
+    x.mutable_data<float>()[i] = static_cast<float>(i % 1000);
+    y.mutable_data<float>()[i] = 0.5f;
+  }
+  std::vector<core::tensor> outs;
+  core::status st;
+  auto t_add = bench::best_time([&] { st = add->run({x, y}, &outs); }, seconds);
+  if (!st.is_ok()
+      || outs[0].data<float>()[n - 1]
+           != static_cast<float>((n - 1) % 1000) + 0.5f) {
+    std::fprintf(stderr, "Add failed or is wrong: %s\n",
+                 st.to_string().c_str());
+    return 1;
+  }
+  std::vector<float> dst(static_cast<size_t>(n));
+  auto bytes = static_cast<size_t>(n) * sizeof(float);
+  auto t_copy = bench::best_time(
+    [&] { std::memcpy(dst.data(), x.data<float>(), bytes); }, seconds);
+  double add_gbps = 3.0 * double(bytes) / t_add / 1e9;
+  double copy_gbps = 2.0 * double(bytes) / t_copy / 1e9;
+  std::printf("Add: %.3f ms (%.1f GB/s); memcpy: %.3f ms (%.1f GB/s)\n",
+              t_add * 1e3, add_gbps, t_copy * 1e3, copy_gbps);
+  std::printf("{\"n\": %lld, \"add_gbps\": %.2f, \"memcpy_gbps\": %.2f, "
+              "\"ratio\": %.3f}\n",
+              static_cast<long long>(n), add_gbps, copy_gbps,
+              add_gbps / copy_gbps);
+  return 0;
+}
