@@ -1,6 +1,12 @@
 #include "actorflow/core/shape.hpp"
 
+#include <ostream>
+
 namespace actorflow::core {
+
+std::ostream& operator<<(std::ostream& out, const shape& x) {
+  return out << x.to_string();
+}
 
 bool shape::fully_defined() const noexcept {
   if (!known_rank_)

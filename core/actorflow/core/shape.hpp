@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,9 @@ public:
   friend bool operator!=(const shape& x, const shape& y) noexcept {
     return !(x == y);
   }
+
+  /// Writes `to_string()`, so that test failures print shapes.
+  friend std::ostream& operator<<(std::ostream& out, const shape& x);
 
 private:
   std::vector<int64_t> dims_;
