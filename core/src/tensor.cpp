@@ -1,6 +1,7 @@
 #include "actorflow/core/tensor.hpp"
 
 #include <cstring>
+#include <limits>
 #include <new>
 #include <sstream>
 
@@ -21,7 +22,13 @@ status tensor::make(const std::shared_ptr<allocator>& alloc, core::dtype type,
   if (!s.fully_defined())
     return invalid_argument_error("cannot make a tensor of shape ",
                                   s.to_string(), ": not fully defined");
-  auto n = s.num_elements();
+  int64_t n = 1;
+  for (auto d : s.dims())
+    if (__builtin_mul_overflow(n, d, &n)
+        || n > std::numeric_limits<int64_t>::max()
+                 / static_cast<int64_t>(size_of(type)))
+      return invalid_argument_error("cannot make a tensor of shape ",
+                                    s.to_string(), ": too many elements");
   auto buf = tensor_buffer::make(alloc, type, n);
   if (!buf)
     return resource_exhausted_error("out of memory allocating ",

@@ -19,6 +19,9 @@ def add_cases(c):
           [np.full((2, 3), 1.5, F32)], {"T": F32})
     c.add("fill_empty", "Fill", [i32(0, 2), np.array(7, I64)],
           [np.zeros((0, 2), I64)], {"T": I64})
+    c.add("fill_overflowing_shape", "Fill",
+          [np.array([2 ** 40, 2 ** 40], I64), np.array(7, I64)],
+          attrs={"T": I64, "index_type": I64}, error="invalid_argument")
     c.add("fill_negative", "Fill", [i32(-1, 2), np.array(7, I64)],
           attrs={"T": I64}, error="invalid_argument")
     for t in (F32, I32, B):

@@ -290,3 +290,26 @@ TEST_F(kernels, a_missing_kernel_is_not_found) {
   std::unique_ptr<ops::kernel> k;
   EXPECT_EQ(kernel_reg.create(ctx, &k).code(), core::errc::not_found);
 }
+
+TEST_F(kernels, bfloat16_add_mul_and_matmul_compute_in_float) {
+  auto to_bf16 = [&](std::vector<float> v) {
+    return run1("Cast", {{"SrcT", dtype::float32}, {"DstT", dtype::bfloat16}},
+                {tensor::from_vector<float>({2, 2}, std::move(v))});
+  };
+  auto to_f32 = [&](const tensor& t) {
+    return run1("Cast", {{"SrcT", dtype::bfloat16}, {"DstT", dtype::float32}},
+                {t});
+  };
+  auto a = to_bf16({1, 2, 3, 4});
+  auto b = to_bf16({0.5f, -1, 2, 0.25f});
+  core::attr_map bf{{"T", dtype::bfloat16}};
+  // Every result is exact in bfloat16's 8-bit mantissa.
+  EXPECT_TRUE(
+    to_f32(run1("MatMul", bf, {a, b}))
+      .equals(tensor::from_vector<float>({2, 2}, {4.5f, -0.5f, 9.5f, -2.0f})));
+  EXPECT_TRUE(
+    to_f32(run1("Add", bf, {a, b}))
+      .equals(tensor::from_vector<float>({2, 2}, {1.5f, 1, 5, 4.25f})));
+  EXPECT_TRUE(to_f32(run1("Mul", bf, {a, b}))
+                .equals(tensor::from_vector<float>({2, 2}, {0.5f, -2, 6, 1})));
+}
