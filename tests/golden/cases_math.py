@@ -118,6 +118,15 @@ def add_cases(c):
                       op, [bools, np.array(axes, I32)],
                       [fn(bools, axis=tuple(axes), keepdims=keep)],
                       {"keep_dims": keep})
+    # Leading axes reduced (rows combined) and a middle axis, for every
+    # reducer, on shapes with size-1 dimensions mixed in.
+    r = (np.random.RandomState(5).randint(-6, 7, size=(4, 1, 5, 3)) / 2.0).astype(F32)
+    for op, fn in (("Sum", np.sum), ("Mean", np.mean), ("Max", np.max),
+                   ("Min", np.min), ("Prod", np.prod)):
+        for axes in ([0], [0, 1], [2], [1, 2]):
+            c.add("%s_axes%s" % (op.lower(), "".join(map(str, axes))), op,
+                  [r, np.array(axes, I32)],
+                  [fn(r, axis=tuple(axes)).astype(F32)], {"T": F32}, rtol=1e-6)
     empty = np.zeros((0, 3), F32)
     c.add("sum_empty", "Sum", [empty, np.array([0], I32)],
           [np.zeros(3, F32)], {"T": F32})

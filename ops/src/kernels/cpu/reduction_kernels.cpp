@@ -4,6 +4,8 @@
 
 #include <limits>
 
+#include <Eigen/Core>
+
 namespace actorflow::ops::cpu {
 
 namespace {
@@ -17,6 +19,10 @@ struct sum_reducer {
   static T combine(T acc, T x) {
     return acc + x;
   }
+  template <class A>
+  static auto rows(const A& a) {
+    return a.rowwise().sum();
+  }
 };
 
 struct prod_reducer {
@@ -27,6 +33,10 @@ struct prod_reducer {
   template <class T>
   static T combine(T acc, T x) {
     return acc * x;
+  }
+  template <class A>
+  static auto rows(const A& a) {
+    return a.rowwise().prod();
   }
 };
 
@@ -41,6 +51,10 @@ struct max_reducer {
   static T combine(T acc, T x) {
     return acc < x ? x : acc;
   }
+  template <class A>
+  static auto rows(const A& a) {
+    return a.rowwise().maxCoeff();
+  }
 };
 
 struct min_reducer {
@@ -54,6 +68,10 @@ struct min_reducer {
   static T combine(T acc, T x) {
     return x < acc ? x : acc;
   }
+  template <class A>
+  static auto rows(const A& a) {
+    return a.rowwise().minCoeff();
+  }
 };
 
 struct all_reducer {
@@ -65,6 +83,10 @@ struct all_reducer {
   static T combine(T acc, T x) {
     return acc && x;
   }
+  template <class A>
+  static auto rows(const A& a) {
+    return a.rowwise().all();
+  }
 };
 
 struct any_reducer {
@@ -75,6 +97,10 @@ struct any_reducer {
   template <class T>
   static T combine(T acc, T x) {
     return acc || x;
+  }
+  template <class A>
+  static auto rows(const A& a) {
+    return a.rowwise().any();
   }
 };
 
@@ -113,6 +139,10 @@ public:
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
     T* z = out->mutable_data<T>();
+    if (count > 0 && reduce_blocks(x, reduced, z)) {
+      finish_mean(z, out->num_elements(), count);
+      return;
+    }
     for (int64_t i = 0; i < out->num_elements(); ++i)
       z[i] = Reducer::template init<T>();
     // Walk the input in order; `o` is the output offset of the current
@@ -138,17 +168,77 @@ public:
         index[du] = 0;
       }
     }
+    finish_mean(z, out->num_elements(), count);
+  }
+
+private:
+  using array
+    = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using column = Eigen::Array<T, Eigen::Dynamic, 1>;
+
+  /// Reduces with Eigen's vectorised row/column reductions when the
+  /// dimensions collapse into [reduced], [kept, reduced], [reduced, kept]
+  /// or [kept, reduced, kept]; returns false otherwise.
+  static bool reduce_blocks(const core::tensor& x,
+                            const std::vector<bool>& reduced, T* z) {
+    std::vector<std::pair<int64_t, bool>> groups; // (size, reduced)
+    for (int d = 0; d < x.shape().rank(); ++d) {
+      auto size = x.shape().dim(d);
+      bool r = reduced[static_cast<size_t>(d)];
+      if (size == 1)
+        continue;
+      if (!groups.empty() && groups.back().second == r)
+        groups.back().first *= size;
+      else
+        groups.emplace_back(size, r);
+    }
+    const T* xp = x.data<T>();
+    auto n = groups.size();
+    // Groups alternate, so one reduced group means n <= 2, or n == 3 with
+    // the reduced one in the middle.
+    bool one_reduced
+      = (n == 1 && groups[0].second) || n == 2 || (n == 3 && groups[1].second);
+    if (!one_reduced)
+      return false;
+    if (n == 1) {
+      Eigen::Map<const array> a{xp, 1, groups[0].first};
+      z[0] = Reducer::rows(a)(0);
+    } else if (groups[0].second) { // [reduced, kept]
+      combine_rows(xp, groups[0].first, groups[1].first, z);
+    } else if (n == 2) { // [kept, reduced]
+      Eigen::Map<const array> a{xp, groups[0].first, groups[1].first};
+      Eigen::Map<column>{z, groups[0].first} = Reducer::rows(a);
+    } else { // [kept, reduced, kept]
+      auto r = groups[1].first, inner = groups[2].first;
+      for (int64_t o = 0; o < groups[0].first; ++o)
+        combine_rows(xp + o * r * inner, r, inner, z + o * inner);
+    }
+    return true;
+  }
+
+  /// z = the rows of x ([rows, cols], row-major) combined element-wise: one
+  /// pass in memory order, which the compiler vectorises.
+  static void combine_rows(const T* x, int64_t rows, int64_t cols, T* z) {
+    std::copy_n(x, cols, z);
+    for (int64_t r = 1; r < rows; ++r) {
+      const T* in = x + r * cols;
+      for (int64_t k = 0; k < cols; ++k)
+        z[k] = Reducer::combine(z[k], in[k]);
+    }
+  }
+
+  /// Turns sums into means (NaN for floats when nothing was reduced).
+  static void finish_mean(T* z, int64_t n, int64_t count) {
     if constexpr (Mean) {
       if (count > 0)
-        for (int64_t i = 0; i < out->num_elements(); ++i)
+        for (int64_t i = 0; i < n; ++i)
           z[i] = z[i] / static_cast<T>(count);
       else if constexpr (std::numeric_limits<T>::has_quiet_NaN)
-        for (int64_t i = 0; i < out->num_elements(); ++i)
+        for (int64_t i = 0; i < n; ++i)
           z[i] = std::numeric_limits<T>::quiet_NaN();
     }
   }
 
-private:
   bool keep_dims_ = false;
 };
 
