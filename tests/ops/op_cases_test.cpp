@@ -3,6 +3,8 @@
 // checks each op's shape function against the shapes the kernel produced:
 // with everything known, with only ranks known and with nothing known.
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "common/kernel_runner.hpp"
@@ -97,4 +99,29 @@ TEST(op_cases, nn_linalg_random_and_check_ops_match_numpy) {
 
 TEST(op_cases, math_ops_match_numpy) {
   EXPECT_GT(run_cases("math_cases.txt"), 80u);
+}
+
+TEST(op_cases, every_op_is_checked_against_golden_data) {
+  test::kernel_runner runner;
+  std::set<std::string> covered;
+  for (const char* file : {"math_cases.txt", "array_cases.txt", "nn_cases.txt"})
+    for (const auto& c : test::load_cases(file))
+      covered.insert(c.op);
+  // Checked by the older golden files (unary, binary, cast, reduce, spine)
+  // and the state and session tests.
+  for (const char* op :
+       {"Neg",        "Abs",        "Sign",     "Square",       "Exp",
+        "Log",        "Log1p",      "Sqrt",     "Rsqrt",        "Floor",
+        "Ceil",       "Round",      "Tanh",     "Sigmoid",      "Pow",
+        "Maximum",    "Minimum",    "Greater",  "GreaterEqual", "Less",
+        "LessEqual",  "Equal",      "NotEqual", "LogicalAnd",   "LogicalOr",
+        "LogicalNot", "Cast",       "Select",   "Mean",         "Max",
+        "Min",        "Relu",       "Const",    "Placeholder",  "Identity",
+        "NoOp",       "VariableV2", "Assign",   "AssignAdd",    "AssignSub"})
+    covered.insert(op);
+  for (const auto& name : runner.op_registry().names()) {
+    if (name.front() == '_')
+      continue;
+    EXPECT_EQ(covered.count(name), 1u) << name << " has no golden case";
+  }
 }

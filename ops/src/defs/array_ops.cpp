@@ -70,7 +70,8 @@ core::status register_array_ops(op_registry& r) {
                                     .input("t: T")
                                     .input("e: T")
                                     .output("output: T")
-                                    .attr("T: type")
+                                    .attr("T: {bool, int32, int64, float16, "
+                                          "bfloat16, float, double}")
                                     .shape_fn(select_shape)));
   ACTORFLOW_RETURN_IF_ERROR(register_array_transform_ops(r));
   return r.add(op_def_builder("NoOp"));
@@ -251,7 +252,7 @@ core::status register_array_transform_ops(op_registry& r) {
                   .input("on_value: T")
                   .input("off_value: T")
                   .output("output: T")
-                  .attr("T: type")
+                  .attr("T: {bool, int32, int64, float, double}")
                   .attr("TI: {uint8, int32, int64} = int64")
                   .attr("axis: int = -1")
                   .shape_fn(one_hot_fn));

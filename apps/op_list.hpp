@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+
+namespace actorflow::apps {
+
+/// Options of `actorflow ops`.
+struct op_list_options {
+  std::string name;      ///< Only this op, when set.
+  bool markdown = false; ///< A Markdown table (docs/ops.md) instead of text.
+  bool internal = false; ///< Include the runtime's ops (names with '_').
+};
+
+/// Prints the registered ops with their inputs, outputs and attrs. Returns
+/// the exit code.
+int list_ops(const op_list_options& options);
+
+} // namespace actorflow::apps
