@@ -144,11 +144,11 @@ output strided_slice(const scope& s, const output& x,
                 ints(s, "StridedSlice", "end", end),
                 ints(s, "StridedSlice", "strides", strides)},
                {{"Index", core::dtype::int64},
-                {"begin_mask", o.begin_mask},
-                {"end_mask", o.end_mask},
-                {"ellipsis_mask", o.ellipsis_mask},
-                {"new_axis_mask", o.new_axis_mask},
-                {"shrink_axis_mask", o.shrink_axis_mask}});
+                {"begin_mask", o.begin},
+                {"end_mask", o.end},
+                {"ellipsis_mask", o.ellipsis},
+                {"new_axis_mask", o.new_axis},
+                {"shrink_axis_mask", o.shrink_axis}});
 }
 
 output gather(const scope& s, const output& params, const output& indices,

@@ -94,40 +94,21 @@ output arg(const scope& s, const char* op, const output& x, int64_t axis,
 
 } // namespace
 
-output reduce_sum(const scope& s, const output& x,
-                  const std::vector<int64_t>& axes, bool keep_dims) {
-  return reduce(s, "Sum", x, axes, keep_dims);
-}
+#define ACTORFLOW_REDUCTION(fn, op)                                            \
+  output fn(const scope& s, const output& x, const std::vector<int64_t>& axes, \
+            bool keep_dims) {                                                  \
+    return reduce(s, op, x, axes, keep_dims);                                  \
+  }
 
-output reduce_mean(const scope& s, const output& x,
-                   const std::vector<int64_t>& axes, bool keep_dims) {
-  return reduce(s, "Mean", x, axes, keep_dims);
-}
+ACTORFLOW_REDUCTION(reduce_sum, "Sum")
+ACTORFLOW_REDUCTION(reduce_mean, "Mean")
+ACTORFLOW_REDUCTION(reduce_max, "Max")
+ACTORFLOW_REDUCTION(reduce_min, "Min")
+ACTORFLOW_REDUCTION(reduce_prod, "Prod")
+ACTORFLOW_REDUCTION(reduce_all, "All")
+ACTORFLOW_REDUCTION(reduce_any, "Any")
 
-output reduce_max(const scope& s, const output& x,
-                  const std::vector<int64_t>& axes, bool keep_dims) {
-  return reduce(s, "Max", x, axes, keep_dims);
-}
-
-output reduce_min(const scope& s, const output& x,
-                  const std::vector<int64_t>& axes, bool keep_dims) {
-  return reduce(s, "Min", x, axes, keep_dims);
-}
-
-output reduce_prod(const scope& s, const output& x,
-                   const std::vector<int64_t>& axes, bool keep_dims) {
-  return reduce(s, "Prod", x, axes, keep_dims);
-}
-
-output reduce_all(const scope& s, const output& x,
-                  const std::vector<int64_t>& axes, bool keep_dims) {
-  return reduce(s, "All", x, axes, keep_dims);
-}
-
-output reduce_any(const scope& s, const output& x,
-                  const std::vector<int64_t>& axes, bool keep_dims) {
-  return reduce(s, "Any", x, axes, keep_dims);
-}
+#undef ACTORFLOW_REDUCTION
 
 output arg_max(const scope& s, const output& x, int64_t axis,
                core::dtype output_type) {

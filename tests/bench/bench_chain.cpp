@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <caf/all.hpp>
 
 #include "actorflow/actors/session.hpp"
@@ -70,22 +71,14 @@ double raw_caf_ns_per_hop(caf::actor_system& sys, const options& opt) {
 
 int main(int argc, char** argv) {
   options opt;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&] { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
-    if (arg == "--nodes")
-      opt.nodes = value();
-    else if (arg == "--runs")
-      opt.runs = value();
-    else if (arg == "--in-flight")
-      opt.in_flight = value();
-    else {
-      std::printf("usage: bench_chain [--nodes N] [--runs R] [--in-flight K]\n"
-                  "P1: ns per node of a chain of N Identity nodes, beside "
-                  "a raw CAF chain of N actors.\n");
-      return arg == "--help" || arg == "-h" ? 0 : 2;
-    }
-  }
+  CLI::App app{"P1: ns per node of a chain of N Identity nodes, beside a raw "
+               "CAF chain of N actors"};
+  app.add_option("--nodes", opt.nodes, "Nodes in the chain")
+    ->capture_default_str();
+  app.add_option("--runs", opt.runs, "Runs per round")->capture_default_str();
+  app.add_option("--in-flight", opt.in_flight, "Steps in flight at once")
+    ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
   // The chain: N Identity nodes on an 8-element tensor. (An Add of a
   // scalar constant would make the constant a second input of every node,
   // i.e. two messages per node; see docs/performance.md.)

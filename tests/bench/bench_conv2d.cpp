@@ -18,22 +18,13 @@ int main(int argc, char** argv) {
   int threads = 2;
   int64_t batch = 32;
   double seconds = 2.0;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--threads" && i + 1 < argc) {
-      threads = std::atoi(argv[++i]);
-    } else if (arg == "--seconds" && i + 1 < argc) {
-      seconds = std::atof(argv[++i]);
-    } else if (arg == "--batch" && i + 1 < argc) {
-      batch = std::atoll(argv[++i]);
-    } else {
-      std::printf("usage: bench_conv2d [--threads T] [--seconds S] "
-                  "[--batch B]\n"
-                  "Time of Conv2D 3x3, 64->64 channels, 32x32, SAME, NHWC, "
-                  "batch B (default 32), T threads (default 2).\n");
-      return arg == "--help" || arg == "-h" ? 0 : 2;
-    }
-  }
+  CLI::App app{"Time of Conv2D 3x3, 64->64 channels, 32x32, SAME, NHWC, "
+               "float32"};
+  bench::add_common_options(app, &threads, &seconds);
+  app.add_option("--batch", batch, "Images per call")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
   openblas_set_num_threads(threads);
   const int64_t hw = 32, c = 64, k = 3;
   test::kernel_runner runner{threads};

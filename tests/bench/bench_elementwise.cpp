@@ -18,22 +18,13 @@ using namespace actorflow;
 int main(int argc, char** argv) {
   int threads = 2, log2n = 22;
   double seconds = 1.0;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--threads" && i + 1 < argc) {
-      threads = std::atoi(argv[++i]);
-    } else if (arg == "--seconds" && i + 1 < argc) {
-      seconds = std::atof(argv[++i]);
-    } else if (arg == "--log2n" && i + 1 < argc) {
-      log2n = std::atoi(argv[++i]);
-    } else {
-      std::printf("usage: bench_elementwise [--threads T] [--seconds S] "
-                  "[--log2n N]\n"
-                  "Bandwidth of the Add kernel (float32, 2^N elements, "
-                  "default 22, T threads, default 2) beside memcpy.\n");
-      return arg == "--help" || arg == "-h" ? 0 : 2;
-    }
-  }
+  CLI::App app{"Bandwidth of the Add kernel (float32) beside memcpy of the "
+               "same bytes"};
+  bench::add_common_options(app, &threads, &seconds);
+  app.add_option("--log2n", log2n, "log2 of the element count")
+    ->capture_default_str()
+    ->check(CLI::Range(10, 30));
+  CLI11_PARSE(app, argc, argv);
   int64_t n = int64_t{1} << log2n;
   test::kernel_runner runner{threads};
   auto add

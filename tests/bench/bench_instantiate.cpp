@@ -14,6 +14,8 @@
 #include <string>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
+
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 
@@ -38,17 +40,10 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 
 int main(int argc, char** argv) {
   int nodes = 10000;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--nodes" && i + 1 < argc) {
-      nodes = std::atoi(argv[++i]);
-    } else {
-      std::printf("usage: bench_instantiate [--nodes N]\n"
-                  "Time and RSS of instantiating an N-node graph (default "
-                  "10000): 100 chains of Add/Mul/Relu over two devices.\n");
-      return arg == "--help" || arg == "-h" ? 0 : 2;
-    }
-  }
+  CLI::App app{"Time and RSS of instantiating an N-node graph: 100 chains of "
+               "Add/Mul/Relu over two devices"};
+  app.add_option("--nodes", nodes, "Nodes in the graph")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
   // 100 independent chains; each chain alternates Add, Mul and Relu on a
   // 16-element tensor, and every other chain lives on cpu:1. All chains end
   // in one fetched sum.

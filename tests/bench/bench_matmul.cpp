@@ -19,19 +19,10 @@ using namespace actorflow;
 int main(int argc, char** argv) {
   int threads = 2;
   double seconds = 1.0;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--threads" && i + 1 < argc) {
-      threads = std::atoi(argv[++i]);
-    } else if (arg == "--seconds" && i + 1 < argc) {
-      seconds = std::atof(argv[++i]);
-    } else {
-      std::printf("usage: bench_matmul [--threads T] [--seconds S]\n"
-                  "P4: GFLOP/s of the CPU MatMul kernel beside OpenBLAS "
-                  "cblas_sgemm, n = 256, 1024, 2048, T threads (default 2).\n");
-      return arg == "--help" || arg == "-h" ? 0 : 2;
-    }
-  }
+  CLI::App app{"P4: GFLOP/s of the CPU MatMul kernel beside OpenBLAS "
+               "cblas_sgemm, n = 256, 1024, 2048"};
+  bench::add_common_options(app, &threads, &seconds);
+  CLI11_PARSE(app, argc, argv);
   openblas_set_num_threads(threads);
   test::kernel_runner runner{threads};
   auto k = bench::prepare_or_exit(runner, "MatMul",

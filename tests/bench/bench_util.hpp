@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "common/kernel_runner.hpp"
 
 namespace actorflow::bench {
@@ -28,6 +30,16 @@ double best_time(F&& f, double seconds) {
     total += dt;
   }
   return best;
+}
+
+/// Adds --threads and --seconds, the options every kernel benchmark has.
+inline void add_common_options(CLI::App& app, int* threads, double* seconds) {
+  app.add_option("--threads", *threads, "Threads of the device and OpenBLAS")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app.add_option("--seconds", *seconds, "Seconds of repetitions per figure")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
 }
 
 /// Builds `op` on `runner` or exits with the error: benchmarks are

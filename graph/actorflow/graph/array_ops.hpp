@@ -8,6 +8,7 @@
 
 #include "actorflow/graph/output.hpp"
 #include "actorflow/graph/scope.hpp"
+#include "actorflow/ops/array_shapes.hpp"
 
 namespace actorflow::graph {
 
@@ -51,14 +52,9 @@ std::vector<output> unstack(const scope& s, const output& x, int64_t num,
 output slice(const scope& s, const output& x, const std::vector<int64_t>& begin,
              const std::vector<int64_t>& size);
 
-/// The masks of `strided_slice`, bit i for entry i of begin/end/strides.
-struct strided_slice_options {
-  int64_t begin_mask = 0;
-  int64_t end_mask = 0;
-  int64_t ellipsis_mask = 0;
-  int64_t new_axis_mask = 0;
-  int64_t shrink_axis_mask = 0;
-};
+/// The masks of `strided_slice` (begin, end, ellipsis, new_axis,
+/// shrink_axis), bit i for entry i of begin/end/strides.
+using strided_slice_options = ops::strided_slice_masks;
 
 /// Python's x[begin:end:strides, ...].
 output strided_slice(const scope& s, const output& x,
