@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "actorflow/core/shape.hpp"
-#include "actorflow/core/status.hpp"
 #include "actorflow/core/tensor.hpp"
 
 namespace actorflow::ops::cpu {
@@ -79,17 +78,5 @@ void copy_box(const core::tensor& src, int64_t src_base,
               const std::vector<int64_t>& src_strides, core::tensor& dst,
               int64_t dst_base, const std::vector<int64_t>& dst_strides,
               const std::vector<int64_t>& dims);
-
-/// Reads an int32 or int64 tensor (scalar or vector) as int64 values.
-std::vector<int64_t> read_ints(const core::tensor& t);
-
-/// Reads scalar `t` (int32 or int64) after checking it is one; `what`
-/// names it in the error.
-core::status read_scalar_int(const core::tensor& t, const char* what,
-                             int64_t* out);
-
-/// Resolves `axis` (negative counts from the end) against `rank`; an axis
-/// out of [-rank, rank) is `invalid_argument`.
-core::status canonical_axis(int64_t axis, int rank, int* out);
 
 } // namespace actorflow::ops::cpu

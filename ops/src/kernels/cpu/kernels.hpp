@@ -2,6 +2,8 @@
 
 // Internal: one function per kernel family, called by register_cpu_kernels.
 
+#include <vector>
+
 #include "actorflow/devices/cpu_device.hpp"
 #include "actorflow/ops/kernel_context.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
@@ -24,6 +26,18 @@ void register_nn_kernels(kernel_registry& r);
 void register_conv_kernels(kernel_registry& r);
 void register_random_kernels(kernel_registry& r);
 void register_linalg_kernels(kernel_registry& r);
+
+/// Reads an int32 or int64 tensor (scalar or vector) as int64 values.
+std::vector<int64_t> read_ints(const core::tensor& t);
+
+/// Reads scalar `t` (int32 or int64) after checking it is one; `what`
+/// names it in the error.
+core::status read_scalar_int(const core::tensor& t, const char* what,
+                             int64_t* out);
+
+/// Resolves `axis` (negative counts from the end) against `rank`; an axis
+/// out of [-rank, rank) is `invalid_argument`.
+core::status canonical_axis(int64_t axis, int rank, int* out);
 
 /// Returns the Eigen device of the CPU device a kernel runs on.
 inline const Eigen::ThreadPoolDevice& eigen_device(kernel_context& ctx) {

@@ -10,8 +10,6 @@
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
-#include "element_copy.hpp"
-
 namespace actorflow::ops::cpu {
 
 namespace {

@@ -123,11 +123,7 @@ public:
                             "reduction_indices must be a scalar or a vector, "
                             "got shape ",
                             axes_t.shape().to_string()));
-    std::vector<int64_t> axes;
-    for (int64_t i = 0; i < axes_t.num_elements(); ++i)
-      axes.push_back(axes_t.dtype() == core::dtype::int32
-                       ? axes_t.data<int32_t>()[i]
-                       : axes_t.data<int64_t>()[i]);
+    auto axes = read_ints(axes_t);
     core::shape out_shape;
     std::vector<bool> reduced;
     ACTORFLOW_OP_REQUIRES_OK(
@@ -262,18 +258,10 @@ public:
     const auto& x = ctx.input(0);
     const auto& axis_t = ctx.input(1);
     int rank = x.shape().rank();
-    ACTORFLOW_OP_REQUIRES(
-      ctx, axis_t.num_elements() == 1,
-      core::invalid_argument_error("the axis must be a scalar, got shape ",
-                                   axis_t.shape().to_string()));
-    int64_t axis = axis_t.dtype() == core::dtype::int32
-                     ? axis_t.data<int32_t>()[0]
-                     : axis_t.data<int64_t>()[0];
-    ACTORFLOW_OP_REQUIRES(
-      ctx, axis >= -rank && axis < rank,
-      core::invalid_argument_error(
-        "axis ", axis, " is out of range for a tensor of ", "rank ", rank));
-    int a = static_cast<int>(axis < 0 ? axis + rank : axis);
+    int64_t axis = 0;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, read_scalar_int(axis_t, "the axis", &axis));
+    int a = 0;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, canonical_axis(axis, rank, &a));
     int64_t n = x.shape().dim(a);
     ACTORFLOW_OP_REQUIRES(ctx, n > 0,
                           core::invalid_argument_error(
