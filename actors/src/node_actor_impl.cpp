@@ -19,6 +19,11 @@ struct pending_inputs {
   int remaining = 0;
   value_state state = value_state::live;
   std::vector<ops::entry> inputs;
+  // Merge only: control inputs still to come, whether a live data input
+  // came, and whether the node has fired for this tag.
+  int controls_left = 0;
+  bool has_live = false;
+  bool fired = false;
 };
 
 /// The worse of two states: failed beats dead beats live.
@@ -113,15 +118,19 @@ void send_outputs(self_ptr self, const tag& t, value_state state,
   for (size_t k = 0; k < edges.size(); ++k) {
     const auto& e = edges[k];
     ops::entry value;
+    auto edge_state = state;
     if (state == value_state::live && e.port >= 0) {
       auto& out = (*outputs)[static_cast<size_t>(e.port)];
+      // An output left unset (a Switch's untaken port) is dead.
+      if (!out.value.valid() && !out.ref)
+        edge_state = value_state::dead;
       // The last consumer of a port takes the entry; the others share it.
-      if (k + 1 == edges.size() || edges[k + 1].port != e.port)
+      else if (k + 1 == edges.size() || edges[k + 1].port != e.port)
         value = std::move(out);
       else
         value = out;
     }
-    post(self, e.dst, value_msg{t, e.slot, state, std::move(value)});
+    post(self, e.dst, value_msg{t, e.slot, edge_state, std::move(value)});
   }
 }
 
@@ -137,10 +146,11 @@ void report(self_ptr self, const tag& t, const core::status& err) {
 /// Checks a finished kernel's outputs and sends them on.
 void finish_kernel(self_ptr self, const tag& t, ops::kernel_context& ctx) {
   auto st = ctx.status();
+  bool unset_ok = self->state.item->unset_outputs_dead;
   if (st.is_ok())
     for (size_t i = 0; i < ctx.outputs().size(); ++i) {
       const auto& e = ctx.outputs()[i];
-      if (!e.value.valid() && !e.ref) {
+      if (!e.value.valid() && !e.ref && !unset_ok) {
         st = core::internal_error("kernel left output ", i, " unset");
         break;
       }
@@ -267,6 +277,38 @@ void fire(self_ptr self, const tag& t, value_state state,
   }
 }
 
+using pending_iterator
+  = std::unordered_map<tag, pending_inputs, tag_hash>::iterator;
+
+/// Merge: the first live data input fires the node once the control inputs
+/// are in; the tag's entry stays until every input has arrived, so late
+/// (dead) inputs are absorbed. With no live data input the Merge is dead
+/// (failed if an input failed).
+void on_merge_input(self_ptr self, value_msg& m, pending_iterator it) {
+  auto& p = it->second;
+  if (m.slot < 0)
+    --p.controls_left;
+  else if (m.state == value_state::live && !p.has_live && !p.fired) {
+    p.inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
+    p.has_live = true;
+  } else if (m.state == value_state::failed) {
+    p.state = value_state::failed;
+  }
+  if (!p.fired && p.has_live && p.controls_left == 0) {
+    p.fired = true;
+    auto inputs = std::move(p.inputs);
+    fire(self, m.tag, value_state::live, inputs);
+  }
+  if (--p.remaining > 0)
+    return;
+  bool fired = p.fired;
+  auto state = p.state == value_state::failed ? p.state : value_state::dead;
+  auto inputs = std::move(p.inputs);
+  self->state.pending.erase(it);
+  if (!fired)
+    fire(self, m.tag, state, inputs);
+}
+
 void on_value(self_ptr self, value_msg& m) {
   auto& st = self->state;
   if (st.num_messages == 1) {
@@ -287,9 +329,14 @@ void on_value(self_ptr self, value_msg& m) {
   auto& p = it->second;
   if (fresh) {
     p.remaining = st.num_messages;
+    p.controls_left = st.item->num_control;
     p.inputs.resize(static_cast<size_t>(st.num_slots));
     for (const auto& c : st.constants)
       p.inputs[static_cast<size_t>(c.slot)].value = c.value;
+  }
+  if (st.item->is_merge) {
+    on_merge_input(self, m, it);
+    return;
   }
   if (m.slot >= 0)
     p.inputs[static_cast<size_t>(m.slot)] = std::move(m.value);

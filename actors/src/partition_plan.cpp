@@ -60,6 +60,8 @@ core::status partition_plan::build(
     // A Recv waits for its activation and for the value its Send forwards.
     item.num_messages = static_cast<int>(item.def.inputs.size())
                         + (item.kind == node_kind::recv ? 1 : 0);
+    item.is_merge = item.def.op == "Merge";
+    item.unset_outputs_dead = item.def.op == "Switch";
     if (item.kind == node_kind::feed || item.kind == node_kind::fetch)
       item.index_attr
         = static_cast<int32_t>(std::get<int64_t>(item.def.attrs.at("index")));
@@ -89,6 +91,7 @@ core::status partition_plan::build(
       auto& src = plan->nodes[static_cast<size_t>(g.index_of(r.node))];
       if (r.control) {
         src.control_out.push_back(static_cast<int>(i));
+        ++dst.num_control;
       } else if (is_constant(src)) {
         core::tensor own;
         const auto& value = std::get<core::tensor>(src.def.attrs.at("value"));

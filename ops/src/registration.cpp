@@ -10,6 +10,7 @@ core::status register_ops(op_registry& registry) {
   ACTORFLOW_RETURN_IF_ERROR(defs::register_math_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_nn_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_random_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_control_flow_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_state_ops(registry));
   return defs::register_runtime_ops(registry);
 }
@@ -29,6 +30,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_conv_kernels(registry);
   cpu::register_random_kernels(registry);
   cpu::register_linalg_kernels(registry);
+  cpu::register_control_flow_kernels(registry);
 }
 
 } // namespace actorflow::ops

@@ -9,6 +9,7 @@
 #include "actorflow/ops/registration.hpp"
 #include "actorflow/ops/resource_manager.hpp"
 #include "common/golden.hpp"
+#include "common/kernel_runner.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -312,4 +313,42 @@ TEST_F(kernels, bfloat16_add_mul_and_matmul_compute_in_float) {
       .equals(tensor::from_vector<float>({2, 2}, {1.5f, 1, 5, 4.25f})));
   EXPECT_TRUE(to_f32(run1("Mul", bf, {a, b}))
                 .equals(tensor::from_vector<float>({2, 2}, {0.5f, -2, 6, 1})));
+}
+
+TEST(control_flow_kernels, switch_merge_and_forwarders_move_values) {
+  test::kernel_runner runner;
+  auto x = tensor::from_vector<float>({2}, {1.5f, -2});
+  std::vector<tensor> outs;
+  core::attr_map f32{{"T", dtype::float32}};
+  for (bool pred : {false, true}) {
+    ASSERT_TRUE(
+      runner.run("Switch", f32, {x, tensor::scalar(pred)}, &outs).is_ok());
+    ASSERT_EQ(outs.size(), 2u);
+    EXPECT_TRUE(outs[pred ? 1 : 0].equals(x));
+    EXPECT_FALSE(outs[pred ? 0 : 1].valid()) << "the untaken port is dead";
+  }
+  EXPECT_EQ(runner
+              .run("Switch", f32,
+                   {x, tensor::from_vector<bool>({2}, {true, false})}, &outs)
+              .code(),
+            core::errc::invalid_argument);
+  // Merge forwards the input that arrived and says which.
+  ASSERT_TRUE(runner
+                .run("Merge", {{"T", dtype::float32}, {"N", int64_t{3}}},
+                     {tensor{}, x, tensor{}}, &outs)
+                .is_ok());
+  EXPECT_TRUE(outs[0].equals(x));
+  EXPECT_EQ(outs[1].scalar_value<int32_t>(), 1);
+  for (const char* op : {"Exit", "NextIteration"}) {
+    ASSERT_TRUE(runner.run(op, f32, {x}, &outs).is_ok()) << op;
+    EXPECT_TRUE(outs[0].equals(x)) << op;
+  }
+  ASSERT_TRUE(
+    runner
+      .run("Enter", {{"T", dtype::float32}, {"frame_name", "loop"}}, {x}, &outs)
+      .is_ok());
+  EXPECT_TRUE(outs[0].equals(x));
+  ASSERT_TRUE(
+    runner.run("LoopCond", {}, {tensor::scalar(true)}, &outs).is_ok());
+  EXPECT_TRUE(outs[0].scalar_value<bool>());
 }

@@ -107,17 +107,18 @@ TEST(op_cases, every_op_is_checked_against_golden_data) {
   for (const char* file : {"math_cases.txt", "array_cases.txt", "nn_cases.txt"})
     for (const auto& c : test::load_cases(file))
       covered.insert(c.op);
-  // Checked by the older golden files (unary, binary, cast, reduce, spine)
-  // and the state and session tests.
+  // Checked by the older golden files (unary, binary, cast, reduce, spine),
+  // the state and session tests and the control-flow tests.
   for (const char* op :
-       {"Neg",        "Abs",        "Sign",     "Square",       "Exp",
-        "Log",        "Log1p",      "Sqrt",     "Rsqrt",        "Floor",
-        "Ceil",       "Round",      "Tanh",     "Sigmoid",      "Pow",
-        "Maximum",    "Minimum",    "Greater",  "GreaterEqual", "Less",
-        "LessEqual",  "Equal",      "NotEqual", "LogicalAnd",   "LogicalOr",
-        "LogicalNot", "Cast",       "Select",   "Mean",         "Max",
-        "Min",        "Relu",       "Const",    "Placeholder",  "Identity",
-        "NoOp",       "VariableV2", "Assign",   "AssignAdd",    "AssignSub"})
+       {"Neg", "Abs", "Sign", "Square", "Exp", "Log", "Log1p", "Sqrt", "Rsqrt",
+        "Floor", "Ceil", "Round", "Tanh", "Sigmoid", "Pow", "Maximum",
+        "Minimum", "Greater", "GreaterEqual", "Less", "LessEqual", "Equal",
+        "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "Cast", "Select",
+        "Mean", "Max", "Min", "Relu", "Const", "Placeholder", "Identity",
+        "NoOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
+        // control flow: kernels_test and the control-flow tests
+        "Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond",
+        "ControlTrigger"})
     covered.insert(op);
   for (const auto& name : runner.op_registry().names()) {
     if (name.front() == '_')

@@ -48,7 +48,13 @@ struct node_item {
   std::vector<bound_input> constants;
   /// Data slots the inputs fill.
   int num_slots = 0;
-  int32_t index_attr = 0;             ///< Feed or fetch position.
+  int32_t index_attr = 0; ///< Feed or fetch position.
+  /// Merge: fires on its first live data input (once its control inputs
+  /// are in) and is dead only when every data input is.
+  bool is_merge = false;
+  /// Switch: an output its kernel leaves unset is dead, not an error.
+  bool unset_outputs_dead = false;
+  int num_control = 0;                ///< Control inputs that send messages.
   std::vector<std::vector<edge>> out; ///< Per output port.
   std::vector<int> control_out;
   node_actor send_target; ///< For Sends: the Recv's actor.

@@ -26,6 +26,7 @@ void register_nn_kernels(kernel_registry& r);
 void register_conv_kernels(kernel_registry& r);
 void register_random_kernels(kernel_registry& r);
 void register_linalg_kernels(kernel_registry& r);
+void register_control_flow_kernels(kernel_registry& r);
 
 /// Reads an int32 or int64 tensor (scalar or vector) as int64 values.
 std::vector<int64_t> read_ints(const core::tensor& t);
