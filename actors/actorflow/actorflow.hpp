@@ -13,6 +13,7 @@
 #include "actorflow/core/tensor.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/scope.hpp"

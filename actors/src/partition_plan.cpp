@@ -61,7 +61,8 @@ core::status partition_plan::build(
     item.num_messages = static_cast<int>(item.def.inputs.size())
                         + (item.kind == node_kind::recv ? 1 : 0);
     item.is_merge = item.def.op == "Merge";
-    item.unset_outputs_dead = item.def.op == "Switch";
+    item.unset_outputs_dead
+      = item.def.op == "Switch" || item.def.op == "RefSwitch";
     if (item.kind == node_kind::feed || item.kind == node_kind::fetch)
       item.index_attr
         = static_cast<int32_t>(std::get<int64_t>(item.def.attrs.at("index")));

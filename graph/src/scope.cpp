@@ -4,6 +4,7 @@
 #include "actorflow/ops/registration.hpp"
 #include "actorflow/ops/shape_context.hpp"
 #include "builder_state.hpp"
+#include "flow_context.hpp"
 
 namespace actorflow::graph {
 
@@ -19,19 +20,21 @@ scope::scope(const ops::op_registry& registry)
 }
 
 scope::scope(std::shared_ptr<detail::builder_state> state, std::string prefix,
-             std::string device, std::vector<std::string> deps)
+             std::string device, std::vector<std::string> deps,
+             std::shared_ptr<detail::flow_context> flow)
   : state_(std::move(state)), prefix_(std::move(prefix)),
-    device_(std::move(device)), control_deps_(std::move(deps)) {
+    device_(std::move(device)), control_deps_(std::move(deps)),
+    flow_(std::move(flow)) {
   // nop
 }
 
 scope scope::sub(const std::string& prefix) const {
   auto name = prefix_.empty() ? prefix : prefix_ + "/" + prefix;
-  return scope{state_, std::move(name), device_, control_deps_};
+  return scope{state_, std::move(name), device_, control_deps_, flow_};
 }
 
 scope scope::with_device(const std::string& device) const {
-  return scope{state_, prefix_, device, control_deps_};
+  return scope{state_, prefix_, device, control_deps_, flow_};
 }
 
 scope scope::with_control_dependencies(
@@ -39,11 +42,21 @@ scope scope::with_control_dependencies(
   auto all = control_deps_;
   for (const auto& d : deps)
     all.push_back(d.name);
-  return scope{state_, prefix_, device_, std::move(all)};
+  return scope{state_, prefix_, device_, std::move(all), flow_};
+}
+
+scope scope::with_flow_context(
+  std::shared_ptr<detail::flow_context> ctx) const {
+  return scope{state_, prefix_, device_, control_deps_, std::move(ctx)};
 }
 
 const core::status& scope::status() const {
   return state_->first_error;
+}
+
+void scope::record_error(core::status st) const {
+  if (state_->first_error.is_ok())
+    state_->first_error = std::move(st);
 }
 
 const graph& scope::graph_def() const {
@@ -73,18 +86,32 @@ operation scope::add_operation(const std::string& op, const std::string& hint,
 }
 
 std::string scope::add(const std::string& op_name, const std::string& hint,
-                       const std::vector<output>& inputs, core::attr_map attrs,
+                       const std::vector<output>& given, core::attr_map attrs,
                        std::vector<output>* outs) const {
   auto& st = *state_;
   if (!st.first_error.is_ok())
     return {};
-  for (const auto& in : inputs)
+  for (const auto& in : given)
     if (!in.valid() || in.state() != state_) {
       st.first_error = core::invalid_argument_error(
         "an input of a new ", op_name,
         " node is invalid or from another graph");
       return {};
     }
+  // Inside a cond branch or a loop body, inputs from outside come in
+  // through the region's Switch or Enter.
+  auto inputs = given;
+  auto deps = control_deps_;
+  if (flow_) {
+    for (auto& in : inputs)
+      if (!flow_->contains(in.node_name())) {
+        in = flow_->capture(in);
+        if (!st.first_error.is_ok())
+          return {};
+      }
+    if (inputs.empty())
+      deps.push_back(flow_->pivot());
+  }
   core::node_def node;
   node.name = unique_name(hint.empty() && prefix_.empty() ? op_name : hint);
   node.op = op_name;
@@ -92,7 +119,7 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
   node.attrs = std::move(attrs);
   for (const auto& in : inputs)
     node.inputs.push_back(in.name());
-  for (const auto& dep : control_deps_)
+  for (const auto& dep : deps)
     node.inputs.push_back("^" + dep);
   auto fail = [&](core::status err) {
     st.first_error = err.with_context(node.name, node.op);
@@ -128,6 +155,8 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
     ACTORFLOW_RETURN_IF_ERROR_OR(op->shape_function(shapes), fail);
   auto name = node.name;
   ACTORFLOW_RETURN_IF_ERROR_OR(st.g.add(std::move(node)), fail);
+  if (flow_)
+    flow_->add_member(name);
   auto self = std::make_shared<const scope>(*this);
   for (size_t i = 0; i < out_types.size(); ++i)
     outs->emplace_back(state_, name, static_cast<int>(i), out_types[i].type,

@@ -15,6 +15,10 @@ class op_registry;
 
 namespace actorflow::graph {
 
+namespace detail {
+class flow_context;
+} // namespace detail
+
 /// Where nodes are being built: a graph under construction plus a name
 /// prefix, a device request and control dependencies, as in TensorFlow's
 /// C++ `Scope`.
@@ -49,8 +53,21 @@ public:
   /// Returns a scope whose nodes run after `deps`.
   scope with_control_dependencies(const std::vector<operation>& deps) const;
 
+  /// Returns a scope that builds inside a region of control flow (a cond
+  /// branch or a loop body; see `cond` and `while_loop`).
+  scope with_flow_context(std::shared_ptr<detail::flow_context> ctx) const;
+
   /// Returns the first build error, naming its node.
   const core::status& status() const;
+
+  /// Records `st` as the build error unless there is one already; for op
+  /// functions that find an error before adding a node.
+  void record_error(core::status st) const;
+
+  /// The region of control flow this scope builds in, or nullptr.
+  const std::shared_ptr<detail::flow_context>& flow_context() const noexcept {
+    return flow_;
+  }
 
   bool ok() const {
     return status().is_ok();
@@ -76,7 +93,8 @@ public:
 
 private:
   scope(std::shared_ptr<detail::builder_state> state, std::string prefix,
-        std::string device, std::vector<std::string> deps);
+        std::string device, std::vector<std::string> deps,
+        std::shared_ptr<detail::flow_context> flow);
 
   std::string add(const std::string& op, const std::string& hint,
                   const std::vector<output>& inputs, core::attr_map attrs,
@@ -86,6 +104,7 @@ private:
   std::string prefix_;
   std::string device_;
   std::vector<std::string> control_deps_;
+  std::shared_ptr<detail::flow_context> flow_;
 };
 
 } // namespace actorflow::graph

@@ -59,6 +59,13 @@ core::status register_control_flow_ops(op_registry& r) {
                   .output("output_true: T")
                   .attr("T: type")
                   .shape_fn(switch_shape));
+  ops.push_back(op_def_builder("RefSwitch")
+                  .input("data: Ref(T)")
+                  .input("pred: bool")
+                  .output("output_false: Ref(T)")
+                  .output("output_true: Ref(T)")
+                  .attr("T: type")
+                  .shape_fn(switch_shape));
   ops.push_back(op_def_builder("Merge")
                   .input("inputs: N * T")
                   .output("output: T")

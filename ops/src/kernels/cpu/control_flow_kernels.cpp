@@ -84,6 +84,7 @@ public:
 
 void register_control_flow_kernels(kernel_registry& r) {
   r.add_any<switch_kernel>("Switch", device_type);
+  r.add_any<switch_kernel>("RefSwitch", device_type);
   r.add_any<merge_kernel>("Merge", device_type);
   for (const char* op : {"Enter", "Exit", "NextIteration", "LoopCond"})
     r.add_any<forward_kernel>(op, device_type);
