@@ -182,7 +182,7 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
   step.fetched.resize(plan->fetch_names.size());
   step.fetch_states.resize(plan->fetch_names.size(), value_state::failed);
   step.partitions_left = plan->parts.size();
-  tag t{id, 0, 0};
+  tag t{id, 0, 0, nullptr};
   for (auto& part : plan->parts)
     for (auto root : part->roots) {
       const auto& item = part->nodes[static_cast<size_t>(root)];
@@ -201,6 +201,10 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
 }
 
 void finish_step(self_ptr self, uint64_t id, step_state& step) {
+  // Nodes that keep loop constants per step drop this step's.
+  for (const auto& part : step.plan->parts)
+    for (auto i : part->invariant_consumers)
+      self->send(part->actors[static_cast<size_t>(i)], step_done_msg{id});
   if (step.error.is_ok())
     for (size_t i = 0; i < step.fetched.size(); ++i)
       if (step.fetch_states[i] != value_state::live) {

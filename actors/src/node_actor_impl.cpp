@@ -38,6 +38,13 @@ struct out_edge {
   int32_t slot;
 };
 
+/// The loop constants of one frame instance, for a node that reads them.
+struct invariant_values {
+  int missing = 0;
+  value_state state = value_state::live;
+  std::vector<ops::entry> values; ///< By input slot.
+};
+
 /// The state of one node actor. What a hop needs sits here, in the actor
 /// object, rather than behind pointers into the plan: a chain of actors
 /// touches little memory per hop.
@@ -55,6 +62,11 @@ struct node_state {
   std::vector<out_edge> edges;
   bool wired = false;
   std::unordered_map<tag, pending_inputs, tag_hash> pending;
+  /// Loop constants by frame instance (tag with iteration
+  /// `invariant_iter`), and the iterations that wait for them.
+  std::unordered_map<tag, invariant_values, tag_hash> invariants;
+  std::unordered_map<tag, std::vector<std::pair<tag, pending_inputs>>, tag_hash>
+    parked;
   /// Reused by synchronous kernels (an actor runs one message at a time);
   /// its input vector also collects the one-message fast path's input.
   std::optional<ops::kernel_context> ctx;
@@ -227,6 +239,19 @@ void run_kernel(self_ptr self, const tag& t, std::vector<ops::entry>& inputs) {
   ctx.inputs().clear();
 }
 
+/// The id of the child frame `name_hash` entered from iteration `iter` of
+/// frame `parent`: a pure function, so every partition computes the same.
+uint64_t child_frame(uint64_t parent, int64_t iter, uint64_t name_hash) {
+  auto mix = [](uint64_t h, uint64_t x) {
+    h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 29);
+  };
+  return mix(mix(mix(0x51ED27ull, parent), static_cast<uint64_t>(iter)),
+             name_hash);
+}
+
 /// Runs the node for tag `t` once every input has arrived.
 void fire(self_ptr self, const tag& t, value_state state,
           std::vector<ops::entry>& inputs) {
@@ -274,6 +299,33 @@ void fire(self_ptr self, const tag& t, value_state state,
     case node_kind::sink:
       self->send(st.plan->master, partition_done_msg{t.step});
       return;
+    case node_kind::enter: {
+      auto id = child_frame(t.frame, t.iter, item.frame_hash);
+      auto info = std::make_shared<frame_ref>(
+        frame_ref{id, t.frame_info, t.iter, state == value_state::dead});
+      tag out{t.step, id, item.is_constant_enter ? invariant_iter : 0,
+              std::move(info)};
+      send_outputs(self, out, state, &inputs);
+      return;
+    }
+    case node_kind::exit: {
+      // A dead Exit of a live loop belongs to an iteration that went on;
+      // only a loop entered dead (an untaken branch) exits dead.
+      bool frame_dead = t.frame_info && t.frame_info->dead;
+      if (state == value_state::dead && !frame_dead)
+        return;
+      const auto& info = t.frame_info;
+      tag out{t.step, info && info->parent ? info->parent->id : 0,
+              info ? info->parent_iter : 0, info ? info->parent : nullptr};
+      send_outputs(self, out, state, &inputs);
+      return;
+    }
+    case node_kind::next_iteration:
+      // Dead (or failed) values end the loop here.
+      if (state == value_state::live)
+        send_outputs(self, tag{t.step, t.frame, t.iter + 1, t.frame_info},
+                     state, &inputs);
+      return;
   }
 }
 
@@ -309,9 +361,61 @@ void on_merge_input(self_ptr self, value_msg& m, pending_iterator it) {
     fire(self, m.tag, state, inputs);
 }
 
+/// The key of the frame instance `t` belongs to.
+tag frame_key(const tag& t) {
+  return tag{t.step, t.frame, invariant_iter, nullptr};
+}
+
+/// Fills the loop-constant slots of `p` from `inv` and fires.
+void fire_with_invariants(self_ptr self, const tag& t, pending_inputs& p,
+                          const invariant_values& inv) {
+  for (auto slot : self->state.item->invariant_slots)
+    p.inputs[static_cast<size_t>(slot)] = inv.values[static_cast<size_t>(slot)];
+  fire(self, t, combine(p.state, inv.state), p.inputs);
+}
+
+/// A node that reads loop constants fires an iteration once its frame
+/// instance's constants are in, and parks it until then.
+void fire_or_park(self_ptr self, const tag& t, pending_inputs& p) {
+  auto& st = self->state;
+  auto key = frame_key(t);
+  auto i = st.invariants.find(key);
+  if (i != st.invariants.end() && i->second.missing == 0)
+    fire_with_invariants(self, t, p, i->second);
+  else
+    st.parked[key].emplace_back(t, std::move(p));
+}
+
+/// A loop constant for every iteration of a frame instance.
+void on_invariant(self_ptr self, value_msg& m) {
+  auto& st = self->state;
+  auto key = frame_key(m.tag);
+  auto [it, fresh] = st.invariants.try_emplace(key);
+  auto& inv = it->second;
+  if (fresh) {
+    inv.missing = static_cast<int>(st.item->invariant_slots.size());
+    inv.values.resize(static_cast<size_t>(st.num_slots));
+  }
+  inv.values[static_cast<size_t>(m.slot)] = std::move(m.value);
+  inv.state = combine(inv.state, m.state);
+  if (--inv.missing > 0)
+    return;
+  auto waiting = st.parked.find(key);
+  if (waiting == st.parked.end())
+    return;
+  auto iterations = std::move(waiting->second);
+  st.parked.erase(waiting);
+  for (auto& [t, p] : iterations)
+    fire_with_invariants(self, t, p, inv);
+}
+
 void on_value(self_ptr self, value_msg& m) {
   auto& st = self->state;
-  if (st.num_messages == 1) {
+  if (m.tag.iter == invariant_iter) {
+    on_invariant(self, m);
+    return;
+  }
+  if (st.num_messages == 1 && st.item->invariant_slots.empty()) {
     // Fast path: one input, nothing to wait for; the input goes straight
     // into the kernel context.
     auto& inputs = st.ctx->inputs();
@@ -345,7 +449,10 @@ void on_value(self_ptr self, value_msg& m) {
     return;
   auto done = std::move(p);
   st.pending.erase(it);
-  fire(self, m.tag, done.state, done.inputs);
+  if (st.item->invariant_slots.empty())
+    fire(self, m.tag, done.state, done.inputs);
+  else
+    fire_or_park(self, m.tag, done);
 }
 
 node_worker::node_worker(caf::actor_config& cfg,
@@ -374,6 +481,13 @@ node_worker::behavior_type node_worker::make_behavior() {
       auto ctx = std::move(i->second.second);
       self->state.async.erase(i);
       finish_kernel(self, t, *ctx);
+    },
+    [self](step_done_msg m) {
+      auto& st = self->state;
+      for (auto i = st.invariants.begin(); i != st.invariants.end();)
+        i = i->first.step == m.step ? st.invariants.erase(i) : std::next(i);
+      for (auto i = st.parked.begin(); i != st.parked.end();)
+        i = i->first.step == m.step ? st.parked.erase(i) : std::next(i);
     },
   };
 }

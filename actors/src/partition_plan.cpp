@@ -23,6 +23,12 @@ node_kind kind_of(const std::string& op) {
     return node_kind::send;
   if (op == ops::runtime_op::recv)
     return node_kind::recv;
+  if (op == "Enter" || op == "RefEnter")
+    return node_kind::enter;
+  if (op == "Exit")
+    return node_kind::exit;
+  if (op == "NextIteration")
+    return node_kind::next_iteration;
   return node_kind::kernel;
 }
 
@@ -57,6 +63,11 @@ core::status partition_plan::build(
       = item.kind == node_kind::recv || item.kind == node_kind::feed
           ? 1
           : static_cast<int>(item.in_types.size());
+    if (item.kind == node_kind::enter) {
+      item.frame_hash = std::hash<std::string>{}(
+        std::get<std::string>(item.def.attrs.at("frame_name")));
+      item.is_constant_enter = std::get<bool>(item.def.attrs.at("is_constant"));
+    }
     // A Recv waits for its activation and for the value its Send forwards.
     item.num_messages = static_cast<int>(item.def.inputs.size())
                         + (item.kind == node_kind::recv ? 1 : 0);
@@ -100,10 +111,25 @@ core::status partition_plan::build(
         dst.constants.push_back(node_item::bound_input{slot++, std::move(own)});
         --dst.num_messages;
       } else {
+        if (src.is_constant_enter) {
+          dst.invariant_slots.push_back(slot);
+          --dst.num_messages;
+        }
         src.out[static_cast<size_t>(r.port)].push_back(
           node_item::edge{static_cast<int>(i), slot++});
       }
     }
+    // A loop Merge gets one data input per iteration: from its Enter in
+    // iteration 0, from its NextIteration after.
+    if (dst.is_merge)
+      for (const auto& text : dst.def.inputs) {
+        core::input_ref r;
+        core::input_ref::parse(text, &r);
+        if (!r.control
+            && plan->nodes[static_cast<size_t>(g.index_of(r.node))].kind
+                 == node_kind::next_iteration)
+          dst.num_messages = 1 + dst.num_control;
+      }
   }
   for (size_t i = 0; i < n; ++i) {
     auto& item = plan->nodes[i];
@@ -111,6 +137,16 @@ core::status partition_plan::build(
       = is_constant(item) && item.control_out.empty()
         && std::all_of(item.out.begin(), item.out.end(),
                        [](const auto& es) { return es.empty(); });
+    if (!item.invariant_slots.empty()) {
+      plan->invariant_consumers.push_back(static_cast<int>(i));
+      if (item.num_messages == 0)
+        return core::invalid_argument_error(
+                 "node '", item.def.name,
+                 "' reads only loop constants; give it a control input from "
+                 "its loop (while_loop anchors such nodes to the loop's "
+                 "pivot)")
+          .with_context(item.def.name, item.def.op, plan->device_name);
+    }
     if (item.num_messages == 0 && !unused_constant) {
       item.num_messages = 1; // the activation
       plan->roots.push_back(static_cast<int>(i));

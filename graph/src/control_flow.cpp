@@ -46,6 +46,66 @@ private:
   std::unordered_map<std::string, output> captured_;
 };
 
+/// The condition or the body of a loop: outside tensors come in through a
+/// constant Enter of the loop's frame; the two share their captures.
+class loop_context : public detail::flow_context {
+public:
+  struct shared {
+    scope outer;
+    std::string frame;
+    int64_t parallel_iterations;
+    std::unordered_map<std::string, output> captured;
+    std::vector<std::string> entries;
+    std::vector<std::string> invariants;
+  };
+
+  loop_context(std::shared_ptr<shared> loop,
+               std::shared_ptr<flow_context> outer_ctx, std::string pivot)
+    : flow_context(std::move(outer_ctx)), loop_(std::move(loop)),
+      pivot_(std::move(pivot)) {
+    for (const auto& e : loop_->entries)
+      add_entry(e);
+    for (const auto& e : loop_->invariants)
+      add_invariant(e);
+  }
+
+  output capture(const output& x) override {
+    auto key = x.name();
+    if (auto i = loop_->captured.find(key); i != loop_->captured.end())
+      return i->second;
+    auto in = detail::first(loop_->outer.add_node(
+      x.is_ref() ? "RefEnter" : "Enter", "Enter", {x},
+      {{"T", x.dtype()},
+       {"frame_name", loop_->frame},
+       {"is_constant", true},
+       {"parallel_iterations", loop_->parallel_iterations}}));
+    if (!in.valid())
+      return {};
+    loop_->invariants.push_back(in.node_name());
+    add_invariant(in.node_name());
+    return loop_->captured[key] = in;
+  }
+
+  const std::string& pivot() const override {
+    return pivot_;
+  }
+
+private:
+  std::shared_ptr<shared> loop_;
+  std::string pivot_;
+};
+
+/// `x` with shape `s`, for loop variables whose shape the body changes.
+output with_shape(const output& x, const core::shape& s) {
+  return output{x.state(),
+                x.node_name(),
+                x.port(),
+                x.dtype(),
+                s,
+                x.is_ref(),
+                std::make_shared<const scope>(x.origin())};
+}
+
 } // namespace
 
 std::vector<output> cond(const scope& s, const output& pred,
@@ -92,6 +152,156 @@ std::vector<output> cond(const scope& s, const output& pred,
       c.add_node("Merge", "Merge", {results[0][i], results[1][i]},
                  {{"T", results[1][i].dtype()}, {"N", int64_t{2}}})));
   return merged;
+}
+
+} // namespace actorflow::graph
+
+namespace actorflow::graph {
+
+std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
+                               const loop_body_fn& body_fn,
+                               const std::vector<output>& given_vars,
+                               const while_options& options) {
+  if (!s.ok())
+    return {};
+  auto w = s.sub("while");
+  auto frame = w.unique_name("frame");
+  auto vars = given_vars;
+  // maximum_iterations: a counter that joins the condition.
+  bool counted = options.maximum_iterations.has_value();
+  if (counted)
+    vars.insert(vars.begin(),
+                constant(w.sub("iteration"), 0.0, core::dtype::int64));
+  auto n = vars.size();
+  if (!options.shape_invariants.empty()
+      && options.shape_invariants.size() != given_vars.size()) {
+    s.record_error(core::invalid_argument_error(
+      "while_loop got ", options.shape_invariants.size(),
+      " shape invariants for ", given_vars.size(), " loop variables"));
+    return {};
+  }
+  auto loop = std::make_shared<loop_context::shared>(
+    loop_context::shared{w, frame, options.parallel_iterations, {}, {}, {}});
+  std::vector<output> merges, switches_false, body_in;
+  std::vector<std::string> merge_names;
+  for (size_t i = 0; i < n; ++i) {
+    auto enter = detail::first(
+      w.add_node("Enter", "Enter", {vars[i]},
+                 {{"T", vars[i].dtype()},
+                  {"frame_name", frame},
+                  {"is_constant", false},
+                  {"parallel_iterations", options.parallel_iterations}}));
+    if (!enter.valid())
+      return {};
+    loop->entries.push_back(enter.node_name());
+    auto shape = enter.shape();
+    if (!options.shape_invariants.empty() && (i > 0 || !counted)) {
+      const auto& inv = options.shape_invariants[i - (counted ? 1 : 0)];
+      if (!inv.compatible_with(shape)) {
+        s.record_error(core::invalid_argument_error(
+                         "loop variable ", i, " has shape ", shape.to_string(),
+                         ", which does not fit its invariant ", inv.to_string())
+                         .with_context(enter.node_name(), "Enter"));
+        return {};
+      }
+      shape = inv;
+    }
+    // The second input becomes the NextIteration once the body exists.
+    auto merge
+      = detail::first(w.add_node("Merge", "Merge", {enter, enter},
+                                 {{"T", enter.dtype()}, {"N", int64_t{2}}}));
+    if (!merge.valid())
+      return {};
+    loop->entries.push_back(merge.node_name());
+    merge_names.push_back(merge.node_name());
+    merges.push_back(with_shape(merge, shape));
+  }
+  // The condition, anchored to the first Merge.
+  auto cond_ctx
+    = std::make_shared<loop_context>(loop, s.flow_context(), merge_names[0]);
+  auto cs = w.sub("cond").with_flow_context(cond_ctx);
+  std::vector<output> user_merges(merges.begin() + (counted ? 1 : 0),
+                                  merges.end());
+  auto pred = cond_fn(cs, user_merges);
+  if (counted && pred.valid())
+    pred = detail::first(cs.add_node(
+      "LogicalAnd", "LogicalAnd",
+      {pred, detail::first(cs.add_node(
+               "Less", "Less",
+               {merges[0], constant(cs.sub("maximum_iterations"),
+                                    double(*options.maximum_iterations),
+                                    core::dtype::int64)},
+               {{"T", core::dtype::int64}}))},
+      {}));
+  if (!pred.valid() || !s.ok())
+    return {};
+  auto pivot = detail::first(cs.add_node("LoopCond", "LoopCond", {pred}, {}));
+  if (!pivot.valid())
+    return {};
+  loop->entries.push_back(pivot.node_name());
+  std::vector<output> exits;
+  for (size_t i = 0; i < n; ++i) {
+    auto sw = w.add_node("Switch", "Switch", {merges[i], pivot},
+                         {{"T", merges[i].dtype()}});
+    if (sw.size() != 2)
+      return {};
+    loop->entries.push_back(sw[0].node_name());
+    auto exit = detail::first(
+      w.add_node("Exit", "Exit", {sw[0]}, {{"T", merges[i].dtype()}}));
+    auto ident = identity(w.sub("body_in"), sw[1]);
+    if (!exit.valid() || !ident.valid())
+      return {};
+    loop->entries.push_back(ident.node_name());
+    exits.push_back(with_shape(exit, merges[i].shape()));
+    body_in.push_back(with_shape(ident, merges[i].shape()));
+  }
+  // The body, anchored to the first body Identity.
+  auto body_ctx = std::make_shared<loop_context>(loop, s.flow_context(),
+                                                 body_in[0].node_name());
+  auto bs = w.sub("body").with_flow_context(body_ctx);
+  std::vector<output> user_in(body_in.begin() + (counted ? 1 : 0),
+                              body_in.end());
+  auto next = body_fn(bs, user_in);
+  if (!s.ok())
+    return {};
+  if (counted)
+    next.insert(
+      next.begin(),
+      detail::first(bs.add_node(
+        "Add", "Add",
+        {body_in[0], constant(bs.sub("one"), 1.0, core::dtype::int64)},
+        {{"T", core::dtype::int64}})));
+  if (next.size() != n) {
+    s.record_error(core::invalid_argument_error(
+      "the body of a while_loop returns ", next.size() - (counted ? 1 : 0),
+      " values for ", given_vars.size(), " loop variables"));
+    return {};
+  }
+  for (size_t i = 0; i < n; ++i) {
+    auto& v = next[i];
+    if (v.valid() && !body_ctx->contains(v.node_name()))
+      v = body_ctx->capture(v); // the body returned an outside tensor
+    if (!v.valid())
+      return {};
+    if (!merges[i].shape().compatible_with(v.shape())) {
+      s.record_error(
+        core::invalid_argument_error(
+          "the body changes loop variable ", i - (counted ? 1 : 0),
+          " from shape ", merges[i].shape().to_string(), " to ",
+          v.shape().to_string(),
+          "; give while_options::shape_invariants for the shapes it takes")
+          .with_context(merge_names[i], "Merge"));
+      return {};
+    }
+    auto ni = detail::first(
+      w.add_node("NextIteration", "NextIteration", {v}, {{"T", v.dtype()}}));
+    if (!ni.valid())
+      return {};
+    // Close the loop: the Merge's second input is the NextIteration.
+    merges[i].state()->g.find(merge_names[i])->inputs[1] = ni.node_name();
+  }
+  exits.erase(exits.begin(), exits.begin() + (counted ? 1 : 0));
+  return exits;
 }
 
 } // namespace actorflow::graph

@@ -32,7 +32,13 @@ public:
   /// Whether a node was built inside this region (or is one of its entry
   /// points, whose outputs are already inside).
   bool contains(const std::string& node) const {
-    return members_.count(node) != 0;
+    return members_.count(node) != 0 || invariants_.count(node) != 0;
+  }
+
+  /// Whether a node is a loop constant of this region: its value is the
+  /// same in every iteration, so it does not start one.
+  bool is_invariant(const std::string& node) const {
+    return invariants_.count(node) != 0;
   }
 
   /// Records a node built inside this region, and so inside the regions
@@ -49,10 +55,15 @@ protected:
     members_.insert(node);
   }
 
+  void add_invariant(const std::string& node) {
+    invariants_.insert(node);
+  }
+
   std::shared_ptr<flow_context> outer_;
 
 private:
   std::unordered_set<std::string> members_;
+  std::unordered_set<std::string> invariants_;
 };
 
 } // namespace actorflow::graph::detail

@@ -1,6 +1,7 @@
 #include <set>
 #include <tuple>
 
+#include "actorflow/graph/control_flow_info.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -99,7 +100,11 @@ private:
     return dst_part.add(std::move(rv));
   }
 
+  /// The sink waits for the root frame's nodes without consumers; work in
+  /// loop frames reaches the root frame through Exits.
   static core::status add_sink(graph& part) {
+    control_flow_info info;
+    ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(part, &info));
     std::set<std::string> has_consumer;
     for (const auto& node : part.nodes())
       for (const auto& text : node.inputs) {
@@ -110,9 +115,10 @@ private:
     core::node_def sink;
     sink.name = sink_node_name;
     sink.op = ops::runtime_op::sink;
-    for (const auto& node : part.nodes()) {
+    for (size_t i = 0; i < part.size(); ++i) {
+      const auto& node = part.nodes()[i];
       sink.device = node.device;
-      if (has_consumer.count(node.name) == 0)
+      if (has_consumer.count(node.name) == 0 && info.node_frame[i] == 0)
         sink.inputs.push_back("^" + node.name);
     }
     return part.add(std::move(sink));

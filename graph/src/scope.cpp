@@ -109,7 +109,13 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
         if (!st.first_error.is_ok())
           return {};
       }
-    if (inputs.empty())
+    // A node with no input that changes per iteration (or branch) runs
+    // after the pivot, so it runs once per iteration (or dies with its
+    // branch).
+    bool anchored = false;
+    for (const auto& in : inputs)
+      anchored = anchored || !flow_->is_invariant(in.node_name());
+    if (!anchored)
       deps.push_back(flow_->pivot());
   }
   core::node_def node;

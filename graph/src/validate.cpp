@@ -1,5 +1,7 @@
 #include "actorflow/graph/validate.hpp"
 
+#include "actorflow/graph/control_flow_info.hpp"
+
 namespace actorflow::graph {
 
 namespace {
@@ -138,6 +140,15 @@ core::status validate(graph& g, const ops::op_registry& registry,
                                       nodes[i].name,
                                       "' that does not pass through a "
                                       "NextIteration"));
+  // Pass 4: control flow. A Merge joins at least two inputs; every node is
+  // in one loop frame.
+  for (const auto& node : nodes)
+    if (node.op == "Merge" && std::get<int64_t>(node.attrs.at("N")) < 2)
+      return node_error(node, core::invalid_argument_error(
+                                "Merge node '", node.name,
+                                "' has one input; it needs two or more"));
+  control_flow_info info;
+  ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(g, &info));
   if (types_out != nullptr)
     *types_out = std::move(types);
   return core::status::ok();

@@ -188,3 +188,53 @@ TEST_F(control_flow, branches_of_different_dtypes_fail_at_build_time) {
   EXPECT_EQ(s.status().op(), "Merge");
   EXPECT_NE(s.status().message().find("dtype mismatch"), std::string::npos);
 }
+
+namespace {
+
+/// sum 1..n, n fed at run time: loop variables (i, sum).
+struct sum_loop {
+  graph::scope s;
+  graph::output n, sum, iterations;
+
+  sum_loop(const ops::op_registry& ops, graph::while_options options = {})
+    : s(ops) {
+    n = graph::placeholder(s.sub("n"), dtype::int64, {});
+    auto outs = graph::while_loop(
+      s,
+      [&](const graph::scope& c, const std::vector<graph::output>& v) {
+        return graph::less_equal(c, v[0], n);
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        auto one = graph::constant(b, 1.0, dtype::int64);
+        return std::vector<graph::output>{graph::add(b, v[0], one),
+                                          graph::add(b, v[1], v[0])};
+      },
+      {graph::constant(s.sub("i0"), 1.0, dtype::int64),
+       graph::constant(s.sub("sum0"), 0.0, dtype::int64)},
+      options);
+    if (outs.size() == 2) {
+      iterations = outs[0];
+      sum = outs[1];
+    }
+  }
+};
+
+int64_t int_of(const tensor& t) {
+  return t.valid() ? t.scalar_value<int64_t>() : -1;
+}
+
+} // namespace
+
+TEST_F(control_flow, while_loop_sums_one_to_n_fed_at_run_time) {
+  sum_loop l{e.context().ops};
+  ASSERT_TRUE(l.s.ok()) << l.s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(l.s.graph_def()).is_ok());
+  for (int64_t n : {10, 1, 0, 1000}) {
+    auto out
+      = run(sess, {{l.n.name(), tensor::scalar(n)}}, {l.sum, l.iterations});
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(int_of(out[0]), n * (n + 1) / 2) << n;
+    EXPECT_EQ(int_of(out[1]), n + 1) << n;
+  }
+}

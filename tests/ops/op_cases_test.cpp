@@ -117,8 +117,8 @@ TEST(op_cases, every_op_is_checked_against_golden_data) {
         "Mean", "Max", "Min", "Relu", "Const", "Placeholder", "Identity",
         "NoOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
         // control flow: kernels_test and the control-flow tests
-        "Switch", "RefSwitch", "Merge", "Enter", "Exit", "NextIteration",
-        "LoopCond", "ControlTrigger"})
+        "Switch", "RefSwitch", "Merge", "Enter", "RefEnter", "Exit",
+        "NextIteration", "LoopCond", "ControlTrigger"})
     covered.insert(op);
   for (const auto& name : runner.op_registry().names()) {
     if (name.front() == '_')

@@ -20,6 +20,9 @@ enum class node_kind : uint8_t {
   sink,   ///< Tells the master that the partition finished a step.
   send,   ///< Forwards its input to a Recv on another device.
   recv,   ///< Emits what its Send forwarded (the rendezvous).
+  enter,  ///< Forwards into iteration 0 of a child frame (or to all, constant).
+  exit,   ///< Forwards the last iteration's value to the parent frame.
+  next_iteration, ///< Forwards into the next iteration; swallows dead.
 };
 
 /// One node of a partition, as its actor needs it: kernel, input counts and
@@ -54,7 +57,13 @@ struct node_item {
   bool is_merge = false;
   /// Switch: an output its kernel leaves unset is dead, not an error.
   bool unset_outputs_dead = false;
-  int num_control = 0;                ///< Control inputs that send messages.
+  int num_control = 0; ///< Control inputs that send messages.
+  /// Enter: the hash of its frame name, and whether it enters a loop
+  /// constant (sent once per frame instance, held for every iteration).
+  uint64_t frame_hash = 0;
+  bool is_constant_enter = false;
+  /// Input slots fed by constant Enters: filled per frame instance.
+  std::vector<int32_t> invariant_slots;
   std::vector<std::vector<edge>> out; ///< Per output port.
   std::vector<int> control_out;
   node_actor send_target; ///< For Sends: the Recv's actor.
@@ -73,6 +82,8 @@ struct partition_plan {
   /// bound to constants, or Recvs. Consts whose every consumer was bound
   /// are not roots: nothing waits for them.
   std::vector<int> roots;
+  /// Nodes that hold loop constants per step (told when a step is done).
+  std::vector<int> invariant_consumers;
   master_actor master;
 
   /// Builds the items of `part` (kernels included: attrs are checked here)

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,13 +36,32 @@ using done_atom = caf::atom_constant<caf::atom("done")>;
 
 // -- tags and values ----------------------------------------------------------
 
+/// A loop frame instance as the values in it know it: its id and the way
+/// back out, the frame and iteration that entered it. Shared and
+/// immutable; the root frame has none.
+struct frame_ref {
+  uint64_t id = 0;
+  std::shared_ptr<const frame_ref> parent; ///< nullptr: the root frame.
+  int64_t parent_iter = 0;
+  /// Entered with a dead value (a loop in an untaken branch): its Exits
+  /// are dead rather than dropped.
+  bool dead = false;
+};
+
+/// The iteration of a loop constant's tag: its value holds in every
+/// iteration of the frame.
+inline constexpr int64_t invariant_iter = -1;
+
 /// Which execution a value belongs to: a step, a frame instance of that
 /// step and an iteration of the frame (root frame 0, iteration 0 outside
-/// loops).
+/// loops). A frame id is a pure function of (parent frame, parent
+/// iteration, frame name), so partitions agree on it without talking;
+/// `frame_info` is how an Exit finds its way back.
 struct tag {
   uint64_t step = 0;
   uint64_t frame = 0;
   int64_t iter = 0;
+  std::shared_ptr<const frame_ref> frame_info;
 
   friend bool operator==(const tag& x, const tag& y) noexcept {
     return x.step == y.step && x.frame == y.frame && x.iter == y.iter;
@@ -74,6 +94,12 @@ struct value_msg {
   int32_t slot = control_slot;
   value_state state = value_state::live;
   ops::entry value;
+};
+
+/// A step finished: node actors drop what they kept for it (loop
+/// constants).
+struct step_done_msg {
+  uint64_t step = 0;
 };
 
 /// Completion of an asynchronous kernel, sent by a node actor to itself.
@@ -131,7 +157,8 @@ using master_actor = session_actor::extend<caf::reacts_to<fetch_msg>,
 
 /// One node of a partition.
 using node_actor
-  = caf::typed_actor<caf::reacts_to<value_msg>, caf::reacts_to<async_done_msg>>;
+  = caf::typed_actor<caf::reacts_to<value_msg>, caf::reacts_to<async_done_msg>,
+                     caf::reacts_to<step_done_msg>>;
 
 } // namespace actorflow::actors
 
@@ -139,6 +166,7 @@ using node_actor
 // gives the ones that do a Cap'n Proto encoding.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::value_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::async_done_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::step_done_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::fetch_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::step_error_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::partition_done_msg)

@@ -20,8 +20,9 @@ struct graph_types {
 /// Rejects, with a status naming the node: an unknown op, a malformed or
 /// dangling input, a control input before a data input, a wrong number of
 /// data inputs, a missing attr or one of the wrong type, a dtype mismatch on
-/// an edge (including a value where a reference is needed), and a cycle
-/// that does not pass through a NextIteration. Duplicate names are caught
+/// an edge (including a value where a reference is needed), a cycle
+/// that does not pass through a NextIteration, a Merge with one input, and
+/// malformed loops (see `build_control_flow_info`). Duplicate names are caught
 /// by `graph::add`. Names starting with '_' belong to the runtime and are
 /// rejected unless `internal` is set.
 core::status validate(graph& g, const ops::op_registry& registry,

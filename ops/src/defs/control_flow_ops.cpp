@@ -81,6 +81,14 @@ core::status register_control_flow_ops(op_registry& r) {
                   .attr("is_constant: bool = false")
                   .attr("parallel_iterations: int = 10")
                   .shape_fn(unchanged_shape));
+  ops.push_back(op_def_builder("RefEnter")
+                  .input("data: Ref(T)")
+                  .output("output: Ref(T)")
+                  .attr("T: type")
+                  .attr("frame_name: string")
+                  .attr("is_constant: bool = false")
+                  .attr("parallel_iterations: int = 10")
+                  .shape_fn(unchanged_shape));
   for (const char* name : {"Exit", "NextIteration"})
     ops.push_back(op_def_builder(name)
                     .input("data: T")

@@ -86,7 +86,8 @@ void register_control_flow_kernels(kernel_registry& r) {
   r.add_any<switch_kernel>("Switch", device_type);
   r.add_any<switch_kernel>("RefSwitch", device_type);
   r.add_any<merge_kernel>("Merge", device_type);
-  for (const char* op : {"Enter", "Exit", "NextIteration", "LoopCond"})
+  for (const char* op :
+       {"Enter", "RefEnter", "Exit", "NextIteration", "LoopCond"})
     r.add_any<forward_kernel>(op, device_type);
   r.add_any<control_trigger_kernel>("ControlTrigger", device_type);
 }

@@ -1,0 +1,86 @@
+#include "actorflow/graph/control_flow_info.hpp"
+
+#include <deque>
+#include <map>
+
+namespace actorflow::graph {
+
+core::status build_control_flow_info(const graph& g, control_flow_info* info) {
+  const auto& nodes = g.nodes();
+  auto n = nodes.size();
+  control_flow_info result;
+  result.frames.push_back({"", -1, 1});
+  result.node_frame.assign(n, -1);
+  std::vector<std::vector<int>> consumers(n);
+  std::deque<int> ready;
+  for (size_t i = 0; i < n; ++i) {
+    for (const auto& text : nodes[i].inputs) {
+      core::input_ref in;
+      core::input_ref::parse(text, &in);
+      consumers[static_cast<size_t>(g.index_of(in.node))].push_back(
+        static_cast<int>(i));
+    }
+    if (nodes[i].inputs.empty()) {
+      result.node_frame[i] = 0;
+      ready.push_back(static_cast<int>(i));
+    }
+  }
+  std::map<std::pair<int, std::string>, int> children;
+  auto error = [](const core::node_def& node, auto&&... xs) {
+    return core::invalid_argument_error(xs...).with_context(node.name, node.op);
+  };
+  while (!ready.empty()) {
+    auto i = static_cast<size_t>(ready.front());
+    ready.pop_front();
+    const auto& node = nodes[i];
+    auto frame = result.node_frame[i];
+    auto out_frame = frame;
+    if (node.op == "Enter" || node.op == "RefEnter") {
+      auto name = std::get<std::string>(node.attrs.at("frame_name"));
+      auto p = static_cast<int>(
+        std::get<int64_t>(node.attrs.at("parallel_iterations")));
+      auto [it, fresh] = children.try_emplace({frame, name}, 0);
+      if (fresh) {
+        it->second = static_cast<int>(result.frames.size());
+        result.frames.push_back({name, frame, p});
+      } else if (result.frames[static_cast<size_t>(it->second)]
+                   .parallel_iterations
+                 != p) {
+        return error(
+          node, "the Enters of frame '", name,
+          "' disagree on parallel_iterations (",
+          result.frames[static_cast<size_t>(it->second)].parallel_iterations,
+          " and ", p, ")");
+      }
+      out_frame = it->second;
+    } else if (node.op == "Exit" || node.op == "RefExit"
+               || node.op == "NextIteration") {
+      if (frame == 0)
+        return error(node, node.op, " node '", node.name,
+                     "' is outside any loop frame (no Enter leads to it)");
+      if (node.op != "NextIteration")
+        out_frame = result.frames[static_cast<size_t>(frame)].parent;
+    }
+    for (auto c : consumers[i]) {
+      auto& cf = result.node_frame[static_cast<size_t>(c)];
+      if (cf == -1) {
+        cf = out_frame;
+        ready.push_back(c);
+      } else if (cf != out_frame) {
+        const auto& name = [&](int f) -> std::string {
+          return f == 0 ? "the root frame"
+                        : "frame '" + result.frames[static_cast<size_t>(f)].name
+                            + "'";
+        };
+        return error(nodes[static_cast<size_t>(c)], "node '",
+                     nodes[static_cast<size_t>(c)].name, "' is reached from ",
+                     name(cf), " and from ", name(out_frame), " (through '",
+                     node.name, "')");
+      }
+    }
+  }
+  *info = std::move(result);
+  return core::status::ok();
+}
+
+} // namespace actorflow::graph
