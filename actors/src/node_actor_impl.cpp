@@ -239,6 +239,26 @@ void run_kernel(self_ptr self, const tag& t, std::vector<ops::entry>& inputs) {
   ctx.inputs().clear();
 }
 
+/// A Switch with a failed input routes the failure like a value: to the
+/// port its predicate picks (port 0 if the predicate itself failed), dead
+/// to the other. Inside a loop the failure so follows the iterations and
+/// leaves through the Exit when the loop ends.
+void switch_failed(self_ptr self, const tag& t,
+                   const std::vector<ops::entry>& inputs) {
+  const auto& pred = inputs[1].value;
+  int32_t port = pred.valid() && pred.scalar_value<bool>() ? 1 : 0;
+  auto& st = self->state;
+  if (!st.wired)
+    wire(st);
+  for (const auto& e : st.edges)
+    post(self, e.dst,
+         value_msg{t,
+                   e.slot,
+                   e.port == port || e.port < 0 ? value_state::failed
+                                                : value_state::dead,
+                   {}});
+}
+
 /// The id of the child frame `name_hash` entered from iteration `iter` of
 /// frame `parent`: a pure function, so every partition computes the same.
 uint64_t child_frame(uint64_t parent, int64_t iter, uint64_t name_hash) {
@@ -261,6 +281,8 @@ void fire(self_ptr self, const tag& t, value_state state,
     case node_kind::kernel:
       if (state == value_state::live)
         run_kernel(self, t, inputs);
+      else if (state == value_state::failed && item.unset_outputs_dead)
+        switch_failed(self, t, inputs);
       else
         send_outputs(self, t, state, nullptr);
       return;
@@ -321,8 +343,9 @@ void fire(self_ptr self, const tag& t, value_state state,
       return;
     }
     case node_kind::next_iteration:
-      // Dead (or failed) values end the loop here.
-      if (state == value_state::live)
+      // Dead values end the loop here; failed ones go on, so that the
+      // loop's Exit reports the failure when the loop ends.
+      if (state != value_state::dead)
         send_outputs(self, tag{t.step, t.frame, t.iter + 1, t.frame_info},
                      state, &inputs);
       return;

@@ -1,9 +1,12 @@
 // Control flow through sessions: cond lowered to Switch/Merge, with only the
 // taken branch running (docs/control-flow.md).
 
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "actorflow/actors/session.hpp"
+#include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/math_ops.hpp"
@@ -237,4 +240,249 @@ TEST_F(control_flow, while_loop_sums_one_to_n_fed_at_run_time) {
     EXPECT_EQ(int_of(out[0]), n * (n + 1) / 2) << n;
     EXPECT_EQ(int_of(out[1]), n + 1) << n;
   }
+}
+
+TEST_F(control_flow, fibonacci_and_maximum_iterations) {
+  graph::scope s{e.context().ops};
+  auto k = graph::placeholder(s.sub("k"), dtype::int64, {});
+  auto fib = [&](graph::while_options options) {
+    return graph::while_loop(
+      s,
+      [&](const graph::scope& c, const std::vector<graph::output>& v) {
+        return graph::less(c, v[0], k);
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        return std::vector<graph::output>{
+          graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)), v[2],
+          graph::add(b, v[1], v[2])};
+      },
+      {graph::constant(s, 0.0, dtype::int64),
+       graph::constant(s, 0.0, dtype::int64),
+       graph::constant(s, 1.0, dtype::int64)},
+      options);
+  };
+  auto plain = fib({});
+  graph::while_options capped;
+  capped.maximum_iterations = 5;
+  auto five = fib(capped);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto out = run(sess, {{k.name(), tensor::scalar(int64_t{50})}},
+                 {plain[1], five[0], five[1]});
+  EXPECT_EQ(int_of(out[0]), 12586269025); // F(50)
+  EXPECT_EQ(int_of(out[1]), 5);           // stopped by maximum_iterations
+  EXPECT_EQ(int_of(out[2]), 5);           // F(5)
+}
+
+TEST_F(control_flow, nested_loops_build_a_matrix) {
+  // for i in 0..3: row = []; for j in 0..4: row.append(10 i + j); m.append(row)
+  graph::scope s{e.context().ops};
+  auto empty = graph::constant(
+    s, tensor::from_vector<float>({0, 4}, std::vector<float>{}));
+  graph::while_options rows_grow;
+  rows_grow.shape_invariants = {core::shape{}, core::shape{-1, 4}};
+  auto outer = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 3.0));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      graph::while_options cols_grow;
+      cols_grow.shape_invariants = {core::shape{}, core::shape{-1}};
+      auto inner = graph::while_loop(
+        b,
+        [&](const graph::scope& c, const std::vector<graph::output>& w) {
+          return graph::less(c, w[0], graph::constant(c, 4.0));
+        },
+        [&](const graph::scope& ib, const std::vector<graph::output>& w) {
+          auto value = graph::add(
+            ib, graph::mul(ib, v[0], graph::constant(ib, 10.0)), w[0]);
+          return std::vector<graph::output>{
+            graph::add(ib, w[0], graph::constant(ib, 1.0)),
+            graph::concat(ib, {w[1], graph::reshape(ib, value, {1})}, 0)};
+        },
+        {graph::constant(b, 0.0),
+         graph::constant(b, tensor::from_vector<float>({0}, {}))},
+        cols_grow);
+      return std::vector<graph::output>{
+        graph::add(b, v[0], graph::constant(b, 1.0)),
+        graph::concat(b, {v[1], graph::reshape(b, inner[1], {1, 4})}, 0)};
+    },
+    {graph::constant(s, 0.0), empty}, rows_grow);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto out = run(sess, {}, {outer[1]});
+  ASSERT_EQ(out[0].shape(), (core::shape{3, 4}));
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      EXPECT_EQ(out[0].data<float>()[i * 4 + j], float(10 * i + j));
+}
+
+TEST_F(control_flow, a_loop_in_the_untaken_branch_ends_dead) {
+  graph::scope s{e.context().ops};
+  auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
+  auto n = graph::placeholder(s.sub("n"), dtype::float32, {});
+  auto out = graph::cond(
+    s, pred,
+    [&](const graph::scope& t) {
+      return graph::while_loop(
+        t,
+        [&](const graph::scope& c, const std::vector<graph::output>& v) {
+          return graph::less(c, v[0], n);
+        },
+        [&](const graph::scope& b, const std::vector<graph::output>& v) {
+          return std::vector<graph::output>{
+            graph::add(b, v[0], graph::constant(b, 1.0))};
+        },
+        {graph::constant(t, 0.0)});
+    },
+    [&](const graph::scope& f) {
+      return std::vector<graph::output>{graph::neg(f, n)};
+    });
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  for (int step = 0; step < 3; ++step) {
+    auto skipped = run(
+      sess,
+      {{pred.name(), tensor::scalar(false)}, {n.name(), tensor::scalar(7.0f)}},
+      {out[0]});
+    EXPECT_EQ(scalar_of(skipped[0]), -7.0f);
+    auto looped = run(
+      sess,
+      {{pred.name(), tensor::scalar(true)}, {n.name(), tensor::scalar(7.0f)}},
+      {out[0]});
+    EXPECT_EQ(scalar_of(looped[0]), 7.0f);
+  }
+}
+
+TEST_F(control_flow, cond_inside_a_loop) {
+  // Collatz steps of 27: while x != 1: x = x even ? x / 2 : 3x + 1.
+  graph::scope s{e.context().ops};
+  auto outs = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::not_equal(c, v[0], graph::constant(c, 1.0, dtype::int64));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      auto two = graph::constant(b, 2.0, dtype::int64);
+      auto even = graph::equal(b, graph::floor_mod(b, v[0], two),
+                               graph::constant(b, 0.0, dtype::int64));
+      auto next = graph::cond(
+        b, even,
+        [&](const graph::scope& t) {
+          return std::vector<graph::output>{graph::floor_div(t, v[0], two)};
+        },
+        [&](const graph::scope& f) {
+          return std::vector<graph::output>{graph::add(
+            f, graph::mul(f, v[0], graph::constant(f, 3.0, dtype::int64)),
+            graph::constant(f, 1.0, dtype::int64))};
+        });
+      return std::vector<graph::output>{
+        next[0], graph::add(b, v[1], graph::constant(b, 1.0, dtype::int64))};
+    },
+    {graph::constant(s, 27.0, dtype::int64),
+     graph::constant(s, 0.0, dtype::int64)});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto out = run(sess, {}, {outs[0], outs[1]});
+  EXPECT_EQ(int_of(out[0]), 1);
+  EXPECT_EQ(int_of(out[1]), 111);
+}
+
+TEST_F(control_flow, parallel_iterations_do_not_change_results) {
+  for (int64_t p : {1, 10}) {
+    graph::while_options options;
+    options.parallel_iterations = p;
+    sum_loop l{e.context().ops, options};
+    ASSERT_TRUE(l.s.ok());
+    actors::session sess{e};
+    ASSERT_TRUE(sess.extend(l.s.graph_def()).is_ok());
+    auto out = run(sess, {{l.n.name(), tensor::scalar(int64_t{300})}}, {l.sum});
+    EXPECT_EQ(int_of(out[0]), 45150) << p;
+  }
+}
+
+TEST_F(control_flow, concurrent_steps_each_run_their_loops) {
+  sum_loop l{e.context().ops};
+  ASSERT_TRUE(l.s.ok());
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(l.s.graph_def()).is_ok());
+  std::vector<std::thread> threads;
+  std::vector<int64_t> got(8, -1);
+  for (int k = 0; k < 8; ++k)
+    threads.emplace_back([&, k] {
+      std::vector<tensor> out;
+      auto st = sess.run({{l.n.name(), tensor::scalar(int64_t{100 + k})}},
+                         {l.sum.name()}, {}, &out);
+      if (st.is_ok())
+        got[static_cast<size_t>(k)] = int_of(out[0]);
+    });
+  for (auto& t : threads)
+    t.join();
+  for (int64_t k = 0; k < 8; ++k)
+    EXPECT_EQ(got[static_cast<size_t>(k)], (100 + k) * (101 + k) / 2) << k;
+}
+
+TEST_F(control_flow, an_error_in_an_iteration_fails_the_step_cleanly) {
+  // Iteration 5 divides by zero (integer); the next step works.
+  graph::scope s{e.context().ops};
+  auto zero_at = graph::placeholder(s.sub("zero_at"), dtype::int64, {});
+  auto outs = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 10.0, dtype::int64));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      auto divisor = graph::sub(b, v[0], zero_at);
+      auto q = graph::div(b, graph::constant(b, 100.0, dtype::int64), divisor);
+      return std::vector<graph::output>{
+        graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)),
+        graph::add(b, v[1], q)};
+    },
+    {graph::constant(s, 0.0, dtype::int64),
+     graph::constant(s, 0.0, dtype::int64)});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto st = sess.run({{zero_at.name(), tensor::scalar(int64_t{5})}},
+                     {outs[1].name()}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_EQ(st.op(), "Div");
+  EXPECT_NE(st.message().find("division by zero"), std::string::npos);
+  // zero_at = -1 never divides by zero: sum of 100 / (i + 1), i < 10.
+  auto ok
+    = run(sess, {{zero_at.name(), tensor::scalar(int64_t{-1})}}, {outs[1]});
+  EXPECT_EQ(int_of(ok[0]), 100 + 50 + 33 + 25 + 20 + 16 + 14 + 12 + 11 + 10);
+}
+
+TEST_F(control_flow, a_variable_updated_in_every_iteration) {
+  graph::scope s{e.context().ops};
+  auto v = graph::variable(s.sub("v"), {}, dtype::float32);
+  auto init = graph::assign(s.sub("init"), v, graph::constant(s, 0.0));
+  auto outs = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& x) {
+      return graph::less(c, x[0], graph::constant(c, 5.0));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& x) {
+      auto updated = graph::assign_add(b, v, graph::constant(b, 2.0), true);
+      auto after = b.with_control_dependencies({updated.op()});
+      return std::vector<graph::output>{
+        graph::add(after, x[0], graph::constant(after, 1.0))};
+    },
+    {graph::constant(s, 0.0)});
+  auto read = graph::identity(
+    s.sub("read").with_control_dependencies({outs[0].op()}), v);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  run(sess, {}, {}, {init.node_name()});
+  auto out = run(sess, {}, {outs[0], read});
+  EXPECT_EQ(scalar_of(out[0]), 5.0f);
+  EXPECT_EQ(scalar_of(out[1]), 10.0f);
 }
