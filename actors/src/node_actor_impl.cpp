@@ -67,6 +67,8 @@ struct node_state {
   std::unordered_map<tag, invariant_values, tag_hash> invariants;
   std::unordered_map<tag, std::vector<std::pair<tag, pending_inputs>>, tag_hash>
     parked;
+  /// NextIteration: values its loop throttle holds back, by tag.
+  std::unordered_map<tag, std::pair<value_state, ops::entry>, tag_hash> held;
   /// Reused by synchronous kernels (an actor runs one message at a time);
   /// its input vector also collects the one-message fast path's input.
   std::optional<ops::kernel_context> ctx;
@@ -259,6 +261,39 @@ void switch_failed(self_ptr self, const tag& t,
                    {}});
 }
 
+/// Sends a NextIteration's value into the next iteration, unless its loop
+/// throttle holds it back; wakes the NextIterations the throttle lets go.
+void next_iteration(self_ptr self, const tag& t, value_state state,
+                    std::vector<ops::entry>& inputs) {
+  auto& st = self->state;
+  const auto& item = *st.item;
+  std::vector<loop_throttle::wakeup> wake;
+  bool go
+    = !item.throttle || item.throttle->arrive(item.throttle_index, t, &wake);
+  for (auto& w : wake)
+    post(self,
+         st.plan->actors[static_cast<size_t>(item.throttle->node(w.index))],
+         value_msg{std::move(w.parked), resume_slot, value_state::live, {}});
+  if (go)
+    send_outputs(self, tag{t.step, t.frame, t.iter + 1, t.frame_info}, state,
+                 &inputs);
+  else
+    st.held.emplace(t, std::make_pair(state, std::move(inputs[0])));
+}
+
+/// The throttle let a held NextIteration value go on.
+void resume(self_ptr self, const tag& t) {
+  auto& st = self->state;
+  auto i = st.held.find(t);
+  if (i == st.held.end())
+    return;
+  auto state = i->second.first;
+  std::vector<ops::entry> outputs{std::move(i->second.second)};
+  auto next = tag{t.step, t.frame, t.iter + 1, i->first.frame_info};
+  st.held.erase(i);
+  send_outputs(self, next, state, &outputs);
+}
+
 /// The id of the child frame `name_hash` entered from iteration `iter` of
 /// frame `parent`: a pure function, so every partition computes the same.
 uint64_t child_frame(uint64_t parent, int64_t iter, uint64_t name_hash) {
@@ -346,8 +381,7 @@ void fire(self_ptr self, const tag& t, value_state state,
       // Dead values end the loop here; failed ones go on, so that the
       // loop's Exit reports the failure when the loop ends.
       if (state != value_state::dead)
-        send_outputs(self, tag{t.step, t.frame, t.iter + 1, t.frame_info},
-                     state, &inputs);
+        next_iteration(self, t, state, inputs);
       return;
   }
 }
@@ -438,6 +472,10 @@ void on_value(self_ptr self, value_msg& m) {
     on_invariant(self, m);
     return;
   }
+  if (m.slot == resume_slot) {
+    resume(self, m.tag);
+    return;
+  }
   if (st.num_messages == 1 && st.item->invariant_slots.empty()) {
     // Fast path: one input, nothing to wait for; the input goes straight
     // into the kernel context.
@@ -511,6 +549,10 @@ node_worker::behavior_type node_worker::make_behavior() {
         i = i->first.step == m.step ? st.invariants.erase(i) : std::next(i);
       for (auto i = st.parked.begin(); i != st.parked.end();)
         i = i->first.step == m.step ? st.parked.erase(i) : std::next(i);
+      for (auto i = st.held.begin(); i != st.held.end();)
+        i = i->first.step == m.step ? st.held.erase(i) : std::next(i);
+      if (st.item->throttle)
+        st.item->throttle->forget_step(m.step);
     },
   };
 }

@@ -5,6 +5,7 @@
 
 #include <caf/send.hpp>
 
+#include "actorflow/graph/control_flow_info.hpp"
 #include "actorflow/ops/kernel_construction.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -130,6 +131,25 @@ core::status partition_plan::build(
                  == node_kind::next_iteration)
           dst.num_messages = 1 + dst.num_control;
       }
+  }
+  // One throttle per loop frame for its NextIterations.
+  graph::control_flow_info info;
+  ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, &info));
+  std::map<int, std::vector<size_t>> next_iterations;
+  for (size_t i = 0; i < n; ++i)
+    if (plan->nodes[i].kind == node_kind::next_iteration)
+      next_iterations[info.node_frame[i]].push_back(i);
+  for (const auto& [frame, members] : next_iterations) {
+    std::vector<int> nodes(members.begin(), members.end());
+    auto throttle = std::make_shared<loop_throttle>(
+      std::move(nodes),
+      info.frames[static_cast<size_t>(frame)].parallel_iterations);
+    for (size_t k = 0; k < members.size(); ++k) {
+      auto& item = plan->nodes[members[k]];
+      item.throttle = throttle;
+      item.throttle_index = static_cast<int>(k);
+      plan->invariant_consumers.push_back(static_cast<int>(members[k]));
+    }
   }
   for (size_t i = 0; i < n; ++i) {
     auto& item = plan->nodes[i];

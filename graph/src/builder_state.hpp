@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "actorflow/graph/graph.hpp"
@@ -17,6 +18,8 @@ struct builder_state {
   const ops::op_registry* registry = nullptr;
   graph g;
   core::status first_error;
+  /// Loop frame names handed out by `scope::unique_frame_name`.
+  std::unordered_set<std::string> frame_names;
 };
 
 } // namespace actorflow::graph::detail

@@ -165,7 +165,7 @@ std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
   if (!s.ok())
     return {};
   auto w = s.sub("while");
-  auto frame = w.unique_name("frame");
+  auto frame = s.unique_frame_name("while");
   auto vars = given_vars;
   // maximum_iterations: a counter that joins the condition.
   bool counted = options.maximum_iterations.has_value();

@@ -69,6 +69,15 @@ std::string scope::unique_name(const std::string& hint) const {
   return state_->g.unique_name(prefix_.empty() ? hint : prefix_ + "/" + hint);
 }
 
+std::string scope::unique_frame_name(const std::string& hint) const {
+  auto base = prefix_.empty() ? hint : prefix_ + "/" + hint;
+  auto name = base;
+  for (int i = 1; state_->frame_names.count(name) != 0; ++i)
+    name = base + "_" + std::to_string(i);
+  state_->frame_names.insert(name);
+  return name;
+}
+
 std::vector<output> scope::add_node(const std::string& op,
                                     const std::string& hint,
                                     const std::vector<output>& inputs,

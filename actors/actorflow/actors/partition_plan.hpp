@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "actorflow/actors/loop_throttle.hpp"
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
 #include "actorflow/graph/graph.hpp"
@@ -64,6 +65,9 @@ struct node_item {
   bool is_constant_enter = false;
   /// Input slots fed by constant Enters: filled per frame instance.
   std::vector<int32_t> invariant_slots;
+  /// NextIteration: the throttle of its loop and its index there.
+  std::shared_ptr<loop_throttle> throttle;
+  int throttle_index = 0;
   std::vector<std::vector<edge>> out; ///< Per output port.
   std::vector<int> control_out;
   node_actor send_target; ///< For Sends: the Recv's actor.
@@ -82,7 +86,8 @@ struct partition_plan {
   /// bound to constants, or Recvs. Consts whose every consumer was bound
   /// are not roots: nothing waits for them.
   std::vector<int> roots;
-  /// Nodes that hold loop constants per step (told when a step is done).
+  /// Nodes that keep state per step beyond a tag (loop constants, loop
+  /// throttles): told when a step is done.
   std::vector<int> invariant_consumers;
   master_actor master;
 

@@ -88,6 +88,10 @@ enum class value_state : uint8_t {
 /// The input slot that activations and control edges use.
 inline constexpr int32_t control_slot = -1;
 
+/// The slot of a message that wakes a parked NextIteration (see
+/// `loop_throttle`).
+inline constexpr int32_t resume_slot = -2;
+
 /// One value for one input slot of a node actor.
 struct value_msg {
   actors::tag tag;

@@ -80,6 +80,10 @@ public:
   /// prefix itself when `hint` is empty and the prefix is unused).
   std::string unique_name(const std::string& hint) const;
 
+  /// Returns a loop frame name under this scope's prefix that no loop of
+  /// the graph uses yet (each `while_loop` is its own frame).
+  std::string unique_frame_name(const std::string& hint) const;
+
   /// Adds a node of `op` and returns its outputs. The building block of
   /// every op function.
   std::vector<output> add_node(const std::string& op, const std::string& hint,

@@ -1,0 +1,123 @@
+// P2: microseconds per iteration of a data-dependent while loop with a tiny
+// body, the loop of ../shared/bench/peers/while_loop_torch.py: an
+// 8-element x, a cond on sum(x) > 1e6 that is never taken, then
+// x = x * 0.5 + 1, for n iterations fed at run time. The result is checked
+// (x converges to 2). Also reports the peak RSS, for the memory a long loop
+// takes.
+//
+//   bench_while [--iterations N] [--parallel-iterations P]
+//
+// Last output line: {"us_per_iteration": ..., "iterations": ...,
+// "peak_rss_mb": ...}
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "actorflow/actors/session.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/math_ops.hpp"
+
+using namespace actorflow;
+using core::dtype;
+
+namespace {
+
+/// Peak resident set size of this process in MB (VmHWM).
+double peak_rss_mb() {
+  std::ifstream in{"/proc/self/status"};
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0)
+      return std::stod(line.substr(6)) / 1024.0;
+  return -1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  int64_t iterations = 100000;
+  int64_t parallel = 10;
+  CLI::App app{"P2: microseconds per iteration of a data-dependent while "
+               "loop with a tiny body"};
+  app.add_option("--iterations", iterations, "Loop iterations")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app
+    .add_option("--parallel-iterations", parallel,
+                "parallel_iterations of the loop")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+  graph::scope s;
+  auto n = graph::placeholder(s.sub("n"), dtype::int64, {});
+  auto x0 = graph::constant(s.sub("x0"), core::tensor::from_vector<float>(
+                                           {8}, {0, 0, 0, 0, 0, 0, 0, 0}));
+  graph::while_options options;
+  options.parallel_iterations = parallel;
+  auto outs = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], n);
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      auto big = graph::greater(b, graph::reduce_sum(b, v[1], {0}),
+                                graph::constant(b, 1e6));
+      auto x = graph::cond(
+        b, big,
+        [&](const graph::scope& t) {
+          return std::vector<graph::output>{
+            graph::mul(t, v[1], graph::constant(t, 0.0))};
+        },
+        [&](const graph::scope&) { return std::vector<graph::output>{v[1]}; });
+      auto next = graph::add(b, graph::mul(b, x[0], graph::constant(b, 0.5)),
+                             graph::constant(b, 1.0));
+      return std::vector<graph::output>{
+        graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)), next};
+    },
+    {graph::constant(s.sub("i0"), 0.0, dtype::int64), x0}, options);
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s\n", s.status().to_string().c_str());
+    return 1;
+  }
+  actors::engine e;
+  actors::session sess{e};
+  if (auto st = sess.extend(s.graph_def()); !st.is_ok()) {
+    std::fprintf(stderr, "%s\n", st.to_string().c_str());
+    return 1;
+  }
+  auto run = [&](int64_t count, core::tensor* out) {
+    std::vector<core::tensor> outs_t;
+    auto st = sess.run({{n.name(), core::tensor::scalar(count)}},
+                       {outs[1].name()}, {}, &outs_t);
+    if (!st.is_ok()) {
+      std::fprintf(stderr, "%s\n", st.to_string().c_str());
+      std::exit(1);
+    }
+    *out = outs_t[0];
+  };
+  core::tensor result;
+  run(1000, &result); // compiles and warms up
+  auto t0 = std::chrono::steady_clock::now();
+  run(iterations, &result);
+  double seconds
+    = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+        .count();
+  if (iterations > 30 && std::abs(result.data<float>()[0] - 2.0f) > 1e-5f) {
+    std::fprintf(stderr, "wrong result %g\n", result.data<float>()[0]);
+    return 1;
+  }
+  double us = seconds / double(iterations) * 1e6;
+  std::printf("%lld iterations in %.3f s: %.3f us per iteration (%zu nodes "
+              "in the graph)\n",
+              static_cast<long long>(iterations), seconds, us,
+              s.graph_def().size());
+  std::printf("{\"us_per_iteration\": %.3f, \"iterations\": %lld, "
+              "\"peak_rss_mb\": %.1f}\n",
+              us, static_cast<long long>(iterations), peak_rss_mb());
+  return 0;
+}
