@@ -126,3 +126,82 @@ TEST_F(validation, reserved_names) {
   auto st = check({konst("_secret")});
   EXPECT_NE(st.message().find("reserved"), std::string::npos);
 }
+
+namespace {
+
+core::node_def enter(const std::string& name, const std::string& input,
+                     const std::string& frame, int64_t parallel = 10) {
+  return {name,
+          "Enter",
+          {input},
+          "",
+          {{"T", dtype::float32},
+           {"frame_name", frame},
+           {"parallel_iterations", parallel}}};
+}
+
+core::node_def unary(const std::string& name, const std::string& op,
+                     const std::string& input) {
+  return {name, op, {input}, "", {{"T", dtype::float32}}};
+}
+
+} // namespace
+
+TEST_F(validation, exit_and_next_iteration_need_a_frame) {
+  for (const char* op : {"Exit", "NextIteration"}) {
+    auto st = check({konst("a"), unary("x", op, "a")});
+    EXPECT_EQ(st.code(), core::errc::invalid_argument) << op;
+    EXPECT_EQ(st.node(), "x");
+    EXPECT_NE(st.message().find("outside any loop frame"), std::string::npos)
+      << st.message();
+  }
+  // Inside a frame they are fine.
+  EXPECT_TRUE(
+    check({konst("a"), enter("e", "a", "f"), unary("x", "Exit", "e")}).is_ok());
+}
+
+TEST_F(validation, the_enters_of_a_frame_agree_on_parallel_iterations) {
+  auto st = check({konst("a"),
+                   enter("e1", "a", "f", 10),
+                   enter("e2", "a", "f", 4),
+                   {"m", "Add", {"e1", "e2"}, "", {{"T", dtype::float32}}}});
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_EQ(st.node(), "e2");
+  EXPECT_NE(st.message().find("parallel_iterations"), std::string::npos);
+}
+
+TEST_F(validation, a_merge_needs_two_inputs) {
+  auto st = check(
+    {konst("a"),
+     {"m", "Merge", {"a"}, "", {{"T", dtype::float32}, {"N", int64_t{1}}}}});
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_EQ(st.node(), "m");
+  EXPECT_NE(st.message().find("two or more"), std::string::npos);
+}
+
+TEST_F(validation, a_node_is_in_one_frame) {
+  // Add reads a value inside frame f and one outside it.
+  auto st = check({konst("a"),
+                   enter("e", "a", "f"),
+                   {"m", "Add", {"e", "a"}, "", {{"T", dtype::float32}}}});
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_EQ(st.node(), "m");
+  EXPECT_NE(st.message().find("frame 'f'"), std::string::npos) << st.message();
+}
+
+TEST_F(validation, a_loop_passes_when_its_cycle_goes_through_next_iteration) {
+  auto st = check(
+    {konst("a"),
+     enter("e", "a", "f"),
+     {"m", "Merge", {"e", "n"}, "", {{"T", dtype::float32}, {"N", int64_t{2}}}},
+     {"p",
+      "Const",
+      {"^m"},
+      "",
+      {{"value", core::tensor::scalar(false)}, {"dtype", dtype::bool_}}},
+     {"c", "LoopCond", {"p"}, "", {}},
+     {"s", "Switch", {"m", "c"}, "", {{"T", dtype::float32}}},
+     unary("x", "Exit", "s"),
+     unary("n", "NextIteration", "s:1")});
+  EXPECT_TRUE(st.is_ok()) << st.to_string();
+}
