@@ -19,9 +19,11 @@ public:
   }
 
   core::status run() {
+    ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(g_, &info_));
     for (const auto& node : g_.nodes())
       parts_[node.device];
-    for (const auto& node : g_.nodes()) {
+    for (size_t i = 0; i < g_.size(); ++i) {
+      const auto& node = g_.nodes()[i];
       core::node_def copy = node;
       copy.inputs.clear();
       for (const auto& text : node.inputs) {
@@ -33,7 +35,8 @@ public:
           continue;
         }
         std::string recv;
-        ACTORFLOW_RETURN_IF_ERROR(transfer(src, r, node.device, &recv));
+        auto frame = info_.node_frame[static_cast<size_t>(g_.index_of(r.node))];
+        ACTORFLOW_RETURN_IF_ERROR(transfer(src, r, node.device, frame, &recv));
         copy.inputs.push_back(r.control ? "^" + recv : recv);
       }
       ACTORFLOW_RETURN_IF_ERROR(parts_[node.device].add(std::move(copy)));
@@ -47,7 +50,8 @@ private:
   /// Returns the Recv on `dst_device` for `r` (one per tensor and device),
   /// adding it and its Send on first use.
   core::status transfer(const core::node_def& src, const core::input_ref& r,
-                        const std::string& dst_device, std::string* recv) {
+                        const std::string& dst_device, int frame,
+                        std::string* recv) {
     auto port = r.control ? -1 : r.port;
     auto key = std::make_tuple(src.name, port, dst_device);
     auto i = recvs_.find(key);
@@ -57,7 +61,7 @@ private:
     }
     auto& src_part = parts_[src.device];
     auto& dst_part = parts_[dst_device];
-    auto id = std::to_string(recvs_.size());
+    auto id = std::to_string(next_id_++);
     auto tensor_name = "edge_" + id + "_" + src.name
                        + (r.control ? "_ctrl" : "_" + std::to_string(port));
     core::dtype type = core::dtype::float32;
@@ -95,6 +99,13 @@ private:
     rv.op = ops::runtime_op::recv;
     rv.device = dst_device;
     rv.attrs = std::move(attrs);
+    // Inside a loop a Recv runs once per iteration: the control loop of its
+    // frame on its device activates it with the iteration's tag.
+    if (frame != 0) {
+      std::string merge;
+      ACTORFLOW_RETURN_IF_ERROR(control_loop(frame, dst_device, &merge));
+      rv.inputs.push_back("^" + merge);
+    }
     *recv = rv.name;
     recvs_.emplace(key, rv.name);
     return dst_part.add(std::move(rv));
@@ -102,6 +113,84 @@ private:
 
   /// The sink waits for the root frame's nodes without consumers; work in
   /// loop frames reaches the root frame through Exits.
+  /// Returns the Merge of the control loop of `frame` on `device` (§3.2 of
+  /// the runtime notes): Enter (fed by the parent frame's control loop, or
+  /// a dummy constant at the root) -> Merge -> Switch on the frame's
+  /// LoopCond (received from the device that owns it) -> NextIteration ->
+  /// Merge. It runs once per iteration on `device`, so Recvs there can be
+  /// activated per iteration; it has no Exit and ends when the predicate
+  /// is false.
+  core::status control_loop(int frame, const std::string& device,
+                            std::string* merge) {
+    auto key = std::make_pair(frame, device);
+    if (auto i = control_loops_.find(key); i != control_loops_.end()) {
+      *merge = i->second;
+      return core::status::ok();
+    }
+    const auto& f = info_.frames[static_cast<size_t>(frame)];
+    auto pivot = pivot_of(frame);
+    if (pivot < 0)
+      return core::invalid_argument_error(
+        "loop frame '", f.name,
+        "' spans devices but has no LoopCond (a cross-device loop needs a "
+        "pivot predicate)");
+    auto& part = parts_[device];
+    auto prefix = "_cloop_" + std::to_string(control_loops_.size()) + "_";
+    std::string source;
+    if (f.parent == 0) {
+      core::node_def dummy;
+      dummy.name = prefix + "const";
+      dummy.op = "Const";
+      dummy.device = device;
+      dummy.attrs = {{"value", core::tensor{core::dtype::float32, {0}}},
+                     {"dtype", core::dtype::float32}};
+      source = dummy.name;
+      ACTORFLOW_RETURN_IF_ERROR(part.add(std::move(dummy)));
+    } else {
+      ACTORFLOW_RETURN_IF_ERROR(control_loop(f.parent, device, &source));
+    }
+    core::attr_map f32{{"T", core::dtype::float32}};
+    auto node = [&](const std::string& suffix, const std::string& op,
+                    std::vector<std::string> inputs, core::attr_map attrs) {
+      core::node_def n;
+      n.name = prefix + suffix;
+      n.op = op;
+      n.device = device;
+      n.inputs = std::move(inputs);
+      n.attrs = std::move(attrs);
+      return part.add(std::move(n));
+    };
+    ACTORFLOW_RETURN_IF_ERROR(
+      node("enter", "Enter", {source},
+           {{"T", core::dtype::float32},
+            {"frame_name", f.name},
+            {"is_constant", false},
+            {"parallel_iterations", int64_t{f.parallel_iterations}}}));
+    *merge = prefix + "merge";
+    control_loops_.emplace(key, *merge);
+    ACTORFLOW_RETURN_IF_ERROR(
+      node("merge", "Merge", {prefix + "enter", prefix + "next"},
+           {{"T", core::dtype::float32}, {"N", int64_t{2}}}));
+    // The predicate comes from the pivot's device like any other tensor.
+    const auto& pivot_node = g_.nodes()[static_cast<size_t>(pivot)];
+    std::string pred = pivot_node.name;
+    if (pivot_node.device != device) {
+      core::input_ref r;
+      core::input_ref::parse(pivot_node.name, &r);
+      ACTORFLOW_RETURN_IF_ERROR(transfer(pivot_node, r, device, frame, &pred));
+    }
+    ACTORFLOW_RETURN_IF_ERROR(node("switch", "Switch", {*merge, pred}, f32));
+    return node("next", "NextIteration", {prefix + "switch:1"}, f32);
+  }
+
+  /// The LoopCond of `frame`, or -1.
+  int pivot_of(int frame) const {
+    for (size_t i = 0; i < g_.size(); ++i)
+      if (g_.nodes()[i].op == "LoopCond" && info_.node_frame[i] == frame)
+        return static_cast<int>(i);
+    return -1;
+  }
+
   static core::status add_sink(graph& part) {
     control_flow_info info;
     ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(part, &info));
@@ -128,14 +217,45 @@ private:
   const graph_types& types_;
   std::map<std::string, graph>& parts_;
   std::map<std::tuple<std::string, int, std::string>, std::string> recvs_;
+  control_flow_info info_;
+  std::map<std::pair<int, std::string>, std::string> control_loops_;
+  size_t next_id_ = 0; ///< Numbers the transfers.
 };
+
+/// Moves control-flow plumbing next to the data it handles, so that fewer
+/// edges of a loop cross devices (as TensorFlow's partitioner does): a
+/// Switch and an Exit to their data input's device, an Enter (not of a
+/// reference) and a NextIteration to their first data consumer's.
+void colocate_control_flow(graph& g) {
+  auto& nodes = g.mutable_nodes();
+  std::map<std::string, std::string> first_consumer;
+  for (const auto& node : nodes)
+    for (const auto& text : node.inputs) {
+      core::input_ref r;
+      core::input_ref::parse(text, &r);
+      if (!r.control)
+        first_consumer.emplace(r.node, node.device);
+    }
+  for (auto& node : nodes) {
+    if (node.op == "Switch" || node.op == "Exit") {
+      core::input_ref r;
+      core::input_ref::parse(node.inputs[0], &r);
+      node.device = g.find(r.node)->device;
+    } else if (node.op == "Enter" || node.op == "NextIteration") {
+      if (auto i = first_consumer.find(node.name); i != first_consumer.end())
+        node.device = i->second;
+    }
+  }
+}
 
 } // namespace
 
 core::status partition(const graph& placed, const graph_types& types,
                        std::map<std::string, graph>* parts) {
   parts->clear();
-  return partitioner{placed, types, *parts}.run();
+  graph g = placed;
+  colocate_control_flow(g);
+  return partitioner{g, types, *parts}.run();
 }
 
 } // namespace actorflow::graph

@@ -486,3 +486,57 @@ TEST_F(control_flow, a_variable_updated_in_every_iteration) {
   EXPECT_EQ(scalar_of(out[0]), 5.0f);
   EXPECT_EQ(scalar_of(out[1]), 10.0f);
 }
+
+TEST_F(control_flow, a_loop_spanning_two_devices_equals_one_device) {
+  // x_{k+1} = x_k * 0.5 + c (on cpu:1), with an inner counted loop on
+  // cpu:1 adding k; the condition and the counter stay on cpu:0.
+  auto build = [&](const std::string& body_device, graph::scope& s,
+                   graph::output* n, std::vector<graph::output>* outs) {
+    *n = graph::placeholder(s.sub("n"), dtype::int64, {});
+    auto c = graph::constant(s.sub("c"), 3.0);
+    *outs = graph::while_loop(
+      s,
+      [&](const graph::scope& cs, const std::vector<graph::output>& v) {
+        return graph::less(cs, v[0], *n);
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        auto far = b.with_device(body_device);
+        auto half = graph::mul(far, v[1], graph::constant(far, 0.5));
+        auto inner = graph::while_loop(
+          far,
+          [&](const graph::scope& ic, const std::vector<graph::output>& w) {
+            return graph::less(ic, w[0], graph::constant(ic, 3.0));
+          },
+          [&](const graph::scope& ib, const std::vector<graph::output>& w) {
+            return std::vector<graph::output>{
+              graph::add(ib, w[0], graph::constant(ib, 1.0)),
+              graph::add(ib, w[1], w[0])};
+          },
+          {graph::constant(far, 0.0), half});
+        return std::vector<graph::output>{
+          graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)),
+          graph::add(far, inner[1], c)};
+      },
+      {graph::constant(s, 0.0, dtype::int64), graph::constant(s, 1.0)});
+  };
+  std::vector<float> results;
+  for (const char* device : {"cpu:0", "cpu:1"}) {
+    graph::scope s{e.context().ops};
+    graph::output n;
+    std::vector<graph::output> outs;
+    build(device, s, &n, &outs);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    actors::session sess{e};
+    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+    for (int64_t steps : {0, 1, 20}) {
+      auto out = run(sess, {{n.name(), tensor::scalar(steps)}}, {outs[1]});
+      results.push_back(scalar_of(out[0]));
+    }
+  }
+  // x -> x / 2 + 0 + 1 + 2 + 3: x1 = 6.5, fixed point 12.
+  EXPECT_EQ(results[0], 1.0f);
+  EXPECT_EQ(results[1], 6.5f);
+  EXPECT_NEAR(results[2], 12.0f, 1e-4);
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(results[i], results[i + 3]) << "one device vs two, case " << i;
+}

@@ -4,6 +4,8 @@
 
 #include "actorflow/devices/device_set.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/math_ops.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -154,4 +156,44 @@ TEST_F(passes, partitioning_adds_one_recv_per_tensor_and_device) {
   ASSERT_NE(p1.find(graph::sink_node_name), nullptr);
   (void)c;
   (void)d;
+}
+
+TEST_F(passes, a_loop_across_devices_gets_a_control_loop_per_device) {
+  graph::scope s;
+  auto outs = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 5.0));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      return std::vector<graph::output>{
+        graph::add(b.with_device("cpu:1"), v[0], graph::constant(b, 1.0))};
+    },
+    {graph::constant(s, 0.0)});
+  graph::graph_types types;
+  auto g = checked(s, &types);
+  ASSERT_TRUE(graph::place(g, types, devs, kernels, "cpu:0").is_ok());
+  std::map<std::string, graph::graph> parts;
+  ASSERT_TRUE(graph::partition(g, types, &parts).is_ok());
+  ASSERT_EQ(parts.size(), 2u);
+  for (const auto& [device, part] : parts) {
+    // Each device runs a control loop (Enter, Merge, Switch, NextIteration)
+    // of the frame, and every Recv inside the frame hangs off its Merge.
+    std::string merge;
+    int loop_nodes = 0;
+    for (const auto& n : part.nodes())
+      if (n.name.rfind("_cloop_", 0) == 0) {
+        ++loop_nodes;
+        if (n.op == "Merge")
+          merge = n.name;
+      }
+    // A dummy constant feeds the control loop of a frame at the root.
+    EXPECT_EQ(loop_nodes, 5) << device;
+    for (const auto& n : part.nodes()) {
+      if (n.op == "_Recv") {
+        EXPECT_EQ(n.inputs, std::vector<std::string>{"^" + merge}) << n.name;
+      }
+    }
+  }
+  (void)outs;
 }
