@@ -1,5 +1,7 @@
-// Control flow through sessions: cond lowered to Switch/Merge, with only the
-// taken branch running (docs/control-flow.md).
+// Control flow through sessions: cond and while_loop lowered to TensorFlow's
+// primitives (docs/control-flow.md). Loop results are compared with what
+// TensorFlow computes for the same graphs (tests/golden/control_flow.txt,
+// written by gen_control_flow_golden.py).
 
 #include <thread>
 
@@ -10,6 +12,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/math_ops.hpp"
+#include "common/golden.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -33,6 +36,7 @@ protected:
   }
 
   actors::engine e;
+  std::map<std::string, tensor> golden = test::load_golden("control_flow.txt");
 };
 
 float scalar_of(const tensor& t) {
@@ -237,8 +241,9 @@ TEST_F(control_flow, while_loop_sums_one_to_n_fed_at_run_time) {
     auto out
       = run(sess, {{l.n.name(), tensor::scalar(n)}}, {l.sum, l.iterations});
     ASSERT_EQ(out.size(), 2u);
-    EXPECT_EQ(int_of(out[0]), n * (n + 1) / 2) << n;
-    EXPECT_EQ(int_of(out[1]), n + 1) << n;
+    auto stem = "sum_n" + std::to_string(n);
+    EXPECT_EQ(int_of(out[0]), int_of(golden.at(stem + "_total"))) << n;
+    EXPECT_EQ(int_of(out[1]), int_of(golden.at(stem + "_iterations"))) << n;
   }
 }
 
@@ -270,9 +275,9 @@ TEST_F(control_flow, fibonacci_and_maximum_iterations) {
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
   auto out = run(sess, {{k.name(), tensor::scalar(int64_t{50})}},
                  {plain[1], five[0], five[1]});
-  EXPECT_EQ(int_of(out[0]), 12586269025); // F(50)
-  EXPECT_EQ(int_of(out[1]), 5);           // stopped by maximum_iterations
-  EXPECT_EQ(int_of(out[2]), 5);           // F(5)
+  EXPECT_EQ(int_of(out[0]), int_of(golden.at("fib50")));
+  EXPECT_EQ(int_of(out[1]), int_of(golden.at("capped_iterations")));
+  EXPECT_EQ(int_of(out[2]), int_of(golden.at("capped_fib")));
 }
 
 TEST_F(control_flow, nested_loops_build_a_matrix) {
@@ -314,10 +319,7 @@ TEST_F(control_flow, nested_loops_build_a_matrix) {
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
   auto out = run(sess, {}, {outer[1]});
-  ASSERT_EQ(out[0].shape(), (core::shape{3, 4}));
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 4; ++j)
-      EXPECT_EQ(out[0].data<float>()[i * 4 + j], float(10 * i + j));
+  test::expect_all_near(out[0], golden.at("matrix"), 0.0, "matrix");
 }
 
 TEST_F(control_flow, a_loop_in_the_untaken_branch_ends_dead) {
@@ -349,12 +351,12 @@ TEST_F(control_flow, a_loop_in_the_untaken_branch_ends_dead) {
       sess,
       {{pred.name(), tensor::scalar(false)}, {n.name(), tensor::scalar(7.0f)}},
       {out[0]});
-    EXPECT_EQ(scalar_of(skipped[0]), -7.0f);
+    EXPECT_EQ(scalar_of(skipped[0]), scalar_of(golden.at("branch_loop_false")));
     auto looped = run(
       sess,
       {{pred.name(), tensor::scalar(true)}, {n.name(), tensor::scalar(7.0f)}},
       {out[0]});
-    EXPECT_EQ(scalar_of(looped[0]), 7.0f);
+    EXPECT_EQ(scalar_of(looped[0]), scalar_of(golden.at("branch_loop_true")));
   }
 }
 
@@ -389,8 +391,8 @@ TEST_F(control_flow, cond_inside_a_loop) {
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
   auto out = run(sess, {}, {outs[0], outs[1]});
-  EXPECT_EQ(int_of(out[0]), 1);
-  EXPECT_EQ(int_of(out[1]), 111);
+  EXPECT_EQ(int_of(out[0]), int_of(golden.at("collatz_x")));
+  EXPECT_EQ(int_of(out[1]), int_of(golden.at("collatz_steps")));
 }
 
 TEST_F(control_flow, parallel_iterations_do_not_change_results) {
@@ -533,10 +535,10 @@ TEST_F(control_flow, a_loop_spanning_two_devices_equals_one_device) {
       results.push_back(scalar_of(out[0]));
     }
   }
-  // x -> x / 2 + 0 + 1 + 2 + 3: x1 = 6.5, fixed point 12.
-  EXPECT_EQ(results[0], 1.0f);
-  EXPECT_EQ(results[1], 6.5f);
-  EXPECT_NEAR(results[2], 12.0f, 1e-4);
+  // x -> x / 2 + 0 + 1 + 2 + 3, as TensorFlow computes it.
+  EXPECT_EQ(results[0], scalar_of(golden.at("halving_n0")));
+  EXPECT_EQ(results[1], scalar_of(golden.at("halving_n1")));
+  EXPECT_EQ(results[2], scalar_of(golden.at("halving_n20")));
   for (size_t i = 0; i < 3; ++i)
     EXPECT_EQ(results[i], results[i + 3]) << "one device vs two, case " << i;
 }

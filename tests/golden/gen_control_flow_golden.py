@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Golden results for the control-flow tests, computed by TensorFlow itself.
+
+Builds each test's graph with TensorFlow's v1 graph mode and v1 control
+flow (tf.compat.v1, Switch/Merge/Enter/Exit/NextIteration), runs it, and
+writes the fed inputs and the fetched results to
+tests/golden/control_flow.txt (the format of golden.hpp). The C++ tests
+build the same graphs with actorflow and compare; they never need
+TensorFlow. Running this script does: `pip install tensorflow-cpu` into a
+virtual environment (it is a checking tool, not a dependency).
+
+  gen_control_flow_golden.py           regenerate the file
+  gen_control_flow_golden.py --check   exit 1 unless it is reproduced
+
+Configure with -DACTORFLOW_TF_PYTHON=<that interpreter> and ctest runs the
+check too. Written with TensorFlow 2.21 (tensorflow-cpu from PyPI).
+"""
+import os
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+from case_writer import tensor_lines
+from golden_io import write_or_check
+
+tf1 = tf.compat.v1
+tf1.disable_eager_execution()
+tf1.disable_control_flow_v2()
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(build, feeds):
+    """build(feed placeholders dict) -> fetches; returns their values."""
+    g = tf1.Graph()
+    with g.as_default():
+        holders, fetches = build()
+        with tf1.Session(graph=g) as sess:
+            return [sess.run(fetches, {holders[k]: v for k, v in f.items()})
+                    for f in feeds]
+
+
+def sum_loop():
+    n = tf1.placeholder(tf.int64, [])
+    i, total = tf1.while_loop(lambda i, s: i <= n,
+                              lambda i, s: (i + 1, s + i),
+                              (tf.constant(1, tf.int64), tf.constant(0, tf.int64)))
+    return {"n": n}, [total, i]
+
+
+def fibonacci():
+    k = tf1.placeholder(tf.int64, [])
+    body = lambda i, a, b: (i + 1, b, a + b)
+    zero, one = tf.constant(0, tf.int64), tf.constant(1, tf.int64)
+    plain = tf1.while_loop(lambda i, a, b: i < k, body, (zero, zero, one))
+    capped = tf1.while_loop(lambda i, a, b: i < k, body, (zero, zero, one),
+                            maximum_iterations=5)
+    return {"k": k}, [plain[1], capped[0], capped[1]]
+
+
+def matrix():
+    def outer_body(i, m):
+        def inner_body(j, row):
+            return j + 1.0, tf.concat([row, tf.reshape(i * 10.0 + j, [1])], 0)
+        _, row = tf1.while_loop(lambda j, row: j < 4.0, inner_body,
+                                (tf.constant(0.0), tf.zeros([0])),
+                                shape_invariants=(tf.TensorShape([]),
+                                                  tf.TensorShape([None])))
+        return i + 1.0, tf.concat([m, tf.reshape(row, [1, 4])], 0)
+    _, m = tf1.while_loop(lambda i, m: i < 3.0, outer_body,
+                          (tf.constant(0.0), tf.zeros([0, 4])),
+                          shape_invariants=(tf.TensorShape([]),
+                                            tf.TensorShape([None, 4])))
+    return {}, [m]
+
+
+def collatz():
+    def body(x, steps):
+        two = tf.constant(2, tf.int64)
+        x = tf1.cond(tf.equal(tf.math.floormod(x, two), 0),
+                     lambda: tf.math.floordiv(x, two), lambda: x * 3 + 1)
+        return x, steps + 1
+    x, steps = tf1.while_loop(lambda x, s: tf.not_equal(x, 1), body,
+                              (tf.constant(27, tf.int64), tf.constant(0, tf.int64)))
+    return {}, [x, steps]
+
+
+def loop_in_branch():
+    pred = tf1.placeholder(tf.bool, [])
+    n = tf1.placeholder(tf.float32, [])
+    out = tf1.cond(pred,
+                   lambda: tf1.while_loop(lambda v: v < n, lambda v: v + 1.0,
+                                          [tf.constant(0.0)]),
+                   lambda: -n)
+    return {"pred": pred, "n": n}, [out]
+
+
+def halving():
+    """x <- x / 2 + (0 + 1 + 2) + c with an inner loop; the two-device test."""
+    n = tf1.placeholder(tf.int64, [])
+    c = tf.constant(3.0)
+    def body(i, x):
+        half = x * 0.5
+        _, acc = tf1.while_loop(lambda j, a: j < 3.0, lambda j, a: (j + 1.0, a + j),
+                                (tf.constant(0.0), half))
+        return i + 1, acc + c
+    _, x = tf1.while_loop(lambda i, x: i < n, body,
+                          (tf.constant(0, tf.int64), tf.constant(1.0)))
+    return {"n": n}, [x]
+
+
+def render():
+    lines = []
+
+    def put(name, value):
+        lines.extend(tensor_lines(name, np.asarray(value)))
+
+    for n, (total, i) in zip([10, 1, 0, 1000],
+                             run(sum_loop, [{"n": n} for n in [10, 1, 0, 1000]])):
+        put("sum_n%d_total" % n, total)
+        put("sum_n%d_iterations" % n, i)
+    fib = run(fibonacci, [{"k": 50}])[0]
+    for name, v in zip(("fib50", "capped_iterations", "capped_fib"), fib):
+        put(name, v)
+    put("matrix", run(matrix, [{}])[0][0])
+    x, steps = run(collatz, [{}])[0]
+    put("collatz_x", x)
+    put("collatz_steps", steps)
+    for pred in (False, True):
+        put("branch_loop_%s" % str(pred).lower(),
+            run(loop_in_branch, [{"pred": pred, "n": 7.0}])[0][0])
+    for n in (0, 1, 20):
+        put("halving_n%d" % n, run(halving, [{"n": n}])[0][0])
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    return write_or_check(__doc__, {os.path.join(HERE, "control_flow.txt"): render()})
+
+
+if __name__ == "__main__":
+    sys.exit(main())
