@@ -91,21 +91,55 @@ core::status partition_plan::build(
   // without inputs is bound instead: the consumer gets the value with no
   // message (each consumer its own handle on the shared buffer, so no
   // reference count is shared between cores).
+  //
+  // A Const inside a loop with only control inputs (anchored to the loop's
+  // pivot so that it runs once per iteration) is bound too when its
+  // consumer has another input that arrives per tag: that input already
+  // carries the iteration and the deadness, and the Const need not run at
+  // all. (In the root frame a control input on a Const may order it after
+  // a side effect, so it keeps its messages there.)
+  graph::control_flow_info info;
+  ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, &info));
   auto is_constant = [](const node_item& x) {
     return x.kind == node_kind::kernel && x.def.op == "Const"
            && x.def.inputs.empty();
   };
+  auto is_anchored_constant = [&](const node_item& x) {
+    auto index = static_cast<size_t>(&x - plan->nodes.data());
+    return x.kind == node_kind::kernel && x.def.op == "Const"
+           && info.node_frame[index] != 0 && !x.def.inputs.empty()
+           && std::all_of(x.def.inputs.begin(), x.def.inputs.end(),
+                          [](const std::string& in) { return in[0] == '^'; });
+  };
+  auto source = [&](const std::string& text) -> node_item& {
+    core::input_ref r;
+    core::input_ref::parse(text, &r);
+    return plan->nodes[static_cast<size_t>(g.index_of(r.node))];
+  };
+  std::vector<int> anchored_uses(n, 0); // message edges an anchored Const keeps
   for (size_t i = 0; i < n; ++i) {
     auto& dst = plan->nodes[i];
+    // Whether some input arrives as a message per tag.
+    bool has_messages = false;
+    for (const auto& text : dst.def.inputs) {
+      const auto& src = source(text);
+      has_messages = has_messages
+                     || (!is_constant(src) && !is_anchored_constant(src)
+                         && !src.is_constant_enter);
+    }
     int32_t slot = 0;
     for (const auto& text : dst.def.inputs) {
       core::input_ref r;
       core::input_ref::parse(text, &r);
       auto& src = plan->nodes[static_cast<size_t>(g.index_of(r.node))];
+      bool bind
+        = is_constant(src) || (has_messages && is_anchored_constant(src));
       if (r.control) {
         src.control_out.push_back(static_cast<int>(i));
         ++dst.num_control;
-      } else if (is_constant(src)) {
+        if (is_anchored_constant(src))
+          ++anchored_uses[static_cast<size_t>(g.index_of(r.node))];
+      } else if (bind) {
         core::tensor own;
         const auto& value = std::get<core::tensor>(src.def.attrs.at("value"));
         ACTORFLOW_RETURN_IF_ERROR(value.reshaped(value.shape(), &own));
@@ -116,6 +150,8 @@ core::status partition_plan::build(
           dst.invariant_slots.push_back(slot);
           --dst.num_messages;
         }
+        if (is_anchored_constant(src))
+          ++anchored_uses[static_cast<size_t>(g.index_of(r.node))];
         src.out[static_cast<size_t>(r.port)].push_back(
           node_item::edge{static_cast<int>(i), slot++});
       }
@@ -132,9 +168,16 @@ core::status partition_plan::build(
           dst.num_messages = 1 + dst.num_control;
       }
   }
+  // An anchored Const that every consumer bound never runs: its pivots stop
+  // activating it.
+  for (size_t i = 0; i < n; ++i)
+    if (is_anchored_constant(plan->nodes[i]) && anchored_uses[i] == 0)
+      for (const auto& text : plan->nodes[i].def.inputs) {
+        auto& cut = source(text).control_out;
+        cut.erase(std::remove(cut.begin(), cut.end(), static_cast<int>(i)),
+                  cut.end());
+      }
   // One throttle per loop frame for its NextIterations.
-  graph::control_flow_info info;
-  ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, &info));
   std::map<int, std::vector<size_t>> next_iterations;
   for (size_t i = 0; i < n; ++i)
     if (plan->nodes[i].kind == node_kind::next_iteration)
