@@ -54,6 +54,9 @@ struct node_state {
   node_kind kind = node_kind::kernel;
   int num_messages = 0;
   int num_slots = 0;
+  /// Copies of plan fields every message looks at, kept in the actor.
+  bool is_merge = false;
+  bool has_invariants = false;
   ops::kernel* kernel = nullptr;
   /// Inputs bound to constants at instantiation.
   std::vector<node_item::bound_input> constants;
@@ -160,11 +163,12 @@ void report(self_ptr self, const tag& t, const core::status& err) {
 /// Checks a finished kernel's outputs and sends them on.
 void finish_kernel(self_ptr self, const tag& t, ops::kernel_context& ctx) {
   auto st = ctx.status();
-  bool unset_ok = self->state.item->unset_outputs_dead;
   if (st.is_ok())
     for (size_t i = 0; i < ctx.outputs().size(); ++i) {
       const auto& e = ctx.outputs()[i];
-      if (!e.value.valid() && !e.ref && !unset_ok) {
+      // (A Switch leaves its untaken output unset; the plan is read only
+      // then, keeping it out of the hop's memory.)
+      if (!e.value.valid() && !e.ref && !self->state.item->unset_outputs_dead) {
         st = core::internal_error("kernel left output ", i, " unset");
         break;
       }
@@ -476,7 +480,7 @@ void on_value(self_ptr self, value_msg& m) {
     resume(self, m.tag);
     return;
   }
-  if (st.num_messages == 1 && st.item->invariant_slots.empty()) {
+  if (st.num_messages == 1 && !st.has_invariants) {
     // Fast path: one input, nothing to wait for; the input goes straight
     // into the kernel context.
     auto& inputs = st.ctx->inputs();
@@ -499,7 +503,7 @@ void on_value(self_ptr self, value_msg& m) {
     for (const auto& c : st.constants)
       p.inputs[static_cast<size_t>(c.slot)].value = c.value;
   }
-  if (st.item->is_merge) {
+  if (st.is_merge) {
     on_merge_input(self, m, it);
     return;
   }
@@ -510,7 +514,7 @@ void on_value(self_ptr self, value_msg& m) {
     return;
   auto done = std::move(p);
   st.pending.erase(it);
-  if (st.item->invariant_slots.empty())
+  if (!st.has_invariants)
     fire(self, m.tag, done.state, done.inputs);
   else
     fire_or_park(self, m.tag, done);
@@ -524,6 +528,8 @@ node_worker::node_worker(caf::actor_config& cfg,
   state.kind = item.kind;
   state.num_messages = item.num_messages;
   state.num_slots = item.num_slots;
+  state.is_merge = item.is_merge;
+  state.has_invariants = !item.invariant_slots.empty();
   state.kernel = item.kernel.get();
   state.constants = item.constants;
   state.ctx.emplace(*plan->device, item.out_types, 0);
