@@ -17,8 +17,8 @@ class cond_context : public detail::flow_context {
 public:
   cond_context(const scope& outer, std::shared_ptr<flow_context> outer_ctx,
                output pred, int branch, std::string pivot)
-    : flow_context(std::move(outer_ctx)), outer_(outer), pred_(std::move(pred)),
-      branch_(branch), pivot_(std::move(pivot)) {
+    : flow_context(std::move(outer_ctx)), outer_scope_(outer),
+      pred_(std::move(pred)), branch_(branch), pivot_(std::move(pivot)) {
     // nop
   }
 
@@ -26,8 +26,8 @@ public:
     auto key = x.name();
     if (auto i = captured_.find(key); i != captured_.end())
       return i->second;
-    auto outs = outer_.add_node(x.is_ref() ? "RefSwitch" : "Switch", "Switch",
-                                {x, pred_}, {{"T", x.dtype()}});
+    auto outs = outer_scope_.add_node(x.is_ref() ? "RefSwitch" : "Switch",
+                                      "Switch", {x, pred_}, {{"T", x.dtype()}});
     if (outs.size() != 2)
       return {};
     add_entry(outs[0].node_name());
@@ -39,7 +39,7 @@ public:
   }
 
 private:
-  scope outer_;
+  scope outer_scope_; ///< Where the Switches are built.
   output pred_;
   int branch_;
   std::string pivot_;
