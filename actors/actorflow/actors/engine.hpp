@@ -22,7 +22,7 @@ struct engine_options {
   /// Where nodes without a device request go.
   std::string default_device = "cpu:0";
   /// CAF scheduler threads when the engine owns its actor system; 0 means
-  /// CAF's default (the number of cores).
+  /// one per core.
   int scheduler_threads = 0;
 };
 
