@@ -132,6 +132,7 @@ core::status compile(self_ptr self, const run_request& req,
       plan->shutdown();
       return bst;
     }
+    part->context = st.rt;
     plan->parts.push_back(std::move(part));
   }
   auto wst = partition_plan::wire(plan->parts);

@@ -78,6 +78,10 @@ struct node_item {
 /// Immutable once `wire` has run and before the first step starts, so node
 /// actors read it without locks.
 struct partition_plan {
+  /// Keeps the devices, registries and variables alive as long as a node
+  /// actor holds the plan: a node may still finish a message of a step
+  /// after its session ended.
+  std::shared_ptr<runtime_context> context;
   std::string device_name;
   devices::device* device = nullptr;
   std::vector<node_item> nodes;
