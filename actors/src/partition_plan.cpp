@@ -33,6 +33,17 @@ node_kind kind_of(const std::string& op) {
   return node_kind::kernel;
 }
 
+/// FNV-1a: a hash of frame names that every process and machine computes
+/// alike (std::hash need not).
+uint64_t fnv1a(const std::string& x) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (unsigned char c : x) {
+    h ^= c;
+    h *= 0x100000001B3ull;
+  }
+  return h;
+}
+
 } // namespace
 
 core::status partition_plan::build(
@@ -65,8 +76,8 @@ core::status partition_plan::build(
           ? 1
           : static_cast<int>(item.in_types.size());
     if (item.kind == node_kind::enter) {
-      item.frame_hash = std::hash<std::string>{}(
-        std::get<std::string>(item.def.attrs.at("frame_name")));
+      item.frame_hash
+        = fnv1a(std::get<std::string>(item.def.attrs.at("frame_name")));
       item.is_constant_enter = std::get<bool>(item.def.attrs.at("is_constant"));
     }
     // A Recv waits for its activation and for the value its Send forwards.
