@@ -61,6 +61,10 @@ output identity(const scope& s, const output& x) {
   return unary(s, "Identity", x);
 }
 
+output stop_gradient(const scope& s, const output& x) {
+  return unary(s, "StopGradient", x);
+}
+
 operation no_op(const scope& s) {
   return s.add_operation("NoOp", "NoOp", {}, {});
 }

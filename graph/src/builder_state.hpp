@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "actorflow/graph/gradient_registry.hpp"
 #include "actorflow/graph/graph.hpp"
 #include "actorflow/ops/op_registry.hpp"
 
@@ -20,6 +21,19 @@ struct builder_state {
   core::status first_error;
   /// Loop frame names handed out by `scope::unique_frame_name`.
   std::unordered_set<std::string> frame_names;
+
+  /// What shape inference found for one output of a node.
+  struct output_info {
+    ops::arg_type type;
+    core::shape shape;
+  };
+
+  /// The outputs of each node built, for `scope::output_of`.
+  std::unordered_map<std::string, std::vector<output_info>> outputs;
+  /// Nodes the graph's initializer runs (`scope::add_initializer`).
+  std::vector<std::string> initializers;
+  /// Gradient functions, made with the built-in ones on first use.
+  std::unique_ptr<gradient_registry> gradients;
 };
 
 } // namespace actorflow::graph::detail

@@ -78,6 +78,47 @@ std::string scope::unique_frame_name(const std::string& hint) const {
   return name;
 }
 
+output scope::output_of(const std::string& node, int port) const {
+  auto it = state_->outputs.find(node);
+  if (it == state_->outputs.end() || port < 0
+      || port >= static_cast<int>(it->second.size())) {
+    record_error(core::not_found_error("no output ", port, " of a node named '",
+                                       node, "' was built in this graph"));
+    return {};
+  }
+  const auto& info = it->second[static_cast<size_t>(port)];
+  return output{state_,
+                node,
+                port,
+                info.type.type,
+                info.shape,
+                info.type.is_ref,
+                std::make_shared<const scope>(*this)};
+}
+
+int scope::num_outputs(const std::string& node) const {
+  auto it = state_->outputs.find(node);
+  return it == state_->outputs.end() ? 0 : static_cast<int>(it->second.size());
+}
+
+void scope::add_initializer(const operation& op) const {
+  state_->initializers.push_back(op.name);
+}
+
+operation scope::initializer() const {
+  std::vector<operation> deps;
+  for (const auto& name : state_->initializers)
+    deps.push_back(operation{name});
+  return with_control_dependencies(deps).add_operation("NoOp", "init", {}, {});
+}
+
+gradient_registry& scope::gradients() const {
+  if (state_->gradients == nullptr)
+    state_->gradients
+      = std::make_unique<gradient_registry>(gradient_registry::with_builtins());
+  return *state_->gradients;
+}
+
 std::vector<output> scope::add_node(const std::string& op,
                                     const std::string& hint,
                                     const std::vector<output>& inputs,
@@ -173,6 +214,9 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
   if (flow_)
     flow_->add_member(name);
   auto self = std::make_shared<const scope>(*this);
+  auto& infos = st.outputs[name];
+  for (size_t i = 0; i < out_types.size(); ++i)
+    infos.push_back({out_types[i], shapes.outputs()[i]});
   for (size_t i = 0; i < out_types.size(); ++i)
     outs->emplace_back(state_, name, static_cast<int>(i), out_types[i].type,
                        shapes.outputs()[i], out_types[i].is_ref, self);

@@ -29,6 +29,7 @@ def add_cases(c):
               [np.zeros_like(x, dtype=t)], {"T": t})
         c.add("oneslike_" + np.dtype(t).name, "OnesLike", [x.astype(t)],
               [np.ones_like(x, dtype=t)], {"T": t})
+    c.add("stopgradient", "StopGradient", [x], [x], {"T": F32})
     for out in (I32, I64):
         c.add("shape_" + np.dtype(out).name, "Shape", [x],
               [np.array(x.shape, out)], {"T": F32, "out_type": out})

@@ -29,6 +29,9 @@ output variable(const scope& s, core::shape shape, core::dtype type,
                 const std::string& container = "");
 
 output identity(const scope& s, const output& x);
+
+/// `x`, through which `gradients` sends no gradient.
+output stop_gradient(const scope& s, const output& x);
 operation no_op(const scope& s);
 
 output add(const scope& s, const output& x, const output& y);

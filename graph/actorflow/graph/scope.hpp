@@ -19,6 +19,8 @@ namespace detail {
 class flow_context;
 } // namespace detail
 
+class gradient_registry;
+
 /// Where nodes are being built: a graph under construction plus a name
 /// prefix, a device request and control dependencies, as in TensorFlow's
 /// C++ `Scope`.
@@ -89,6 +91,25 @@ public:
   std::vector<output> add_node(const std::string& op, const std::string& hint,
                                const std::vector<output>& inputs,
                                core::attr_map attrs) const;
+
+  /// Returns output `port` of node `node` built in this graph, as `add_node`
+  /// returned it, with this scope as its origin; records not_found and
+  /// returns an invalid handle if there is none.
+  output output_of(const std::string& node, int port = 0) const;
+
+  /// Returns how many outputs node `node` has (0 if unknown).
+  int num_outputs(const std::string& node) const;
+
+  /// Registers `op` (an Assign, usually) with the graph's initializer.
+  void add_initializer(const operation& op) const;
+
+  /// Adds a NoOp that runs after every initializer registered so far, like
+  /// TensorFlow's `global_variables_initializer`; run it as a target.
+  operation initializer() const;
+
+  /// The gradient functions `gradients` uses for this graph: the built-in
+  /// ones, plus any the user adds for custom ops.
+  gradient_registry& gradients() const;
 
   /// Like `add_node` for ops without outputs.
   operation add_operation(const std::string& op, const std::string& hint,

@@ -53,6 +53,13 @@ core::status register_array_ops(op_registry& r) {
                                     .output("output: T")
                                     .attr("T: type")
                                     .shape_fn(unchanged_shape)));
+  // Identity to the forward pass; automatic differentiation sends no
+  // gradient through it.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("StopGradient")
+                                    .input("input: T")
+                                    .output("output: T")
+                                    .attr("T: type")
+                                    .shape_fn(unchanged_shape)));
   // Cast between the real dtypes and bool; float to integer truncates
   // toward zero, anything nonzero becomes true.
   const char* castable = "{bool, int8, int16, int32, int64, uint8, uint16, "

@@ -61,6 +61,7 @@ public:
 void register_array_kernels(kernel_registry& r) {
   r.add_any<const_kernel>("Const", device_type);
   r.add_any<identity_kernel>("Identity", device_type);
+  r.add_any<identity_kernel>("StopGradient", device_type);
   r.add_any<no_op_kernel>("NoOp", device_type);
   r.add_any<placeholder_kernel>("Placeholder", device_type);
 }

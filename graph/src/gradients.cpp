@@ -1,0 +1,219 @@
+#include "actorflow/graph/gradients.hpp"
+
+#include <deque>
+#include <map>
+
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/gradient_registry.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "builder_state.hpp"
+
+namespace actorflow::graph {
+
+namespace {
+
+using port_key = std::pair<int, int>; // (node index, output port)
+
+/// The control-flow primitives, whose gradients need frames of their own.
+bool is_control_flow(const std::string& op) {
+  return op == "Enter" || op == "RefEnter" || op == "Exit" || op == "Switch"
+         || op == "RefSwitch" || op == "Merge" || op == "NextIteration"
+         || op == "LoopCond";
+}
+
+/// The graph seen as edges: the data inputs of every node and the
+/// consumers of every node.
+struct edges {
+  struct edge {
+    int node;
+    int port;
+  };
+  std::vector<std::vector<edge>> inputs;
+  std::vector<std::vector<int>> consumers;
+
+  explicit edges(const graph& g) : inputs(g.size()), consumers(g.size()) {
+    for (size_t i = 0; i < g.size(); ++i)
+      for (const auto& text : g.nodes()[i].inputs) {
+        core::input_ref ref;
+        if (!core::input_ref::parse(text, &ref) || ref.control)
+          continue;
+        auto src = g.index_of(ref.node);
+        if (src < 0)
+          continue;
+        inputs[i].push_back({src, ref.port});
+        consumers[static_cast<size_t>(src)].push_back(static_cast<int>(i));
+      }
+  }
+};
+
+/// Sums the gradients of one tensor (AddN for several).
+output sum_of(const scope& s, const std::vector<output>& gs) {
+  return gs.size() == 1 ? gs.front() : add_n(s, gs);
+}
+
+} // namespace
+
+std::vector<std::optional<output>>
+gradients(const scope& s, const std::vector<output>& ys,
+          const std::vector<output>& xs, const std::vector<output>& grad_ys) {
+  std::vector<std::optional<output>> result(xs.size());
+  if (!s.ok())
+    return result;
+  if (!grad_ys.empty() && grad_ys.size() != ys.size()) {
+    s.record_error(core::invalid_argument_error(
+      "gradients: ", ys.size(), " ys but ", grad_ys.size(), " grad_ys"));
+    return result;
+  }
+  for (const auto* list : {&ys, &xs, &grad_ys})
+    for (const auto& o : *list)
+      if (!o.valid() || &o.state()->g != &s.graph_def()) {
+        s.record_error(core::invalid_argument_error(
+          "gradients: a y, x or grad_y is invalid or from another graph"));
+        return result;
+      }
+  const auto& g = s.graph_def();
+  edges e{g};
+  auto n = g.size();
+  auto floating = [&](int node, int port) {
+    return core::is_floating(
+      s.output_of(g.nodes()[static_cast<size_t>(node)].name, port).dtype());
+  };
+  // Nodes on a floating path from some x ...
+  std::vector<bool> from_x(n, false);
+  std::deque<int> todo;
+  for (const auto& x : xs) {
+    auto i = g.index_of(x.node_name());
+    if (!from_x[static_cast<size_t>(i)]) {
+      from_x[static_cast<size_t>(i)] = true;
+      todo.push_back(i);
+    }
+  }
+  while (!todo.empty()) {
+    auto i = todo.front();
+    todo.pop_front();
+    for (auto c : e.consumers[static_cast<size_t>(i)])
+      if (!from_x[static_cast<size_t>(c)])
+        for (const auto& in : e.inputs[static_cast<size_t>(c)])
+          if (in.node == i && floating(i, in.port)) {
+            from_x[static_cast<size_t>(c)] = true;
+            todo.push_back(c);
+            break;
+          }
+  }
+  // ... and on a path to some y.
+  std::vector<bool> to_y(n, false);
+  for (const auto& y : ys) {
+    auto i = g.index_of(y.node_name());
+    if (!to_y[static_cast<size_t>(i)]) {
+      to_y[static_cast<size_t>(i)] = true;
+      todo.push_back(i);
+    }
+  }
+  while (!todo.empty()) {
+    auto i = todo.front();
+    todo.pop_front();
+    for (const auto& in : e.inputs[static_cast<size_t>(i)])
+      if (!to_y[static_cast<size_t>(in.node)]) {
+        to_y[static_cast<size_t>(in.node)] = true;
+        todo.push_back(in.node);
+      }
+  }
+  auto between = [&](int i) {
+    return from_x[static_cast<size_t>(i)] && to_y[static_cast<size_t>(i)];
+  };
+  auto root = s.sub("gradients");
+  std::map<port_key, std::vector<output>> pending;
+  for (size_t k = 0; k < ys.size(); ++k) {
+    const auto& y = ys[k];
+    auto i = g.index_of(y.node_name());
+    if (!between(i) || !core::is_floating(y.dtype()))
+      continue;
+    auto seed = grad_ys.empty() ? ones_like(root, y) : grad_ys[k];
+    if (seed.valid() && seed.dtype() != y.dtype()) {
+      s.record_error(core::invalid_argument_error(
+        "gradients: grad_y ", seed.name(), " is ",
+        core::to_string(seed.dtype()), " but y ", y.name(), " is ",
+        core::to_string(y.dtype())));
+      return result;
+    }
+    pending[{i, y.port()}].push_back(seed);
+  }
+  // Builder graphs list every node after its inputs (a loop's back edge
+  // aside), so going backwards meets each node after all its consumers.
+  for (auto i = static_cast<int>(n) - 1; i >= 0 && s.ok(); --i) {
+    if (!between(i))
+      continue;
+    const auto& node = g.nodes()[static_cast<size_t>(i)];
+    auto num_out = s.num_outputs(node.name);
+    bool any = false;
+    for (int p = 0; p < num_out; ++p)
+      any = any || pending.count({i, p}) != 0;
+    bool feeds_x = false;
+    for (const auto& in : e.inputs[static_cast<size_t>(i)])
+      feeds_x = feeds_x || between(in.node);
+    if (!any || !feeds_x)
+      continue;
+    if (is_control_flow(node.op)) {
+      s.record_error(
+        core::unimplemented_error("gradients through control flow are not "
+                                  "built yet")
+          .with_context(node.name, node.op));
+      return result;
+    }
+    const auto* fn = s.gradients().find(node.op);
+    if (fn == nullptr) {
+      s.record_error(core::not_found_error(
+                       "no gradient function is registered for op '", node.op,
+                       "' (register one with scope::gradients().add, "
+                       "or cut the path with StopGradient)")
+                       .with_context(node.name, node.op));
+      return result;
+    }
+    auto gs = root.sub(node.name + "_grad");
+    if (!node.device.empty())
+      gs = gs.with_device(node.device);
+    gradient_op op{node, {}, {}};
+    for (const auto& in : e.inputs[static_cast<size_t>(i)])
+      op.inputs.push_back(
+        s.output_of(g.nodes()[static_cast<size_t>(in.node)].name, in.port));
+    std::vector<output> grads;
+    for (int p = 0; p < num_out; ++p) {
+      op.outputs.push_back(s.output_of(node.name, p));
+      auto it = pending.find({i, p});
+      if (it != pending.end())
+        grads.push_back(sum_of(gs, it->second));
+      else if (core::is_floating(op.outputs.back().dtype()))
+        grads.push_back(zeros_like(gs, op.outputs.back()));
+      else
+        grads.emplace_back();
+    }
+    std::vector<output> input_grads(op.inputs.size());
+    auto st = (*fn)(gs, op, grads, &input_grads);
+    if (!st.is_ok() || input_grads.size() != op.inputs.size()) {
+      s.record_error((st.is_ok() ? core::internal_error(
+                        "the gradient function returned ", input_grads.size(),
+                        " gradients for ", op.inputs.size(), " inputs")
+                                 : st)
+                       .with_context(node.name, node.op));
+      return result;
+    }
+    for (size_t k = 0; k < op.inputs.size(); ++k) {
+      const auto& in = e.inputs[static_cast<size_t>(i)][k];
+      if (input_grads[k].valid() && between(in.node)
+          && floating(in.node, in.port))
+        pending[{in.node, in.port}].push_back(input_grads[k]);
+    }
+  }
+  if (!s.ok())
+    return result;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    auto it = pending.find({g.index_of(xs[k].node_name()), xs[k].port()});
+    if (it != pending.end())
+      result[k] = sum_of(root, it->second);
+  }
+  if (!s.ok())
+    return std::vector<std::optional<output>>(xs.size());
+  return result;
+}
+
+} // namespace actorflow::graph

@@ -1,0 +1,148 @@
+// Gradient functions of the neural-network ops, after TensorFlow's
+// nn_grad.py.
+
+#include "../builder_util.hpp"
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
+#include "grad_util.hpp"
+
+namespace actorflow::graph::detail {
+
+namespace {
+
+using core::status;
+
+/// A gradient function that sets input 0 from output 0's gradient.
+template <class F>
+gradient_fn first_input(F f) {
+  return [f](const scope& s, const gradient_op& op,
+             const std::vector<output>& g, std::vector<output>* in) {
+    (*in)[0] = f(s, op, g[0]);
+    return status::ok();
+  };
+}
+
+/// The gradient of a softmax cross entropy's logits: each row's loss
+/// gradient times the backprop output.
+output logits_grad(const scope& s, const gradient_op& op, const output& g) {
+  return mul(s, expand_dims(s, g, -1), op.outputs[1]);
+}
+
+} // namespace
+
+void register_nn_gradients(gradient_registry& r) {
+  r.add("Relu",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return typed(s, "ReluGrad", {g, op.outputs[0]});
+        }));
+  r.add("Relu6",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return typed(s, "Relu6Grad", {g, op.inputs[0]});
+        }));
+  r.add("Elu",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          // y > 0: g; else g * (y + 1) (= g * exp(x)).
+          const auto& y = op.outputs[0];
+          auto one = constant(s, 1.0, y.dtype());
+          return select(s, greater(s, y, zeros_like(s, y)), g,
+                        mul(s, g, add(s, y, one)));
+        }));
+  r.add("Selu",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          // TensorFlow's constants; y <= 0: g * (y + scale * alpha).
+          constexpr double scale = 1.0507009873554804934193349852946;
+          constexpr double alpha = 1.6732632423543772848170429916717;
+          const auto& y = op.outputs[0];
+          auto t = y.dtype();
+          return select(s, greater(s, y, zeros_like(s, y)),
+                        mul(s, g, constant(s, scale, t)),
+                        mul(s, g, add(s, y, constant(s, scale * alpha, t))));
+        }));
+  r.add("Softplus",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return mul(s, g, sigmoid(s, op.inputs[0]));
+        }));
+  r.add("Softmax",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          const auto& y = op.outputs[0];
+          auto dot = reduce_sum(s, mul(s, g, y), {-1}, true);
+          return mul(s, sub(s, g, dot), y);
+        }));
+  r.add("LogSoftmax",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          auto total = reduce_sum(s, g, {-1}, true);
+          return sub(s, g, mul(s, exp(s, op.outputs[0]), total));
+        }));
+  r.add("L2Loss",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return mul(s, op.inputs[0], g);
+        }));
+  r.add("Dropout",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return mul(s, g, op.outputs[1]);
+        }));
+  r.add("BiasAdd", [](const scope& s, const gradient_op&,
+                      const std::vector<output>& g, std::vector<output>* in) {
+    (*in)[0] = g[0];
+    (*in)[1] = typed(s, "BiasAddGrad", {g[0]});
+    return status::ok();
+  });
+  r.add("Conv2D", [](const scope& s, const gradient_op& op,
+                     const std::vector<output>& g, std::vector<output>* in) {
+    const auto& x = op.inputs[0];
+    const auto& filter = op.inputs[1];
+    auto attrs = op.node.attrs;
+    (*in)[0] = first(s.add_node("Conv2DBackpropInput", "Conv2DBackpropInput",
+                                {shape_of(s, x), filter, g[0]}, attrs));
+    (*in)[1] = first(s.add_node("Conv2DBackpropFilter", "Conv2DBackpropFilter",
+                                {x, shape_of(s, filter), g[0]}, attrs));
+    return status::ok();
+  });
+  r.add("MaxPool",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return first(s.add_node("MaxPoolGrad", "MaxPoolGrad",
+                                  {op.inputs[0], op.outputs[0], g},
+                                  op.node.attrs));
+        }));
+  r.add("AvgPool",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return first(s.add_node("AvgPoolGrad", "AvgPoolGrad",
+                                  {shape_of(s, op.inputs[0]), g},
+                                  op.node.attrs));
+        }));
+  r.add("FusedBatchNorm", [](const scope& s, const gradient_op& op,
+                             const std::vector<output>& g,
+                             std::vector<output>* in) {
+    // From the mean and variance the forward pass used (reserve spaces);
+    // the gradients of batch_mean and batch_variance are not followed.
+    core::attr_map attrs{{"T", op.inputs[0].dtype()},
+                         {"epsilon", op.attr_or("epsilon", 1e-4)},
+                         {"is_training", op.attr_or("is_training", true)}};
+    auto outs = s.add_node(
+      "FusedBatchNormGrad", "FusedBatchNormGrad",
+      {g[0], op.inputs[0], op.inputs[1], op.outputs[3], op.outputs[4]},
+      std::move(attrs));
+    if (outs.size() == 5)
+      for (size_t i = 0; i < 3; ++i)
+        (*in)[i] = outs[i];
+    return status::ok();
+  });
+  r.add("SoftmaxCrossEntropyWithLogits",
+        [](const scope& s, const gradient_op& op, const std::vector<output>& g,
+           std::vector<output>* in) {
+          (*in)[0] = logits_grad(s, op, g[0]);
+          (*in)[1] = mul(s, expand_dims(s, g[0], -1),
+                         neg(s, log_softmax(s, op.inputs[0])));
+          return status::ok();
+        });
+  r.add("SparseSoftmaxCrossEntropyWithLogits",
+        [](const scope& s, const gradient_op& op, const std::vector<output>& g,
+           std::vector<output>* in) {
+          (*in)[0] = logits_grad(s, op, g[0]);
+          return status::ok();
+        });
+}
+
+} // namespace actorflow::graph::detail

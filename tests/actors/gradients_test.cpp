@@ -1,0 +1,570 @@
+// Automatic differentiation: each gradient function against central finite
+// differences in float64 (the maximum relative error is asserted), and the
+// rules of graph::gradients (sums over consumers, StopGradient, integer
+// paths, unused outputs, errors).
+
+#include <cmath>
+#include <functional>
+#include <random>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "actorflow/actors/session.hpp"
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/gradient_registry.hpp"
+#include "actorflow/graph/gradients.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
+#include "common/golden.hpp"
+
+using namespace actorflow;
+using core::dtype;
+using core::shape;
+using core::tensor;
+using graph::output;
+using graph::scope;
+
+namespace {
+
+using build_fn
+  = std::function<output(const scope&, const std::vector<output>&)>;
+
+/// Uniform float64 values in [lo, hi), the same for the same seed.
+tensor uniform(shape sh, double lo, double hi, unsigned seed) {
+  std::mt19937 gen{seed};
+  std::uniform_real_distribution<double> dist{lo, hi};
+  tensor t{dtype::float64, sh};
+  for (int64_t i = 0; i < t.num_elements(); ++i)
+    t.mutable_data<double>()[i] = dist(gen);
+  return t;
+}
+
+/// One finite-difference check: the inputs, the function of them, and the
+/// largest relative error allowed.
+struct fd_case {
+  std::vector<tensor> inputs;
+  build_fn build;
+  double tolerance = 1e-7;
+  /// The step of the central differences.
+  double h = 1e-6;
+};
+
+class gradients : public ::testing::Test {
+protected:
+  /// Checks d(sum(f(inputs) * w))/d(input) against central differences
+  /// for every input, with w fixed random weights, and records the op as
+  /// checked.
+  void check(const std::string& op, const fd_case& c) {
+    SCOPED_TRACE(op);
+    checked.insert(op);
+    scope s{e.context().ops};
+    std::vector<output> xs;
+    for (size_t i = 0; i < c.inputs.size(); ++i)
+      xs.push_back(graph::placeholder(s.sub("x" + std::to_string(i)),
+                                      dtype::float64, c.inputs[i].shape()));
+    auto y = c.build(s, xs);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    ASSERT_TRUE(y.shape().fully_defined()) << y.shape().to_string();
+    auto w = graph::constant(s, uniform(y.shape(), 0.5, 1.5, 7));
+    std::vector<int64_t> all;
+    for (int i = 0; i < y.shape().rank(); ++i)
+      all.push_back(i);
+    auto loss = graph::reduce_sum(s.sub("loss"), graph::mul(s, y, w), all);
+    auto grads = graph::gradients(s, {loss}, xs);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    std::vector<std::string> fetches;
+    for (const auto& g : grads) {
+      ASSERT_TRUE(g.has_value());
+      fetches.push_back(g->name());
+    }
+    actors::session sess{e};
+    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+    auto feeds_of = [&](const std::vector<tensor>& values) {
+      actors::feed_list feeds;
+      for (size_t i = 0; i < xs.size(); ++i)
+        feeds.push_back({xs[i].name(), values[i]});
+      return feeds;
+    };
+    std::vector<tensor> analytic;
+    auto st = sess.run(feeds_of(c.inputs), fetches, {}, &analytic);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    auto loss_at = [&](const std::vector<tensor>& values) {
+      std::vector<tensor> out;
+      auto st = sess.run(feeds_of(values), {loss.name()}, {}, &out);
+      EXPECT_TRUE(st.is_ok()) << st.to_string();
+      return st.is_ok() ? out[0].data<double>()[0] : 0.0;
+    };
+    const double h = c.h;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      ASSERT_EQ(analytic[i].shape(), c.inputs[i].shape()) << "input " << i;
+      double worst = 0;
+      for (int64_t j = 0; j < c.inputs[i].num_elements(); ++j) {
+        auto values = c.inputs;
+        ASSERT_TRUE(c.inputs[i].deep_copy(&values[i]).is_ok());
+        auto* v = values[i].mutable_data<double>() + j;
+        auto x0 = *v;
+        *v = x0 + h;
+        auto up = loss_at(values);
+        *v = x0 - h;
+        auto down = loss_at(values);
+        auto numeric = (up - down) / (2 * h);
+        auto a = analytic[i].data<double>()[j];
+        worst = std::max(worst, std::abs(a - numeric)
+                                  / std::max(1.0, std::abs(numeric)));
+      }
+      EXPECT_LE(worst, c.tolerance) << "input " << i;
+    }
+  }
+
+  actors::engine e;
+  std::set<std::string> checked;
+};
+
+tensor u(shape sh, unsigned seed = 1) {
+  return uniform(std::move(sh), -2, 2, seed);
+}
+
+tensor positive(shape sh, unsigned seed = 1) {
+  return uniform(std::move(sh), 0.5, 2, seed);
+}
+
+/// A unary op of one input.
+template <class F>
+fd_case unary(tensor x, F f) {
+  return {{std::move(x)}, [f](const scope& s, const std::vector<output>& in) {
+            return f(s, in[0]);
+          }};
+}
+
+/// A binary op of two inputs.
+template <class F>
+fd_case binary(tensor x, tensor y, F f) {
+  return {{std::move(x), std::move(y)},
+          [f](const scope& s, const std::vector<output>& in) {
+            return f(s, in[0], in[1]);
+          }};
+}
+
+} // namespace
+
+TEST_F(gradients, unary_math_ops_match_finite_differences) {
+  auto x = u({2, 3});
+  check("Neg", unary(x, graph::neg));
+  check("Abs", unary(x, graph::abs));
+  check("Square", unary(x, graph::square));
+  check("Exp", unary(x, graph::exp));
+  check("Log", unary(positive({2, 3}), graph::log));
+  check("Log1p", unary(positive({2, 3}), graph::log1p));
+  check("Sqrt", unary(positive({2, 3}), graph::sqrt));
+  check("Rsqrt", unary(positive({2, 3}), graph::rsqrt));
+  check("Tanh", unary(x, graph::tanh));
+  check("Sigmoid", unary(x, graph::sigmoid));
+  check("Identity", unary(x, graph::identity));
+  check("CheckNumerics", unary(x, [](const scope& s, const output& v) {
+          return graph::check_numerics(s, v, "checked");
+        }));
+  // float64 -> float32 -> float64 rounds to float32: larger steps and a
+  // looser bound.
+  auto cast = unary(x, [](const scope& s, const output& v) {
+    return graph::cast(s, graph::cast(s, v, dtype::float32), dtype::float64);
+  });
+  cast.h = 1e-2;
+  cast.tolerance = 1e-4;
+  check("Cast", cast);
+}
+
+TEST_F(gradients, binary_math_ops_match_finite_differences_with_broadcasting) {
+  // Same shapes, and y broadcast along rows and as a scalar.
+  for (auto ys : {shape{2, 3}, shape{3}, shape{}}) {
+    auto x = u({2, 3}, 1);
+    auto y = u(ys, 2);
+    check("Add", binary(x, y, graph::add));
+    check("Sub", binary(x, y, graph::sub));
+    check("Mul", binary(x, y, graph::mul));
+    check("Div", binary(x, positive(ys, 2), graph::div));
+    check("Maximum", binary(x, y, graph::maximum));
+    check("Minimum", binary(x, y, graph::minimum));
+    check("Pow", binary(positive({2, 3}), y, graph::pow));
+    check("FloorMod", binary(positive({2, 3}, 3), uniform(ys, 0.3, 0.4, 4),
+                             graph::floor_mod));
+  }
+  // x broadcast: [3, 1] against [1, 4].
+  check("Mul", binary(u({3, 1}), u({1, 4}, 2), graph::mul));
+  check("AddN", binary(u({2, 3}), u({2, 3}, 2),
+                       [](const scope& s, const output& a, const output& b) {
+                         return graph::add_n(s, {a, b, a});
+                       }));
+  check("Select",
+        binary(u({2, 3}), u({2, 3}, 2),
+               [](const scope& s, const output& a, const output& b) {
+                 auto c = graph::constant(
+                   s, tensor::from_vector<bool>(
+                        {2, 3}, {true, false, false, true, true, false}));
+                 return graph::select(s, c, a, b);
+               }));
+}
+
+TEST_F(gradients, reductions_match_finite_differences) {
+  auto x = u({2, 3, 4});
+  for (std::vector<int64_t> axes :
+       {std::vector<int64_t>{1}, {0, 2}, {-1}, {0, 1, 2}})
+    for (bool keep : {false, true}) {
+      check("Sum", unary(x, [&](const scope& s, const output& v) {
+              return graph::reduce_sum(s, v, axes, keep);
+            }));
+      check("Mean", unary(x, [&](const scope& s, const output& v) {
+              return graph::reduce_mean(s, v, axes, keep);
+            }));
+      check("Max", unary(x, [&](const scope& s, const output& v) {
+              return graph::reduce_max(s, v, axes, keep);
+            }));
+      check("Min", unary(x, [&](const scope& s, const output& v) {
+              return graph::reduce_min(s, v, axes, keep);
+            }));
+    }
+}
+
+TEST_F(gradients, a_reduction_of_a_partly_known_shape_uses_the_run_time_shape) {
+  // The placeholder's batch dimension is unknown at build time.
+  scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, shape{-1, 3});
+  auto loss = graph::reduce_mean(s, graph::square(s, x), {0, 1});
+  auto g = graph::gradients(s, {loss}, {x});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto v = u({4, 3});
+  std::vector<tensor> out;
+  ASSERT_TRUE(sess.run({{x.name(), v}}, {g[0]->name()}, {}, &out).is_ok());
+  tensor want{dtype::float64, {4, 3}};
+  for (int i = 0; i < 12; ++i)
+    want.mutable_data<double>()[i] = 2 * v.data<double>()[i] / 12;
+  test::expect_all_near(out[0], want, 1e-15, "d mean(x^2) / dx");
+}
+
+TEST_F(gradients, matrix_ops_match_finite_differences) {
+  for (bool ta : {false, true})
+    for (bool tb : {false, true})
+      check("MatMul",
+            binary(u(ta ? shape{4, 2} : shape{2, 4}),
+                   u(tb ? shape{3, 4} : shape{4, 3}, 2),
+                   [=](const scope& s, const output& a, const output& b) {
+                     return graph::matmul(s, a, b, {ta, tb});
+                   }));
+  for (bool ax : {false, true})
+    for (bool ay : {false, true})
+      check("BatchMatMulV2",
+            binary(u(ax ? shape{2, 4, 2} : shape{2, 2, 4}),
+                   u(ay ? shape{3, 4} : shape{4, 3}, 2),
+                   [=](const scope& s, const output& a, const output& b) {
+                     return graph::batch_matmul(s, a, b, ax, ay);
+                   }));
+  // Well-conditioned matrices: the identity plus small values.
+  auto m = u({2, 3, 3});
+  for (int b = 0; b < 2; ++b)
+    for (int i = 0; i < 3; ++i)
+      m.mutable_data<double>()[b * 9 + i * 4] += 4;
+  for (bool adjoint : {false, true})
+    check("MatrixInverse", unary(m, [=](const scope& s, const output& v) {
+            return graph::matrix_inverse(s, v, adjoint);
+          }));
+  check("MatrixDeterminant", unary(m, graph::matrix_determinant));
+}
+
+TEST_F(gradients, array_ops_match_finite_differences) {
+  auto x = u({2, 3, 4});
+  check("Reshape", unary(x, [](const scope& s, const output& v) {
+          return graph::reshape(s, v, std::vector<int64_t>{4, -1});
+        }));
+  check("ExpandDims", unary(x, [](const scope& s, const output& v) {
+          return graph::expand_dims(s, v, 1);
+        }));
+  check("Squeeze", unary(u({2, 1, 3}), [](const scope& s, const output& v) {
+          return graph::squeeze(s, v);
+        }));
+  check("Transpose", unary(x, [](const scope& s, const output& v) {
+          return graph::transpose(s, v, {2, 0, 1});
+        }));
+  check("ConcatV2",
+        binary(x, u({2, 2, 4}, 2),
+               [](const scope& s, const output& a, const output& b) {
+                 return graph::concat(s, {a, b, a}, 1);
+               }));
+  check("Split", unary(x, [](const scope& s, const output& v) {
+          auto parts = graph::split(s, v, 2, 2);
+          // Only part 1 is used: part 0 gets a zero gradient.
+          return graph::mul(s, parts[1], parts[1]);
+        }));
+  check("SplitV", unary(x, [](const scope& s, const output& v) {
+          auto parts = graph::split_v(s, v, {1, 3}, -1);
+          return graph::reduce_sum(s, parts[0], {2}, false)
+                 + graph::reduce_sum(s, graph::square(s, parts[1]), {2}, false);
+        }));
+  check("Pack", binary(u({3, 4}), u({3, 4}, 2),
+                       [](const scope& s, const output& a, const output& b) {
+                         return graph::stack(s, {a, b}, 1);
+                       }));
+  check("Unpack", unary(x, [](const scope& s, const output& v) {
+          auto parts = graph::unstack(s, v, 3, 1);
+          return graph::mul(s, parts[0], parts[2]);
+        }));
+  check("Slice", unary(x, [](const scope& s, const output& v) {
+          return graph::slice(s, v, {0, 1, 1}, {2, -1, 2});
+        }));
+  check("Pad", unary(x, [](const scope& s, const output& v) {
+          return graph::pad(s, v, {{1, 0}, {0, 2}, {1, 1}});
+        }));
+  check("Tile", unary(u({2, 3}), [](const scope& s, const output& v) {
+          return graph::tile(s, v, {2, 1});
+        }));
+  check("ReverseV2", unary(x, [](const scope& s, const output& v) {
+          return graph::reverse(s, v, {0, 2});
+        }));
+  check("Fill", unary(u({}), [](const scope& s, const output& v) {
+          return graph::fill(s, {2, 3}, v);
+        }));
+  check("GatherV2", unary(u({4, 3}), [](const scope& s, const output& v) {
+          // Row 1 twice: its gradients add up.
+          auto idx = graph::constant(
+            s, tensor::from_vector<int32_t>({2, 2}, {1, 3, 1, 0}));
+          return graph::gather(s, v, idx);
+        }));
+}
+
+TEST_F(gradients, nn_ops_match_finite_differences) {
+  auto x = u({2, 5});
+  check("Relu", unary(x, graph::relu));
+  check("Relu6", unary(uniform({2, 5}, -3, 9, 3), graph::relu6));
+  check("Elu", unary(x, graph::elu));
+  check("Selu", unary(x, graph::selu));
+  check("Softplus", unary(x, graph::softplus));
+  check("Softmax", unary(x, graph::softmax));
+  check("LogSoftmax", unary(x, graph::log_softmax));
+  check("L2Loss", unary(x, graph::l2_loss));
+  check("BiasAdd", binary(u({2, 3, 4}), u({4}, 2), graph::bias_add));
+  auto labels = tensor::from_vector<double>(
+    {2, 5}, {0.1, 0.2, 0.3, 0.4, 0.0, 0.5, 0.0, 0.0, 0.25, 0.25});
+  check("SoftmaxCrossEntropyWithLogits",
+        binary(x, labels, [](const scope& s, const output& l, const output& p) {
+          return graph::softmax_cross_entropy_with_logits(s, l, p).first;
+        }));
+  check(
+    "SparseSoftmaxCrossEntropyWithLogits",
+    unary(x, [](const scope& s, const output& l) {
+      auto idx = graph::constant(s, tensor::from_vector<int64_t>({2}, {3, 0}));
+      return graph::sparse_softmax_cross_entropy_with_logits(s, l, idx).first;
+    }));
+  for (const char* padding : {"SAME", "VALID"}) {
+    graph::window_options o;
+    o.padding = padding;
+    o.stride_h = 2;
+    check("Conv2D",
+          binary(u({2, 5, 4, 3}), u({3, 2, 3, 2}, 2),
+                 [=](const scope& s, const output& in, const output& f) {
+                   return graph::conv2d(s, in, f, o);
+                 }));
+    check("MaxPool",
+          unary(u({2, 5, 4, 3}), [=](const scope& s, const output& in) {
+            return graph::max_pool(s, in, 2, 3, o);
+          }));
+    check("AvgPool",
+          unary(u({2, 5, 4, 3}), [=](const scope& s, const output& in) {
+            return graph::avg_pool(s, in, 2, 3, o);
+          }));
+  }
+  for (bool training : {true, false}) {
+    // Mean and variance (used in inference only) get no gradient, as in
+    // TensorFlow: they are constants here.
+    check("FusedBatchNorm",
+          {{u({2, 3, 2, 3}), positive({3}, 2), u({3}, 3)},
+           [=](const scope& s, const std::vector<output>& in) {
+             auto mean = graph::constant(s, u({3}, 4));
+             auto var = graph::constant(s, positive({3}, 5));
+             return graph::fused_batch_norm(s, in[0], in[1], in[2], mean, var,
+                                            training)
+               .y;
+           }});
+  }
+}
+
+TEST_F(gradients, dropout_scales_the_gradient_by_its_mask) {
+  scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, {4, 50});
+  auto y = graph::dropout(s, x, 0.25, {5, 6});
+  auto g = graph::gradients(s, {y}, {x});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto v = positive({4, 50});
+  std::vector<tensor> out;
+  ASSERT_TRUE(
+    sess.run({{x.name(), v}}, {y.name(), g[0]->name()}, {}, &out).is_ok());
+  int dropped = 0;
+  for (int i = 0; i < 200; ++i) {
+    auto kept = out[0].data<double>()[i] != 0;
+    dropped += kept ? 0 : 1;
+    EXPECT_DOUBLE_EQ(out[1].data<double>()[i], kept ? 1 / 0.75 : 0.0) << i;
+  }
+  EXPECT_GT(dropped, 20);
+  EXPECT_LT(dropped, 80);
+}
+
+TEST_F(gradients, every_gradient_function_is_checked) {
+  // The ops checked against finite differences above, and those registered
+  // as not differentiable; a new gradient function must join one list.
+  std::set<std::string> finite_differences{
+    "Neg",
+    "Abs",
+    "Square",
+    "Exp",
+    "Log",
+    "Log1p",
+    "Sqrt",
+    "Rsqrt",
+    "Tanh",
+    "Sigmoid",
+    "Identity",
+    "CheckNumerics",
+    "Cast",
+    "Add",
+    "Sub",
+    "Mul",
+    "Div",
+    "Maximum",
+    "Minimum",
+    "Pow",
+    "FloorMod",
+    "AddN",
+    "Select",
+    "Sum",
+    "Mean",
+    "Max",
+    "Min",
+    "MatMul",
+    "BatchMatMulV2",
+    "MatrixInverse",
+    "MatrixDeterminant",
+    "Reshape",
+    "ExpandDims",
+    "Squeeze",
+    "Transpose",
+    "ConcatV2",
+    "Split",
+    "SplitV",
+    "Pack",
+    "Unpack",
+    "Slice",
+    "Pad",
+    "Tile",
+    "ReverseV2",
+    "Fill",
+    "GatherV2",
+    "Relu",
+    "Relu6",
+    "Elu",
+    "Selu",
+    "Softplus",
+    "Softmax",
+    "LogSoftmax",
+    "L2Loss",
+    "BiasAdd",
+    "SoftmaxCrossEntropyWithLogits",
+    "SparseSoftmaxCrossEntropyWithLogits",
+    "Conv2D",
+    "MaxPool",
+    "AvgPool",
+    "FusedBatchNorm"};
+  // The same functions as checked ops (the older forms of an op), Dropout
+  // (its own test), and the ops with no gradient.
+  std::set<std::string> otherwise{
+    "BatchMatMul", "Concat",       "Gather",    "PadV2",    "Reverse",
+    "Dropout",     "Sign",         "Floor",     "Ceil",     "Round",
+    "FloorDiv",    "StopGradient", "ZerosLike", "OnesLike", "OneHot",
+    "Shape",       "Size",         "Rank",      "Range"};
+  scope s{e.context().ops};
+  for (const auto& op : s.gradients().names())
+    EXPECT_TRUE(finite_differences.count(op) + otherwise.count(op) == 1)
+      << op << " has a gradient function but no check";
+}
+
+TEST_F(gradients, fan_out_is_summed_and_grad_ys_weight_each_y) {
+  // y1 = x * x + 3x (x used three times), y2 = sum(x); grad_ys 2 and 10.
+  scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, {3});
+  auto y1
+    = graph::add(s, graph::mul(s, x, x),
+                 graph::mul(s, graph::constant(s, 3.0, dtype::float64), x));
+  auto y2 = graph::reduce_sum(s, x, {0});
+  auto two = graph::fill(s, {3}, graph::constant(s, 2.0, dtype::float64));
+  auto ten = graph::constant(s, 10.0, dtype::float64);
+  auto g = graph::gradients(s, {y1, y2}, {x}, {two, ten});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto v = tensor::from_vector<double>({3}, {1, -2, 0.5});
+  std::vector<tensor> out;
+  ASSERT_TRUE(sess.run({{x.name(), v}}, {g[0]->name()}, {}, &out).is_ok());
+  // 2 * (2x + 3) + 10.
+  test::expect_all_near(out[0], tensor::from_vector<double>({3}, {20, 8, 18}),
+                        1e-15, "summed gradient");
+}
+
+TEST_F(gradients, stop_gradient_integer_paths_and_unconnected_xs_get_none) {
+  scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, {3});
+  auto z = graph::placeholder(s.sub("z"), dtype::float64, {3});
+  auto unused = graph::placeholder(s.sub("unused"), dtype::float64, {3});
+  auto frozen = graph::stop_gradient(s, z);
+  // x reaches y only through an int32 cast; z only through StopGradient.
+  auto through_int
+    = graph::cast(s, graph::cast(s, x, dtype::int32), dtype::float64);
+  auto y = graph::reduce_sum(s, graph::mul(s, through_int, frozen), {0});
+  auto g = graph::gradients(s, {y}, {x, z, unused, frozen});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  EXPECT_FALSE(g[0].has_value());
+  EXPECT_FALSE(g[1].has_value());
+  EXPECT_FALSE(g[2].has_value());
+  // The StopGradient's output itself is differentiable.
+  ASSERT_TRUE(g[3].has_value());
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto v = tensor::from_vector<double>({3}, {1.7, -2.2, 3.9});
+  ASSERT_TRUE(
+    sess.run({{x.name(), v}, {z.name(), v}}, {g[3]->name()}, {}, &out).is_ok());
+  test::expect_all_near(out[0], tensor::from_vector<double>({3}, {1, -2, 3}), 0,
+                        "d y / d frozen = int(x)");
+}
+
+TEST_F(gradients, an_op_without_a_gradient_function_names_the_node_and_op) {
+  scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, {3});
+  auto y = graph::strided_slice(s.sub("picked"), x, {1}, {3}, {1});
+  auto g = graph::gradients(s, {y}, {x});
+  EXPECT_FALSE(g[0].has_value());
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), core::errc::not_found);
+  EXPECT_EQ(s.status().op(), "StridedSlice");
+  EXPECT_EQ(s.status().node(), y.node_name());
+  // A user-registered function makes it differentiable.
+  scope t{e.context().ops};
+  auto x2 = graph::placeholder(t.sub("x"), dtype::float64, {3});
+  auto y2 = graph::strided_slice(t.sub("picked"), x2, {1}, {3}, {1});
+  t.gradients().add("StridedSlice",
+                    [](const scope& s, const graph::gradient_op&,
+                       const std::vector<output>& g, std::vector<output>* in) {
+                      (*in)[0] = graph::pad(s, g[0], {{1, 0}});
+                      return core::status::ok();
+                    });
+  auto g2 = graph::gradients(t, {y2}, {x2});
+  ASSERT_TRUE(t.ok()) << t.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(t.graph_def()).is_ok());
+  std::vector<tensor> out;
+  ASSERT_TRUE(
+    sess.run({{x2.name(), u({3})}}, {g2[0]->name()}, {}, &out).is_ok());
+  test::expect_all_near(out[0], tensor::from_vector<double>({3}, {0, 1, 1}), 0,
+                        "registered gradient");
+}
