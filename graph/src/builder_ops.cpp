@@ -57,6 +57,22 @@ output variable(const scope& s, core::shape shape, core::dtype type,
     {{"dtype", type}, {"shape", std::move(shape)}, {"container", container}}));
 }
 
+output variable(const scope& s, const output& initial,
+                const std::string& container) {
+  if (!initial.valid())
+    return {};
+  if (!initial.shape().fully_defined()) {
+    s.record_error(core::invalid_argument_error(
+      "the initial value of variable '", s.unique_name(""),
+      "' needs a fully known shape, got ", initial.shape().to_string()));
+    return {};
+  }
+  auto v = variable(s, initial.shape(), initial.dtype(), container);
+  if (v.valid())
+    s.add_initializer(assign(s.sub("init"), v, initial).op());
+  return v;
+}
+
 output identity(const scope& s, const output& x) {
   return unary(s, "Identity", x);
 }

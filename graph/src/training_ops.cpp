@@ -1,5 +1,8 @@
 #include "actorflow/graph/training_ops.hpp"
 
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/gradients.hpp"
 #include "builder_util.hpp"
 
 namespace actorflow::graph {
@@ -43,6 +46,100 @@ output apply_adam(const scope& s, const output& var, const output& m,
                {var, m, v, h.beta1_power, h.beta2_power, h.lr, h.beta1, h.beta2,
                 h.epsilon, grad},
                {{"use_locking", use_locking}, {"use_nesterov", use_nesterov}});
+}
+
+bool optimizer::parse(const std::string& name, optimizer* out) {
+  static const std::pair<const char*, algorithm> names[]
+    = {{"sgd", algorithm::sgd},           {"momentum", algorithm::momentum},
+       {"nesterov", algorithm::momentum}, {"adagrad", algorithm::adagrad},
+       {"rmsprop", algorithm::rms_prop},  {"adam", algorithm::adam}};
+  for (const auto& [n, kind] : names)
+    if (name == n) {
+      out->kind = kind;
+      out->nesterov = name == "nesterov";
+      return true;
+    }
+  return false;
+}
+
+namespace {
+
+/// A slot variable of `var` (named var/slot), initialised to `value`.
+output slot(const scope& s, const output& var, const std::string& name,
+            double value) {
+  auto init = fill(s.sub(name + "_init"), var.shape().dims(),
+                   constant(s, value, var.dtype()));
+  return variable(s.sub(var.node_name() + "/" + name), init);
+}
+
+} // namespace
+
+operation minimize(const scope& s, const output& loss,
+                   const std::vector<output>& var_list, const optimizer& opt) {
+  auto grads = gradients(s, {loss}, var_list);
+  if (!s.ok())
+    return {};
+  using algo = optimizer::algorithm;
+  auto t = loss.dtype();
+  auto c = [&](double v) { return constant(s, v, t); };
+  auto lr = c(opt.learning_rate);
+  adam_inputs adam;
+  if (opt.kind == algo::adam) {
+    adam = {variable(s.sub("beta1_power"), c(opt.beta1)),
+            variable(s.sub("beta2_power"), c(opt.beta2)),
+            lr,
+            c(opt.beta1),
+            c(opt.beta2),
+            c(opt.epsilon)};
+  }
+  std::vector<operation> updates;
+  for (size_t i = 0; i < var_list.size(); ++i) {
+    if (!grads[i])
+      continue;
+    const auto& var = var_list[i];
+    const auto& g = *grads[i];
+    auto u = s.sub(var.node_name() + "_update");
+    output done;
+    switch (opt.kind) {
+      case algo::sgd: done = apply_gradient_descent(u, var, lr, g); break;
+      case algo::momentum:
+        done = apply_momentum(u, var, slot(s, var, "Momentum", 0), lr, g,
+                              c(opt.momentum), opt.nesterov);
+        break;
+      case algo::adagrad:
+        done = apply_adagrad(
+          u, var, slot(s, var, "Adagrad", opt.initial_accumulator), lr, g);
+        break;
+      case algo::rms_prop:
+        done = apply_rms_prop(u, var, slot(s, var, "RMSProp", 1),
+                              slot(s, var, "Momentum", 0), lr, c(opt.rho),
+                              c(opt.momentum), c(opt.epsilon), g);
+        break;
+      case algo::adam:
+        done = apply_adam(u, var, slot(s, var, "Adam", 0),
+                          slot(s, var, "Adam_1", 0), adam, g, opt.nesterov);
+        break;
+    }
+    updates.push_back(done.op());
+  }
+  if (updates.empty()) {
+    s.record_error(core::invalid_argument_error("minimize: ", loss.name(),
+                                                " depends on none of the ",
+                                                var_list.size(), " variables"));
+    return {};
+  }
+  if (opt.kind == algo::adam) {
+    // beta^t advances once per step, after every variable used it.
+    auto after = s.with_control_dependencies(updates);
+    updates.push_back(assign(after.sub("beta1_power_update"), adam.beta1_power,
+                             mul(after, adam.beta1_power, adam.beta1))
+                        .op());
+    updates.push_back(assign(after.sub("beta2_power_update"), adam.beta2_power,
+                             mul(after, adam.beta2_power, adam.beta2))
+                        .op());
+  }
+  return s.with_control_dependencies(updates).add_operation("NoOp", "train", {},
+                                                            {});
 }
 
 } // namespace actorflow::graph

@@ -10,6 +10,7 @@
 
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/training_ops.hpp"
 #include "common/golden.hpp"
 
@@ -178,5 +179,93 @@ TEST_F(optimizers, a_gradient_of_the_wrong_shape_fails_at_build_time) {
   graph::apply_gradient_descent(s.sub("sgd"), v, f64(s, 0.1), g);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.status().to_string().find("sgd"), std::string::npos)
+    << s.status().to_string();
+}
+
+namespace {
+
+/// Three steps of minimize(0.5 * sum((w - target)^2)) for `opt` against the
+/// optimizer's formulas written out here (gradient: w - target).
+void check_minimize(
+  actors::engine& e, const graph::optimizer& opt,
+  const std::function<void(double g, double* w, std::vector<double>& slots,
+                           int t)>& reference) {
+  graph::scope s{e.context().ops};
+  std::vector<double> w0{0.5, -1.0, 2.0};
+  std::vector<double> target{1.0, 1.0, -1.0};
+  auto w = graph::variable(
+    s.sub("w"), graph::constant(s, tensor::from_vector<double>({3}, w0)));
+  auto diff = graph::sub(
+    s, w, graph::constant(s, tensor::from_vector<double>({3}, target)));
+  auto loss = graph::mul(s, graph::constant(s, 0.5, dtype::float64),
+                         graph::reduce_sum(s, graph::square(s, diff), {0}));
+  auto train = graph::minimize(s.sub("train"), loss, {w}, opt);
+  auto init = s.initializer();
+  auto read = graph::identity(s.sub("read"), w);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  ASSERT_TRUE(sess.run({}, {}, {init.name}, &out).is_ok());
+  auto want = w0;
+  std::vector<std::vector<double>> slots(3);
+  for (int t = 1; t <= 3; ++t) {
+    auto st = sess.run({}, {}, {train.name}, &out);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    for (size_t i = 0; i < 3; ++i)
+      reference(want[i] - target[i], &want[i], slots[i], t);
+    ASSERT_TRUE(sess.run({}, {read.name()}, {}, &out).is_ok());
+    test::expect_all_near(out[0], tensor::from_vector<double>({3}, want), 1e-12,
+                          "w after step " + std::to_string(t));
+  }
+}
+
+} // namespace
+
+TEST_F(optimizers, minimize_builds_each_optimizer_with_its_slots) {
+  using algo = graph::optimizer::algorithm;
+  graph::optimizer opt;
+  opt.learning_rate = 0.1;
+  check_minimize(e, opt,
+                 [](double g, double* w, auto&, int) { *w -= 0.1 * g; });
+  opt.kind = algo::momentum;
+  check_minimize(e, opt, [](double g, double* w, auto& a, int) {
+    a.resize(1, 0.0);
+    a[0] = 0.9 * a[0] + g;
+    *w -= 0.1 * a[0];
+  });
+  opt.kind = algo::adagrad;
+  check_minimize(e, opt, [](double g, double* w, auto& a, int) {
+    a.resize(1, 0.1);
+    a[0] += g * g;
+    *w -= 0.1 * g / std::sqrt(a[0]);
+  });
+  opt.kind = algo::rms_prop;
+  check_minimize(e, opt, [](double g, double* w, auto& a, int) {
+    a.resize(2, 0.0);
+    if (a[0] == 0.0)
+      a[0] = 1.0; // ms starts at one, as TensorFlow's
+    a[0] = 0.9 * a[0] + 0.1 * g * g;
+    a[1] = 0.9 * a[1] + 0.1 * g / std::sqrt(a[0] + 1e-8);
+    *w -= a[1];
+  });
+  opt.kind = algo::adam;
+  check_minimize(e, opt, [](double g, double* w, auto& a, int t) {
+    a.resize(2, 0.0);
+    a[0] = 0.9 * a[0] + 0.1 * g;
+    a[1] = 0.999 * a[1] + 0.001 * g * g;
+    auto lr = 0.1 * std::sqrt(1 - std::pow(0.999, t)) / (1 - std::pow(0.9, t));
+    *w -= lr * a[0] / (std::sqrt(a[1]) + 1e-8);
+  });
+}
+
+TEST_F(optimizers, minimize_of_a_loss_without_the_variables_fails) {
+  graph::scope s{e.context().ops};
+  auto w = graph::variable(s.sub("w"), graph::constant(s, 1.0, dtype::float64));
+  auto loss = graph::constant(s, 3.0, dtype::float64);
+  graph::minimize(s.sub("train"), loss, {w});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("none of the 1 variables"),
+            std::string::npos)
     << s.status().to_string();
 }

@@ -28,6 +28,11 @@ output placeholder(const scope& s, core::dtype type,
 output variable(const scope& s, core::shape shape, core::dtype type,
                 const std::string& container = "");
 
+/// A variable of `initial`'s dtype and (fully known) shape, set to
+/// `initial` by the graph's initializer (`scope::initializer()`).
+output variable(const scope& s, const output& initial,
+                const std::string& container = "");
+
 output identity(const scope& s, const output& x);
 
 /// `x`, through which `gradients` sends no gradient.

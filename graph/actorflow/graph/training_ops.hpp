@@ -5,6 +5,9 @@
 /// the variable's reference. Scalars (learning rate, decay, ...) are
 /// tensors of the variable's dtype, usually constants.
 
+#include <string>
+#include <vector>
+
 #include "actorflow/graph/output.hpp"
 #include "actorflow/graph/scope.hpp"
 
@@ -43,5 +46,35 @@ struct adam_inputs {
 output apply_adam(const scope& s, const output& var, const output& m,
                   const output& v, const adam_inputs& h, const output& grad,
                   bool use_nesterov = false, bool use_locking = false);
+
+/// Which update `minimize` builds, and its hyper-parameters (TensorFlow
+/// v1's defaults where the optimizer has them).
+struct optimizer {
+  enum class algorithm { sgd, momentum, adagrad, rms_prop, adam };
+  algorithm kind = algorithm::sgd;
+  double learning_rate = 0.01;
+  double momentum = 0.9;            ///< momentum and rms_prop
+  bool nesterov = false;            ///< momentum and adam
+  double initial_accumulator = 0.1; ///< adagrad
+  double rho = 0.9;                 ///< rms_prop's decay
+  double beta1 = 0.9;               ///< adam
+  double beta2 = 0.999;             ///< adam
+  double epsilon = 1e-8;            ///< rms_prop (1e-10 in TF) and adam
+
+  /// Parses "sgd", "momentum", "nesterov", "adagrad", "rmsprop" or "adam"
+  /// into `out`'s kind (and nesterov); false for another name.
+  static bool parse(const std::string& name, optimizer* out);
+};
+
+/// Adds the gradients of `loss` with respect to each variable of
+/// `var_list`, one update op per variable (with its slot variables,
+/// zero-initialised — adagrad: `initial_accumulator` — by the graph's
+/// initializer, `scope::initializer()`) and, for Adam, the updates of
+/// beta1^t and beta2^t after them. Returns a NoOp that runs one training
+/// step. A variable the loss does not depend on is left alone; none at
+/// all is an error.
+operation minimize(const scope& s, const output& loss,
+                   const std::vector<output>& var_list,
+                   const optimizer& opt = {});
 
 } // namespace actorflow::graph
