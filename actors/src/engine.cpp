@@ -8,6 +8,7 @@
 #include "actorflow/actors/master.hpp"
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "queue_actor.hpp"
 
 namespace actorflow::actors {
 
@@ -32,6 +33,8 @@ engine::engine(caf::actor_system& sys, engine_options options) : sys_(&sys) {
 }
 
 engine::~engine() {
+  // Queue actors fail their waiting requests before the sessions stop.
+  rt_->resources.clear_queues();
   std::lock_guard<std::mutex> guard{mtx_};
   for (const auto& addr : sessions_)
     if (auto hdl = caf::actor_cast<caf::actor>(addr))
@@ -54,6 +57,7 @@ void engine::init(const engine_options& options) {
   rt_->devices = devices::device_set::make_local(
     std::max(1, options.num_cpu_devices), threads);
   rt_->default_device = options.default_device;
+  rt_->resources.set_queue_factory(make_queue_factory(*sys_));
   if (init_.is_ok()) {
     auto spec = core::device_name::parse(options.default_device);
     if (!spec || rt_->devices.matching(*spec).empty())

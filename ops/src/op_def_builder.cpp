@@ -93,6 +93,18 @@ bool parse_default(std::string_view type, std::string_view text,
     if (!parse_int_list(text, false, &values))
       return false;
     *out = std::move(values);
+  } else if (type.substr(0, 5) == "list(" && text == "[]") {
+    // An empty list of another element type.
+    if (type == "list(shape)")
+      *out = std::vector<core::shape>{};
+    else if (type == "list(type)")
+      *out = std::vector<core::dtype>{};
+    else if (type == "list(string)")
+      *out = std::vector<std::string>{};
+    else if (type == "list(float)")
+      *out = std::vector<double>{};
+    else
+      return false;
   } else {
     return false;
   }

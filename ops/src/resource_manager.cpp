@@ -43,4 +43,49 @@ std::vector<std::string> resource_manager::containers() const {
   return result;
 }
 
+void resource_manager::set_queue_factory(queue_factory factory) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  queue_factory_ = std::move(factory);
+}
+
+core::status resource_manager::lookup_or_create_queue(
+  const std::string& container, const std::string& name, const queue_spec& spec,
+  std::shared_ptr<queue>* out, std::string* handle) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  *handle = container + ":" + name;
+  auto& slot = queues_[*handle];
+  if (!slot) {
+    if (!queue_factory_) {
+      queues_.erase(*handle);
+      return core::failed_precondition_error(
+        "queue '", name, "' needs a runtime that makes queues (an engine)");
+    }
+    auto st = queue_factory_(spec, &slot);
+    if (!st.is_ok()) {
+      queues_.erase(*handle);
+      return st;
+    }
+  } else if (slot->spec().types != spec.types) {
+    return core::invalid_argument_error("queue '", name,
+                                        "' exists with other component dtypes");
+  }
+  *out = slot;
+  return core::status::ok();
+}
+
+std::shared_ptr<queue>
+resource_manager::find_queue(const std::string& handle) const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto i = queues_.find(handle);
+  return i == queues_.end() ? nullptr : i->second;
+}
+
+void resource_manager::clear_queues() {
+  std::map<std::string, std::shared_ptr<queue>> dropped;
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    dropped.swap(queues_);
+  }
+}
+
 } // namespace actorflow::ops

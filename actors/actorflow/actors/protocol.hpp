@@ -25,6 +25,7 @@
 #include "actorflow/core/tensor.hpp"
 #include "actorflow/graph/graph.hpp"
 #include "actorflow/ops/entry.hpp"
+#include "actorflow/ops/queue.hpp"
 
 namespace actorflow::actors {
 
@@ -148,6 +149,32 @@ struct run_request {
 /// The fetched tensors, in the order of `run_request::fetches`.
 using run_result = std::vector<core::tensor>;
 
+// -- queues -------------------------------------------------------------------
+
+/// The requests of ops::queue, each answered through its callback (see
+/// queue_state).
+struct queue_enqueue_msg {
+  std::vector<core::tensor> components;
+  bool many;
+  ops::queue::done_fn done;
+};
+
+struct queue_dequeue_msg {
+  int64_t n;
+  bool many;
+  bool up_to;
+  ops::queue::dequeue_fn done;
+};
+
+struct queue_close_msg {
+  bool cancel_pending_enqueues;
+  ops::queue::done_fn done;
+};
+
+struct queue_size_msg {
+  std::function<void(int64_t)> done;
+};
+
 // -- typed actor interfaces ---------------------------------------------------
 
 /// A session: extend its graph, run steps, close it. Errors come back as
@@ -171,6 +198,11 @@ using node_actor
                      caf::reacts_to<step_done_msg>, caf::reacts_to<drain_atom>,
                      caf::reacts_to<frame_done_msg>>;
 
+/// A FIFOQueue or RandomShuffleQueue: one actor per queue owns its state.
+using queue_actor = caf::typed_actor<
+  caf::reacts_to<queue_enqueue_msg>, caf::reacts_to<queue_dequeue_msg>,
+  caf::reacts_to<queue_close_msg>, caf::reacts_to<queue_size_msg>>;
+
 } // namespace actorflow::actors
 
 // These messages never leave the process in this layer; the network layer
@@ -185,3 +217,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::step_complete_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::run_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::run_result)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::graph::graph)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_enqueue_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_dequeue_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_close_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_size_msg)

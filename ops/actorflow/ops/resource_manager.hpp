@@ -8,6 +8,7 @@
 
 #include "actorflow/core/shape.hpp"
 #include "actorflow/core/status.hpp"
+#include "actorflow/ops/queue.hpp"
 #include "actorflow/ops/variable.hpp"
 
 namespace actorflow::ops {
@@ -35,10 +36,30 @@ public:
   /// Returns the names of the existing containers.
   std::vector<std::string> containers() const;
 
+  /// Sets how queues are made (the runtime's queue actors).
+  void set_queue_factory(queue_factory factory);
+
+  /// Returns queue `name` of `container` and its handle (the string the
+  /// queue ops pass around), creating it from `spec` with the factory. An
+  /// existing queue with other component dtypes is `invalid_argument`.
+  core::status lookup_or_create_queue(const std::string& container,
+                                      const std::string& name,
+                                      const queue_spec& spec,
+                                      std::shared_ptr<queue>* out,
+                                      std::string* handle);
+
+  /// Returns the queue behind `handle`, or nullptr.
+  std::shared_ptr<queue> find_queue(const std::string& handle) const;
+
+  /// Drops every queue (the runtime does before it stops).
+  void clear_queues();
+
 private:
   mutable std::mutex mtx_;
   std::map<std::string, std::map<std::string, std::shared_ptr<variable>>>
     containers_;
+  queue_factory queue_factory_;
+  std::map<std::string, std::shared_ptr<queue>> queues_;
 };
 
 } // namespace actorflow::ops

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <deque>
+#include <random>
+#include <vector>
+
+#include "actorflow/ops/queue.hpp"
+
+namespace actorflow::actors {
+
+/// The state of one queue actor: its elements and the enqueues and
+/// dequeues waiting for room or elements, served in arrival order as
+/// TensorFlow's QueueBase (a waiting request is a callback, not a thread).
+///
+/// Not thread-safe: its actor calls it one message at a time. Callbacks run
+/// inside the call that completes them.
+class queue_state {
+public:
+  explicit queue_state(ops::queue_spec spec);
+
+  /// Fails every waiting request (cancelled): the queue is going away.
+  ~queue_state();
+
+  queue_state(const queue_state&) = delete;
+  queue_state& operator=(const queue_state&) = delete;
+
+  /// See ops::queue::enqueue; components were checked against the spec.
+  void enqueue(std::vector<core::tensor> components, bool many,
+               ops::queue::done_fn done);
+
+  /// See ops::queue::dequeue.
+  void dequeue(int64_t n, bool many, bool up_to, ops::queue::dequeue_fn done);
+
+  /// See ops::queue::close.
+  void close(bool cancel_pending_enqueues, ops::queue::done_fn done);
+
+  int64_t size() const noexcept {
+    return static_cast<int64_t>(elements_.size());
+  }
+
+  bool closed() const noexcept {
+    return closed_;
+  }
+
+private:
+  using element = std::vector<core::tensor>;
+
+  struct enqueue_request {
+    std::vector<element> pending; ///< what is not in the queue yet
+    size_t next = 0;
+    ops::queue::done_fn done;
+  };
+
+  struct dequeue_request {
+    int64_t n;
+    bool many;
+    bool up_to;
+    std::vector<element> taken;
+    ops::queue::dequeue_fn done;
+  };
+
+  /// Serves waiting requests until none can progress.
+  void flush();
+
+  /// Moves elements into the queue; true when the request is complete.
+  bool serve(enqueue_request& r);
+
+  /// Takes elements for `r`; true when it is complete (answered).
+  bool serve(dequeue_request& r);
+
+  /// Answers `r` with its elements (stacked when `many`).
+  void deliver(dequeue_request& r);
+
+  bool has_room() const noexcept;
+
+  ops::queue_spec spec_;
+  std::deque<element> elements_;
+  std::deque<enqueue_request> enqueues_;
+  std::deque<dequeue_request> dequeues_;
+  bool closed_ = false;
+  std::mt19937_64 random_;
+};
+
+} // namespace actorflow::actors
