@@ -8,6 +8,7 @@
 #include "actorflow/core/logging.hpp"
 #include "demo.hpp"
 #include "op_list.hpp"
+#include "train.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"actorflow: an actor-native dataflow engine for machine "
@@ -34,6 +35,53 @@ int main(int argc, char** argv) {
                     "Print a Markdown table (docs/ops.md is this output)");
   ops_cmd->add_flag("--internal", list.internal,
                     "Include the runtime's internal ops (_Send, _Recv, ...)");
+  actorflow::apps::train_options train;
+  auto* train_cmd = app.add_subcommand(
+    "train", "Train a classifier on a dataset through an input queue, with "
+             "a checkpoint and the test accuracy after each epoch; the last "
+             "line is JSON");
+  train_cmd->add_option("dataset", train.dataset, "fashion-mnist")->required();
+  train_cmd->add_option("--data-dir", train.data_dir,
+                        "Where the dataset's .gz files are (default: "
+                        "/usr/share/datasets/fashion-mnist)");
+  train_cmd->add_option("--model", train.model, "mlp or cnn")
+    ->capture_default_str();
+  train_cmd
+    ->add_option("--hidden", train.hidden, "The MLP's hidden layer sizes")
+    ->capture_default_str();
+  train_cmd
+    ->add_option("--optimizer", train.optimizer,
+                 "sgd, momentum, nesterov, adagrad, rmsprop or adam")
+    ->capture_default_str();
+  train_cmd
+    ->add_option("--lr,--learning-rate", train.learning_rate, "Learning rate")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  train_cmd->add_option("--epochs", train.epochs, "Epochs in all")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  train_cmd->add_option("--batch", train.batch, "Examples per step")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  train_cmd
+    ->add_option("--threads", train.threads,
+                 "Threads for kernels, actors and OpenBLAS (default: "
+                 "one per core)")
+    ->check(CLI::NonNegativeNumber);
+  train_cmd
+    ->add_option("--seed", train.seed,
+                 "Seed of the initial weights and the data order")
+    ->capture_default_str();
+  train_cmd
+    ->add_option("--checkpoint-dir", train.checkpoint_dir,
+                 "Checkpoints go to <dir>/fashion-mnist-<model>")
+    ->capture_default_str();
+  train_cmd->add_option("--keep", train.keep, "Checkpoints to keep")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  train_cmd->add_flag("--resume", train.resume,
+                      "Continue from the newest checkpoint");
+  train_cmd->add_flag("--quiet", train.quiet, "Print only the final JSON line");
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());
@@ -43,5 +91,7 @@ int main(int argc, char** argv) {
     return actorflow::apps::run_demo(demo);
   if (ops_cmd->parsed())
     return actorflow::apps::list_ops(list);
+  if (train_cmd->parsed())
+    return actorflow::apps::run_train(train);
   return EXIT_FAILURE;
 }

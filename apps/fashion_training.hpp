@@ -1,0 +1,49 @@
+#pragma once
+
+#include <string>
+
+#include "actorflow/actors/session.hpp"
+#include "actorflow/graph/io_ops.hpp"
+#include "actorflow/graph/scope.hpp"
+#include "actorflow/graph/training_ops.hpp"
+#include "fashion_data.hpp"
+#include "fashion_model.hpp"
+
+namespace actorflow::apps {
+
+/// How to train.
+struct training_options {
+  model_options model;
+  graph::optimizer optimizer;
+  int64_t batch = 128;
+};
+
+/// The graph that trains a fashion_model on Fashion-MNIST held in memory:
+///
+/// - the data in variables, set by `init` from `data_feeds`;
+/// - an input queue of (image, label) elements; `fill` enqueues one epoch
+///   in a random order per run (a queue_runner runs it), `close`/`cancel`
+///   close the queue;
+/// - `train` runs one step on a dequeued batch (SGD etc. through
+///   graph::minimize) and advances the global step; `loss` is its batch's
+///   mean cross entropy;
+/// - `correct` counts the right answers for images fed to `eval_images`
+///   (uint8 [n, 784]) and labels to `eval_labels` (uint8 [n]);
+/// - `saver` saves and restores every variable but the data.
+struct fashion_training {
+  fashion_training(const graph::scope& s, int64_t train_examples,
+                   const training_options& options);
+
+  /// The feeds `init` needs: the training set.
+  actors::feed_list data_feeds(const fashion_data& data) const;
+
+  graph::scope scope;
+  std::string init, fill, close, cancel, train, loss, global_step;
+  std::string eval_images, eval_labels, correct;
+  graph::saver saver;
+
+private:
+  std::string images_in_, labels_in_;
+};
+
+} // namespace actorflow::apps

@@ -1,0 +1,230 @@
+#include "train.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include <cblas.h>
+#include <unistd.h>
+
+#include "actorflow/actors/checkpoint_manager.hpp"
+#include "actorflow/actors/queue_runner.hpp"
+#include "fashion_training.hpp"
+
+namespace actorflow::apps {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+int fail(const std::string& what) {
+  std::fprintf(stderr, "actorflow train: %s\n", what.c_str());
+  return 1;
+}
+
+double seconds_since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+std::string clock_text(double seconds) {
+  auto s = static_cast<long>(std::lround(std::max(0.0, seconds)));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  return buf;
+}
+
+/// Redraws one progress line on a terminal (at most ten times a second).
+class progress_line {
+public:
+  explicit progress_line(bool enabled) : enabled_(enabled) {
+    // nop
+  }
+
+  void show(int epoch, int epochs, int64_t step, int64_t steps, double loss,
+            double samples_per_s, double eta_s) {
+    if (!enabled_ || (step != steps && seconds_since(last_) < 0.1))
+      return;
+    last_ = clock_type::now();
+    constexpr int width = 30;
+    auto filled = static_cast<int>(width * step / std::max<int64_t>(steps, 1));
+    std::string bar(static_cast<size_t>(filled), '=');
+    if (filled < width)
+      bar += '>' + std::string(static_cast<size_t>(width - filled - 1), ' ');
+    std::fprintf(stderr,
+                 "\repoch %d/%d [%s] %lld/%lld loss %.4f  %.0f samples/s  "
+                 "ETA %s ",
+                 epoch, epochs, bar.c_str(), static_cast<long long>(step),
+                 static_cast<long long>(steps), loss, samples_per_s,
+                 clock_text(eta_s).c_str());
+    std::fflush(stderr);
+  }
+
+  void end_line() {
+    if (enabled_)
+      std::fputc('\n', stderr);
+  }
+
+private:
+  bool enabled_;
+  clock_type::time_point last_ = clock_type::now();
+};
+
+bool parse_sizes(const std::string& text, std::vector<int64_t>* out) {
+  std::stringstream in{text};
+  std::string part;
+  out->clear();
+  while (std::getline(in, part, ',')) {
+    try {
+      size_t used = 0;
+      auto v = std::stoll(part, &used);
+      if (used != part.size() || v < 1)
+        return false;
+      out->push_back(v);
+    } catch (...) {
+      return false;
+    }
+  }
+  return !out->empty();
+}
+
+} // namespace
+
+int run_train(const train_options& o) {
+  if (o.dataset != "fashion-mnist")
+    return fail("unknown dataset '" + o.dataset
+                + "' (the one dataset is fashion-mnist)");
+  training_options t;
+  t.batch = o.batch;
+  t.model.kind = o.model;
+  t.model.seed = o.seed;
+  if (o.model != "mlp" && o.model != "cnn")
+    return fail("unknown model '" + o.model + "' (mlp or cnn)");
+  if (!parse_sizes(o.hidden, &t.model.hidden))
+    return fail("--hidden takes positive sizes separated by commas, got '"
+                + o.hidden + "'");
+  if (!graph::optimizer::parse(o.optimizer, &t.optimizer))
+    return fail("unknown optimizer '" + o.optimizer
+                + "' (sgd, momentum, nesterov, adagrad, rmsprop or adam)");
+  t.optimizer.learning_rate = o.learning_rate;
+  actors::engine_options eo;
+  if (o.threads > 0) {
+    eo.threads_per_device = o.threads;
+    eo.scheduler_threads = o.threads;
+    openblas_set_num_threads(o.threads);
+  }
+  actors::engine e{eo};
+  if (!e.init_status().is_ok())
+    return fail(e.init_status().to_string());
+  auto dir = o.data_dir.empty() ? std::string{fashion_mnist_dir} : o.data_dir;
+  fashion_data data;
+  auto st = load_fashion_mnist(e, dir, &data);
+  if (!st.is_ok())
+    return fail(
+      st.to_string()
+      + "\n  Fashion-MNIST comes with Debian's dataset-fashion-mnist "
+        "(scripts/setup.sh installs it); --data-dir points elsewhere");
+  auto n = data.train_images.shape().dim(0);
+  auto steps_per_epoch = n / o.batch;
+  if (steps_per_epoch < 1)
+    return fail("--batch is larger than the training set");
+  graph::scope s{e.context().ops};
+  fashion_training g{s, n, t};
+  if (!s.ok())
+    return fail(s.status().to_string());
+  actors::session sess{e};
+  std::vector<core::tensor> out;
+  st = sess.extend(s.graph_def());
+  if (st.is_ok())
+    st = sess.run(g.data_feeds(data), {}, {g.init}, &out);
+  if (!st.is_ok())
+    return fail(st.to_string());
+  auto ckpt_dir = o.checkpoint_dir + "/fashion-mnist-" + o.model;
+  actors::checkpoint_manager checkpoints{sess, g.saver, ckpt_dir, "model",
+                                         o.keep};
+  int64_t step = 0;
+  if (o.resume) {
+    st = checkpoints.restore_latest(&step);
+    if (st.code() == core::errc::not_found)
+      std::fprintf(stderr, "no checkpoint in %s: starting afresh\n",
+                   ckpt_dir.c_str());
+    else if (!st.is_ok())
+      return fail(st.to_string());
+    else
+      std::fprintf(stderr, "resumed from %s at step %lld\n",
+                   checkpoints.path(step).c_str(),
+                   static_cast<long long>(step));
+  }
+  actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
+  runner.start();
+  auto evaluate = [&](double* accuracy) {
+    auto st = sess.run(
+      {{g.eval_images, data.test_images}, {g.eval_labels, data.test_labels}},
+      {g.correct}, {}, &out);
+    if (st.is_ok())
+      *accuracy = out[0].scalar_value<int32_t>()
+                  / static_cast<double>(data.test_labels.num_elements());
+    return st;
+  };
+  progress_line progress{!o.quiet && isatty(STDERR_FILENO) != 0};
+  double accuracy = 0, train_seconds = 0;
+  int64_t trained = 0;
+  auto first_epoch = static_cast<int>(step / steps_per_epoch);
+  for (int epoch = first_epoch; epoch < o.epochs; ++epoch) {
+    auto start = clock_type::now();
+    double loss = 0;
+    for (auto k = step - epoch * steps_per_epoch; k < steps_per_epoch; ++k) {
+      st = sess.run({}, {g.loss}, {g.train}, &out);
+      if (!st.is_ok()) {
+        runner.stop();
+        return fail(st.to_string());
+      }
+      ++step;
+      ++trained;
+      loss = out[0].scalar_value<float>();
+      auto elapsed = seconds_since(start);
+      auto rate = static_cast<double>(k + 1) / elapsed;
+      progress.show(epoch + 1, o.epochs, k + 1, steps_per_epoch, loss,
+                    rate * static_cast<double>(o.batch),
+                    static_cast<double>(steps_per_epoch - k - 1) / rate);
+    }
+    progress.end_line();
+    auto epoch_seconds = seconds_since(start);
+    train_seconds += epoch_seconds;
+    st = evaluate(&accuracy);
+    if (st.is_ok())
+      st = checkpoints.save(step);
+    if (!st.is_ok()) {
+      runner.stop();
+      return fail(st.to_string());
+    }
+    if (!o.quiet)
+      std::fprintf(stderr,
+                   "epoch %d/%d: loss %.4f, test accuracy %.4f, %.1f s, "
+                   "checkpoint %s\n",
+                   epoch + 1, o.epochs, loss, accuracy, epoch_seconds,
+                   checkpoints.path(step).c_str());
+  }
+  runner.stop();
+  if (!runner.status().is_ok())
+    return fail("the input queue's runner failed: "
+                + runner.status().to_string());
+  if (trained == 0) {
+    // Nothing left to train (resumed after the last epoch): report the
+    // restored model.
+    st = evaluate(&accuracy);
+    if (!st.is_ok())
+      return fail(st.to_string());
+  }
+  auto ms_per_step
+    = trained > 0 ? 1e3 * train_seconds / static_cast<double>(trained) : 0.0;
+  auto samples_per_s
+    = train_seconds > 0 ? static_cast<double>(trained * o.batch) / train_seconds
+                        : 0.0;
+  std::printf("{\"epochs\": %d, \"test_accuracy\": %.4f, \"samples_per_s\": "
+              "%.1f, \"ms_per_step\": %.3f}\n",
+              o.epochs, accuracy, samples_per_s, ms_per_step);
+  return 0;
+}
+
+} // namespace actorflow::apps
