@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <sstream>
 
-#include <cblas.h>
 #include <unistd.h>
 
 #include "actorflow/actors/checkpoint_manager.hpp"
@@ -111,7 +110,6 @@ int run_train(const train_options& o) {
   if (o.threads > 0) {
     eo.threads_per_device = o.threads;
     eo.scheduler_threads = o.threads;
-    openblas_set_num_threads(o.threads);
   }
   actors::engine e{eo};
   if (!e.init_status().is_ok())

@@ -50,6 +50,7 @@ void engine::init(const engine_options& options) {
   rt_ = std::make_shared<runtime_context>();
   init_ = ops::register_ops(rt_->ops);
   ops::register_cpu_kernels(rt_->kernels);
+  ops::configure_cpu_blas();
   auto threads = options.threads_per_device;
   if (threads <= 0)
     threads

@@ -1,5 +1,7 @@
 #include "actorflow/ops/registration.hpp"
 
+#include <cblas.h>
+
 #include "defs/defs.hpp"
 #include "kernels/cpu/kernels.hpp"
 
@@ -39,6 +41,10 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_random_kernels(registry);
   cpu::register_linalg_kernels(registry);
   cpu::register_control_flow_kernels(registry);
+}
+
+void configure_cpu_blas() {
+  openblas_set_num_threads(1);
 }
 
 } // namespace actorflow::ops

@@ -13,6 +13,14 @@ core::status register_ops(op_registry& registry);
 /// Registers every built-in CPU kernel.
 void register_cpu_kernels(kernel_registry& registry);
 
+/// Makes OpenBLAS single-threaded, so that the CPU kernels cut large
+/// matrix products into blocks for their device's thread pool instead of
+/// OpenBLAS's own threads, which spin after each call and compete with the
+/// actors and concurrent kernels. Process-wide (OpenBLAS has one setting);
+/// the engine calls it. `openblas_set_num_threads(n)` afterwards hands the
+/// threading back to OpenBLAS.
+void configure_cpu_blas();
+
 /// Names of the ops that the runtime implements itself (no kernels): the
 /// feed/fetch endpoints and the transfer pair.
 namespace runtime_op {

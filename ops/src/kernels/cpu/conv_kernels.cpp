@@ -2,13 +2,12 @@
 // per chunk of images through OpenBLAS), its gradients with respect to its
 // input and filter, MaxPool and AvgPool.
 
+#include "blas.hpp"
 #include "kernels.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <mutex>
-
-#include <cblas.h>
 
 namespace actorflow::ops::cpu {
 
@@ -69,16 +68,13 @@ struct window_attrs {
   }
 };
 
+/// C (+)= op(A) * op(B) for row-major A [m, k] (or [k, m] with
+/// `trans_a`), B [k, n] (or [n, k] with `trans_b`).
 template <class T>
-void gemm(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
-  auto mi = static_cast<int>(m), ni = static_cast<int>(n),
-       ki = static_cast<int>(k);
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, mi, ni, ki, 1.0f, a,
-                ki, b, ni, 0.0f, c, ni);
-  else
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, mi, ni, ki, 1.0, a,
-                ki, b, ni, 0.0, c, ni);
+void gemm_t(kernel_context& ctx, bool trans_a, bool trans_b, int64_t m,
+            int64_t n, int64_t k, const T* a, const T* b, T beta, T* c) {
+  gemm<T>(&ctx, trans_a, trans_b, m, n, k, a, trans_a ? m : k, b,
+          trans_b ? k : n, beta, c, n);
 }
 
 /// Conv2D: for a chunk of images, lays every output position's receptive
@@ -147,8 +143,9 @@ public:
                               col);
               }
             }
-      gemm<T>(nb * positions, cout, depth, cols.data(), f.data<T>(),
-              out->mutable_data<T>() + b0 * positions * cout);
+      gemm_t<T>(ctx, false, false, nb * positions, cout, depth, cols.data(),
+                f.data<T>(), T(0),
+                out->mutable_data<T>() + b0 * positions * cout);
     }
     give_buffer(std::move(cols));
   }
@@ -174,24 +171,6 @@ private:
   std::mutex mtx_;
   std::vector<std::vector<T>> spare_; ///< im2col buffers, kept across calls.
 };
-
-/// C (+)= op(A) * op(B) for row-major A [m, k] (or [k, m] with
-/// `trans_a`), B [k, n] (or [n, k] with `trans_b`).
-template <class T>
-void gemm_t(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
-            const T* a, const T* b, T beta, T* c) {
-  auto ta = trans_a ? CblasTrans : CblasNoTrans;
-  auto tb = trans_b ? CblasTrans : CblasNoTrans;
-  auto mi = static_cast<int>(m), ni = static_cast<int>(n),
-       ki = static_cast<int>(k);
-  int lda = trans_a ? mi : ki, ldb = trans_b ? ki : ni;
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, ta, tb, mi, ni, ki, 1.0f, a, lda, b, ldb, beta,
-                c, ni);
-  else
-    cblas_dgemm(CblasRowMajor, ta, tb, mi, ni, ki, 1.0, a, lda, b, ldb, beta, c,
-                ni);
-}
 
 /// Conv2DBackpropInput (`Input` true) and Conv2DBackpropFilter: the
 /// gradients of Conv2D with respect to its input and its filter, from the
@@ -247,7 +226,7 @@ public:
       const T* dyb = dyp + b * positions * cout;
       if constexpr (Input) {
         // fields' gradient = dy [positions, cout] * filter^T [cout, depth].
-        gemm_t<T>(false, true, positions, depth, cout, dyb,
+        gemm_t<T>(ctx, false, true, positions, depth, cout, dyb,
                   ctx.input(1).data<T>(), T(0), cols.data());
         T* xb = z + b * xs.dim(1) * xs.dim(2) * cin;
         walk(
@@ -268,8 +247,8 @@ public:
           },
           cols.data());
         // filter's gradient += fields^T [depth, positions] * dy.
-        gemm_t<T>(true, false, depth, cout, positions, cols.data(), dyb, T(1),
-                  z);
+        gemm_t<T>(ctx, true, false, depth, cout, positions, cols.data(), dyb,
+                  T(1), z);
       }
     }
   }

@@ -1,12 +1,12 @@
 // Batched matrix kernels: BatchMatMul(V2) through OpenBLAS GEMM per matrix,
 // MatrixInverse and MatrixDeterminant through Eigen's LU decomposition.
 
+#include "blas.hpp"
 #include "kernels.hpp"
 
 #include <limits>
 
 #include <Eigen/Dense>
-#include <cblas.h>
 
 #include "actorflow/ops/shape_context.hpp"
 
@@ -86,16 +86,7 @@ public:
       const T* a = x.data<T>() + batch_offset(i, xb, batch) * m * k;
       const T* b = y.data<T>() + batch_offset(i, yb, batch) * k * n;
       T* c = z + i * m * n;
-      auto ta = adj_x_ ? CblasTrans : CblasNoTrans;
-      auto tb = adj_y_ ? CblasTrans : CblasNoTrans;
-      auto mi = static_cast<int>(m), ni = static_cast<int>(n),
-           ki = static_cast<int>(k);
-      if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasRowMajor, ta, tb, mi, ni, ki, 1.0f, a, lda, b, ldb,
-                    0.0f, c, ni);
-      else
-        cblas_dgemm(CblasRowMajor, ta, tb, mi, ni, ki, 1.0, a, lda, b, ldb, 0.0,
-                    c, ni);
+      gemm<T>(&ctx, adj_x_, adj_y_, m, n, k, a, lda, b, ldb, T(0), c, n);
     }
   }
 

@@ -1,8 +1,8 @@
+#include "blas.hpp"
 #include "kernels.hpp"
 
 #include <type_traits>
 
-#include <cblas.h>
 #include <unsupported/Eigen/CXX11/Tensor>
 
 namespace actorflow::ops::cpu {
@@ -51,7 +51,8 @@ public:
     }
     auto lda = a.shape().dim(1), ldb = b.shape().dim(1);
     if constexpr (std::is_floating_point_v<T>) {
-      gemm(m, n, k, a.data<T>(), lda, b.data<T>(), ldb, out->mutable_data<T>());
+      gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(), lda,
+              b.data<T>(), ldb, T(0), out->mutable_data<T>(), n);
     } else if constexpr (!std::is_integral_v<T>) {
       // float16 and bfloat16 multiply in float32 and round once at the end.
       Eigen::Tensor<float, 2, Eigen::RowMajor> af
@@ -59,7 +60,8 @@ public:
       Eigen::Tensor<float, 2, Eigen::RowMajor> bf
         = b.matrix<T>().template cast<float>();
       Eigen::Tensor<float, 2, Eigen::RowMajor> zf(m, n);
-      gemm(m, n, k, af.data(), lda, bf.data(), ldb, zf.data());
+      gemm<float>(&ctx, transpose_a_, transpose_b_, m, n, k, af.data(), lda,
+                  bf.data(), ldb, 0.0f, zf.data(), n);
       z = zf.cast<T>();
     } else {
       Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims{
@@ -70,26 +72,6 @@ public:
   }
 
 private:
-  void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-            const float* b, int64_t ldb, float* c) const {
-    cblas_sgemm(CblasRowMajor, trans(transpose_a_), trans(transpose_b_),
-                static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
-                1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f,
-                c, static_cast<int>(n));
-  }
-
-  void gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-            const double* b, int64_t ldb, double* c) const {
-    cblas_dgemm(CblasRowMajor, trans(transpose_a_), trans(transpose_b_),
-                static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
-                1.0, a, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0, c,
-                static_cast<int>(n));
-  }
-
-  static CBLAS_TRANSPOSE trans(bool t) {
-    return t ? CblasTrans : CblasNoTrans;
-  }
-
   bool transpose_a_ = false;
   bool transpose_b_ = false;
 };

@@ -1,0 +1,79 @@
+#include "blas.hpp"
+
+#include <algorithm>
+
+#include <cblas.h>
+
+#include "kernels.hpp"
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+/// Multiply-adds below which a product runs on the calling thread.
+constexpr int64_t split_threshold = int64_t{1} << 20;
+
+template <class T>
+void blas(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
+          int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  auto opa = ta ? CblasTrans : CblasNoTrans;
+  auto opb = tb ? CblasTrans : CblasNoTrans;
+  auto mi = static_cast<int>(m), ni = static_cast<int>(n),
+       ki = static_cast<int>(k);
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, opa, opb, mi, ni, ki, 1.0f, a,
+                static_cast<int>(lda), b, static_cast<int>(ldb), beta, c,
+                static_cast<int>(ldc));
+  else
+    cblas_dgemm(CblasRowMajor, opa, opb, mi, ni, ki, 1.0, a,
+                static_cast<int>(lda), b, static_cast<int>(ldb), beta, c,
+                static_cast<int>(ldc));
+}
+
+} // namespace
+
+template <class T>
+void gemm(kernel_context* ctx, bool ta, bool tb, int64_t m, int64_t n,
+          int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+          T* c, int64_t ldc) {
+  int parts = 1;
+  if (ctx != nullptr && m * n * k >= split_threshold
+      && openblas_get_num_threads() == 1)
+    parts = eigen_device(*ctx).numThreads();
+  // Cut the longer side of C into `parts` blocks of whole rows or columns.
+  bool by_rows = m >= n;
+  auto side = by_rows ? m : n;
+  parts = static_cast<int>(std::min<int64_t>(parts, side / 16));
+  if (parts <= 1) {
+    blas(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  auto block = [&](int part) {
+    auto first = side * part / parts;
+    auto size = side * (part + 1) / parts - first;
+    if (by_rows) // rows of op(A): A's rows, or its columns when transposed
+      blas(ta, tb, size, n, k, a + first * (ta ? 1 : lda), lda, b, ldb, beta,
+           c + first * ldc, ldc);
+    else // columns of op(B)
+      blas(ta, tb, m, size, k, a, lda, b + first * (tb ? ldb : 1), ldb, beta,
+           c + first, ldc);
+  };
+  Eigen::Barrier done(static_cast<unsigned>(parts - 1));
+  const auto& pool = eigen_device(*ctx);
+  for (int part = 1; part < parts; ++part)
+    pool.enqueueNoNotification([&block, &done, part] {
+      block(part);
+      done.Notify();
+    });
+  block(0);
+  done.Wait();
+}
+
+template void gemm<float>(kernel_context*, bool, bool, int64_t, int64_t,
+                          int64_t, const float*, int64_t, const float*, int64_t,
+                          float, float*, int64_t);
+template void gemm<double>(kernel_context*, bool, bool, int64_t, int64_t,
+                           int64_t, const double*, int64_t, const double*,
+                           int64_t, double, double*, int64_t);
+
+} // namespace actorflow::ops::cpu
