@@ -1,6 +1,11 @@
 #include "blas.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
 
 #include <cblas.h>
 
@@ -48,6 +53,16 @@ void gemm(kernel_context* ctx, bool ta, bool tb, int64_t m, int64_t n,
     blas(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
     return;
   }
+  // The blocks go to whoever is free first: the calling thread takes them
+  // too, so on a busy pool it does them all and the pool's tasks find none
+  // left (they hold only the counters).
+  struct shared {
+    std::atomic<int> next{0};
+    std::atomic<int> finished{0};
+    std::mutex mtx;
+    std::condition_variable all_done;
+  };
+  auto state = std::make_shared<shared>();
   auto block = [&](int part) {
     auto first = side * part / parts;
     auto size = side * (part + 1) / parts - first;
@@ -58,15 +73,22 @@ void gemm(kernel_context* ctx, bool ta, bool tb, int64_t m, int64_t n,
       blas(ta, tb, m, size, k, a, lda, b + first * (tb ? ldb : 1), ldb, beta,
            c + first, ldc);
   };
-  Eigen::Barrier done(static_cast<unsigned>(parts - 1));
+  std::function<void(int)> run = block;
+  auto work = [state, parts](const std::function<void(int)>* f) {
+    for (int p = state->next++; p < parts; p = state->next++) {
+      (*f)(p);
+      if (++state->finished == parts) {
+        std::lock_guard<std::mutex> guard{state->mtx};
+        state->all_done.notify_all();
+      }
+    }
+  };
   const auto& pool = eigen_device(*ctx);
-  for (int part = 1; part < parts; ++part)
-    pool.enqueueNoNotification([&block, &done, part] {
-      block(part);
-      done.Notify();
-    });
-  block(0);
-  done.Wait();
+  for (int helper = 1; helper < parts; ++helper)
+    pool.enqueueNoNotification([work, f = &run] { work(f); });
+  work(&run);
+  std::unique_lock<std::mutex> guard{state->mtx};
+  state->all_done.wait(guard, [&] { return state->finished == parts; });
 }
 
 template void gemm<float>(kernel_context*, bool, bool, int64_t, int64_t,

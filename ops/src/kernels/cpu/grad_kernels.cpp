@@ -87,12 +87,14 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {c}, &out));
     T* z = out->mutable_data<T>();
     std::fill_n(z, c, T(0));
+    if (c == 0)
+      return;
+    // Row by row, so the inner loop vectorises.
     const T* gp = g.data<T>();
-    for (int64_t i = 0, n = g.num_elements(); i < n; ++i)
-      z[i % c] += gp[i];
+    for (int64_t r = 0, rows = g.num_elements() / c; r < rows; ++r, gp += c)
+      for (int64_t j = 0; j < c; ++j)
+        z[j] += gp[j];
   }
-
-private:
 };
 
 template <class T>
