@@ -33,17 +33,25 @@ std::string clock_text(double seconds) {
   return buf;
 }
 
-/// Redraws one progress line on a terminal (at most ten times a second).
+/// The progress of an epoch: one line redrawn at most ten times a second on
+/// a terminal, else a line per tenth of the epoch (logs, CI).
 class progress_line {
 public:
-  explicit progress_line(bool enabled) : enabled_(enabled) {
+  progress_line(bool enabled, bool terminal)
+    : enabled_(enabled), terminal_(terminal) {
     // nop
   }
 
   void show(int epoch, int epochs, int64_t step, int64_t steps, double loss,
             double samples_per_s, double eta_s) {
-    if (!enabled_ || (step != steps && seconds_since(last_) < 0.1))
+    if (!enabled_)
       return;
+    if (terminal_) {
+      if (step != steps && seconds_since(last_) < 0.1)
+        return;
+    } else if ((step * 10) / steps == ((step - 1) * 10) / steps) {
+      return; // not a new tenth
+    }
     last_ = clock_type::now();
     constexpr int width = 30;
     auto filled = static_cast<int>(width * step / std::max<int64_t>(steps, 1));
@@ -51,21 +59,23 @@ public:
     if (filled < width)
       bar += '>' + std::string(static_cast<size_t>(width - filled - 1), ' ');
     std::fprintf(stderr,
-                 "\repoch %d/%d [%s] %lld/%lld loss %.4f  %.0f samples/s  "
-                 "ETA %s ",
-                 epoch, epochs, bar.c_str(), static_cast<long long>(step),
-                 static_cast<long long>(steps), loss, samples_per_s,
-                 clock_text(eta_s).c_str());
+                 "%sepoch %d/%d [%s] %lld/%lld loss %.4f  %.0f samples/s  "
+                 "ETA %s%s",
+                 terminal_ ? "\r" : "", epoch, epochs, bar.c_str(),
+                 static_cast<long long>(step), static_cast<long long>(steps),
+                 loss, samples_per_s, clock_text(eta_s).c_str(),
+                 terminal_ ? " " : "\n");
     std::fflush(stderr);
   }
 
   void end_line() {
-    if (enabled_)
+    if (enabled_ && terminal_)
       std::fputc('\n', stderr);
   }
 
 private:
   bool enabled_;
+  bool terminal_;
   clock_type::time_point last_ = clock_type::now();
 };
 
@@ -164,7 +174,7 @@ int run_train(const train_options& o) {
                   / static_cast<double>(data.test_labels.num_elements());
     return st;
   };
-  progress_line progress{!o.quiet && isatty(STDERR_FILENO) != 0};
+  progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0};
   double accuracy = 0, train_seconds = 0;
   int64_t trained = 0;
   auto first_epoch = static_cast<int>(step / steps_per_epoch);

@@ -92,13 +92,21 @@ operation minimize(const scope& s, const output& loss,
             c(opt.beta2),
             c(opt.epsilon)};
   }
+  // Every gradient is computed before any variable changes (TensorFlow's
+  // GATE_GRAPH): a gradient may still read a variable that another
+  // variable's update would otherwise have changed under it.
+  std::vector<operation> computed;
+  for (const auto& g : grads)
+    if (g)
+      computed.push_back(g->op());
+  auto gated = s.with_control_dependencies(computed);
   std::vector<operation> updates;
   for (size_t i = 0; i < var_list.size(); ++i) {
     if (!grads[i])
       continue;
     const auto& var = var_list[i];
     const auto& g = *grads[i];
-    auto u = s.sub(var.node_name() + "_update");
+    auto u = gated.sub(var.node_name() + "_update");
     output done;
     switch (opt.kind) {
       case algo::sgd: done = apply_gradient_descent(u, var, lr, g); break;

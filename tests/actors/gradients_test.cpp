@@ -568,3 +568,60 @@ TEST_F(gradients, an_op_without_a_gradient_function_names_the_node_and_op) {
   test::expect_all_near(out[0], tensor::from_vector<double>({3}, {0, 1, 1}), 0,
                         "registered gradient");
 }
+
+TEST_F(gradients, an_mlp_batch_matches_finite_differences_on_sampled_weights) {
+  // 784 - h - 10 with ReLU and mean sparse cross entropy on 128 rows, in
+  // float64, for a hidden width below and above the offload threshold.
+  for (int64_t h : {64, 128}) {
+    SCOPED_TRACE(h);
+    scope s{e.context().ops};
+    auto x = graph::constant(s, u({128, 784}, 11));
+    std::vector<int64_t> labels(128);
+    for (size_t i = 0; i < labels.size(); ++i)
+      labels[i] = static_cast<int64_t>(i * 7 % 10);
+    auto y = graph::constant(s, tensor::from_vector<int64_t>({128}, labels));
+    auto w1 = graph::placeholder(s.sub("w1"), dtype::float64, {784, h});
+    auto b1 = graph::placeholder(s.sub("b1"), dtype::float64, {h});
+    auto w2 = graph::placeholder(s.sub("w2"), dtype::float64, {h, 10});
+    auto hidden
+      = graph::relu(s, graph::bias_add(s, graph::matmul(s, x, w1), b1));
+    auto logits = graph::matmul(s, hidden, w2);
+    auto loss = graph::reduce_mean(
+      s, graph::sparse_softmax_cross_entropy_with_logits(s, logits, y).first,
+      {0});
+    auto g = graph::gradients(s, {loss}, {w1, b1, w2});
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    actors::session sess{e};
+    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+    std::vector<tensor> values{uniform({784, h}, -0.08, 0.08, 1),
+                               uniform({h}, -0.1, 0.1, 2),
+                               uniform({h, 10}, -0.3, 0.3, 3)};
+    std::vector<output> params{w1, b1, w2};
+    auto feeds_of = [&](const std::vector<tensor>& v) {
+      return actors::feed_list{
+        {w1.name(), v[0]}, {b1.name(), v[1]}, {w2.name(), v[2]}};
+    };
+    std::vector<tensor> analytic, out;
+    ASSERT_TRUE(sess
+                  .run(feeds_of(values),
+                       {g[0]->name(), g[1]->name(), g[2]->name()}, {},
+                       &analytic)
+                  .is_ok());
+    std::mt19937 pick{5};
+    for (size_t p = 0; p < 3; ++p)
+      for (int sample = 0; sample < 6; ++sample) {
+        auto j = static_cast<int64_t>(
+          pick() % static_cast<unsigned>(values[p].num_elements()));
+        auto at = [&](double delta) {
+          auto v = values;
+          EXPECT_TRUE(values[p].deep_copy(&v[p]).is_ok());
+          v[p].mutable_data<double>()[j] += delta;
+          EXPECT_TRUE(sess.run(feeds_of(v), {loss.name()}, {}, &out).is_ok());
+          return out[0].data<double>()[0];
+        };
+        auto numeric = (at(1e-6) - at(-1e-6)) / 2e-6;
+        EXPECT_NEAR(analytic[p].data<double>()[j], numeric, 1e-7)
+          << "parameter " << p << " element " << j;
+      }
+  }
+}

@@ -269,3 +269,45 @@ TEST_F(optimizers, minimize_of_a_loss_without_the_variables_fails) {
             std::string::npos)
     << s.status().to_string();
 }
+
+TEST_F(optimizers, minimize_computes_every_gradient_before_any_update) {
+  // loss = sum(x W1 W2): dW1 = x^T (W2^T) reads W2, which dW2's update
+  // changes. One SGD step must use the old W2 (and the old W1 for dW2).
+  graph::scope s{e.context().ops};
+  auto x = graph::constant(s, tensor::from_vector<double>({1, 2}, {1.5, -2}));
+  auto w1v = tensor::from_vector<double>({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto w2v = tensor::from_vector<double>({3, 1}, {0.5, -1, 2});
+  auto w1 = graph::variable(s.sub("w1"), graph::constant(s, w1v));
+  auto w2 = graph::variable(s.sub("w2"), graph::constant(s, w2v));
+  auto loss = graph::reduce_sum(
+    s, graph::matmul(s, graph::matmul(s, x, w1), w2), {0, 1});
+  graph::optimizer sgd;
+  sgd.learning_rate = 0.1;
+  auto train = graph::minimize(s.sub("train"), loss, {w1, w2}, sgd);
+  auto init = s.initializer();
+  auto r1 = graph::identity(s.sub("r1"), w1);
+  auto r2 = graph::identity(s.sub("r2"), w2);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  for (int run = 0; run < 20; ++run) {
+    ASSERT_TRUE(sess.run({}, {}, {init.name}, &out).is_ok());
+    ASSERT_TRUE(sess.run({}, {}, {train.name}, &out).is_ok());
+    ASSERT_TRUE(sess.run({}, {r1.name(), r2.name()}, {}, &out).is_ok());
+    // dW1[i][j] = x[i] * W2[j]; dW2[j] = (x W1)[j].
+    std::vector<double> want1, want2;
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j)
+        want1.push_back(w1v.data<double>()[i * 3 + j]
+                        - 0.1 * (i == 0 ? 1.5 : -2) * w2v.data<double>()[j]);
+    for (int j = 0; j < 3; ++j)
+      want2.push_back(
+        w2v.data<double>()[j]
+        - 0.1 * (1.5 * w1v.data<double>()[j] - 2 * w1v.data<double>()[3 + j]));
+    test::expect_all_near(out[0], tensor::from_vector<double>({2, 3}, want1),
+                          1e-12, "w1 after one step");
+    test::expect_all_near(out[1], tensor::from_vector<double>({3, 1}, want2),
+                          1e-12, "w2 after one step");
+  }
+}

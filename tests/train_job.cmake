@@ -1,0 +1,46 @@
+# The main job end to end on Debian's Fashion-MNIST (scripts/setup.sh
+# installs it), shortened: one epoch of a small MLP must reach 0.80 test
+# accuracy (the default MLP's first epoch gives 0.85), then --resume with
+# --epochs 2 must continue from the checkpoint at step 468 and end higher
+# than 0.82. -DCLI=<path of actorflow> -DWORK_DIR=<scratch directory>
+file(REMOVE_RECURSE ${WORK_DIR})
+set(common train fashion-mnist --hidden 64 --threads 2
+    --checkpoint-dir ${WORK_DIR})
+
+function(accuracy_of text out)
+  string(REGEX MATCH "\"test_accuracy\": ([0-9.]+)" m "${text}")
+  if(NOT m)
+    message(FATAL_ERROR "no JSON line with test_accuracy in:\n${text}")
+  endif()
+  set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+
+execute_process(COMMAND ${CLI} ${common} --epochs 1
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "actorflow train failed (${rc}):\n${out}\n${err}")
+endif()
+accuracy_of("${out}" first)
+if(first LESS 0.80)
+  message(FATAL_ERROR "test accuracy after one epoch is ${first} < 0.80")
+endif()
+if(NOT EXISTS ${WORK_DIR}/fashion-mnist-mlp/model-468)
+  message(FATAL_ERROR "no checkpoint model-468 after the first epoch")
+endif()
+
+execute_process(COMMAND ${CLI} ${common} --epochs 2 --resume
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "actorflow train --resume failed (${rc}):\n${out}\n${err}")
+endif()
+if(NOT err MATCHES "resumed from [^\n]*model-468 at step 468")
+  message(FATAL_ERROR "--resume did not start from step 468:\n${err}")
+endif()
+if(NOT err MATCHES "epoch 2/2" OR err MATCHES "epoch 1/2")
+  message(FATAL_ERROR "--resume should run epoch 2 only:\n${err}")
+endif()
+accuracy_of("${out}" second)
+if(second LESS 0.82)
+  message(FATAL_ERROR "test accuracy after two epochs is ${second} < 0.82")
+endif()
+message(STATUS "accuracy ${first} after one epoch, ${second} after two")
