@@ -42,15 +42,23 @@ void gemm(kernel_context* ctx, bool ta, bool tb, int64_t m, int64_t n,
           int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
           T* c, int64_t ldc) {
   int parts = 1;
+  devices::cpu_device* dev = nullptr;
   if (ctx != nullptr && m * n * k >= split_threshold
-      && openblas_get_num_threads() == 1)
-    parts = eigen_device(*ctx).numThreads();
+      && openblas_get_num_threads() == 1) {
+    dev = static_cast<devices::cpu_device*>(&ctx->device());
+    if (dev->try_claim_pool())
+      parts = dev->num_threads();
+    else
+      dev = nullptr;
+  }
   // Cut the longer side of C into `parts` blocks of whole rows or columns.
   bool by_rows = m >= n;
   auto side = by_rows ? m : n;
   parts = static_cast<int>(std::min<int64_t>(parts, side / 16));
   if (parts <= 1) {
     blas(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
+    if (dev != nullptr)
+      dev->release_pool();
     return;
   }
   // The blocks go to whoever is free first: the calling thread takes them
@@ -89,6 +97,7 @@ void gemm(kernel_context* ctx, bool ta, bool tb, int64_t m, int64_t n,
   work(&run);
   std::unique_lock<std::mutex> guard{state->mtx};
   state->all_done.wait(guard, [&] { return state->finished == parts; });
+  dev->release_pool();
 }
 
 template void gemm<float>(kernel_context*, bool, bool, int64_t, int64_t,
