@@ -10,8 +10,11 @@
 namespace actorflow::devices {
 
 struct cpu_device::impl {
+  // The pool's threads sleep when idle instead of spinning: the cores are
+  // shared with the CAF workers, which run the actors.
   explicit impl(int n)
-    : pool(n), eigen(&pool, n), alloc(std::make_shared<core::cpu_allocator>()) {
+    : pool(n, false), eigen(&pool, n),
+      alloc(std::make_shared<core::cpu_allocator>()) {
     // nop
   }
   Eigen::ThreadPool pool;
