@@ -32,6 +32,9 @@ struct builder_state {
   std::unordered_map<std::string, std::vector<output_info>> outputs;
   /// Nodes the graph's initializer runs (`scope::add_initializer`).
   std::vector<std::string> initializers;
+  /// The predicate (node, port) of each Merge a `cond` built, for the
+  /// Merge's gradient.
+  std::unordered_map<std::string, std::pair<std::string, int>> cond_preds;
   /// Gradient functions, made with the built-in ones on first use.
   std::unique_ptr<gradient_registry> gradients;
 };

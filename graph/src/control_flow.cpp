@@ -147,10 +147,14 @@ std::vector<output> cond(const scope& s, const output& pred,
     return {};
   }
   std::vector<output> merged;
-  for (size_t i = 0; i < results[0].size(); ++i)
+  for (size_t i = 0; i < results[0].size(); ++i) {
     merged.push_back(detail::first(
       c.add_node("Merge", "Merge", {results[0][i], results[1][i]},
                  {{"T", results[1][i].dtype()}, {"N", int64_t{2}}})));
+    if (merged.back().valid())
+      pred.state()->cond_preds[merged.back().node_name()]
+        = {pred.node_name(), pred.port()};
+  }
   return merged;
 }
 

@@ -14,11 +14,11 @@ namespace {
 
 using port_key = std::pair<int, int>; // (node index, output port)
 
-/// The control-flow primitives, whose gradients need frames of their own.
-bool is_control_flow(const std::string& op) {
-  return op == "Enter" || op == "RefEnter" || op == "Exit" || op == "Switch"
-         || op == "RefSwitch" || op == "Merge" || op == "NextIteration"
-         || op == "LoopCond";
+/// The loop primitives, whose gradients need a backward loop (not built
+/// yet); a cond's Switch and Merge have gradient functions.
+bool is_loop_op(const std::string& op) {
+  return op == "Enter" || op == "RefEnter" || op == "Exit"
+         || op == "NextIteration" || op == "LoopCond";
 }
 
 /// The graph seen as edges: the data inputs of every node and the
@@ -153,9 +153,9 @@ gradients(const scope& s, const std::vector<output>& ys,
       feeds_x = feeds_x || between(in.node);
     if (!any || !feeds_x)
       continue;
-    if (is_control_flow(node.op)) {
+    if (is_loop_op(node.op)) {
       s.record_error(
-        core::unimplemented_error("gradients through control flow are not "
+        core::unimplemented_error("gradients through while loops are not "
                                   "built yet")
           .with_context(node.name, node.op));
       return result;

@@ -13,6 +13,7 @@
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/gradient_registry.hpp"
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
@@ -387,6 +388,57 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
                .y;
            }});
   }
+}
+
+TEST_F(gradients, a_cond_sends_the_gradient_into_the_branch_it_took) {
+  // y = pred ? x * x * z : exp(x) + z, with x and z from outside the cond
+  // and x also used after it; and a cond nested in the true branch.
+  for (bool taken : {true, false}) {
+    SCOPED_TRACE(taken);
+    auto build = [taken](const scope& s, const std::vector<output>& in) {
+      const auto& x = in[0];
+      const auto& z = in[1];
+      auto pred = graph::constant(s, tensor::scalar(taken));
+      auto inner = graph::constant(s, tensor::scalar(!taken));
+      auto y = graph::cond(
+        s, pred,
+        [&](const scope& t) {
+          auto sq = graph::mul(t, graph::mul(t, x, x), z);
+          // Nested: !taken is false here, so its else branch runs.
+          return graph::cond(
+            t, inner, [&](const scope& u) { return std::vector<output>{x}; },
+            [&](const scope& u) {
+              return std::vector<output>{graph::tanh(u, sq)};
+            });
+        },
+        [&](const scope& t) {
+          return std::vector<output>{graph::add(t, graph::exp(t, x), z)};
+        });
+      return graph::mul(s, y[0], x);
+    };
+    check("Switch", {{u({2, 3}), u({2, 3}, 2)}, build});
+    // z broadcast inside the branches.
+    check("Merge", {{u({2, 3}, 3), u({3}, 4)}, build});
+  }
+}
+
+TEST_F(gradients, a_while_loop_is_not_differentiated_yet_and_says_so) {
+  scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, {});
+  auto outs = graph::while_loop(
+    s,
+    [](const scope& c, const std::vector<output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 10.0, dtype::float64));
+    },
+    [](const scope& b, const std::vector<output>& v) {
+      return std::vector<output>{graph::mul(b, v[0], v[0])};
+    },
+    {x});
+  auto g = graph::gradients(s, {outs[0]}, {x});
+  EXPECT_FALSE(g[0].has_value());
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), core::errc::unimplemented);
+  EXPECT_EQ(s.status().op(), "Exit");
 }
 
 TEST_F(gradients, dropout_scales_the_gradient_by_its_mask) {

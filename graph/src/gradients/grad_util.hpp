@@ -42,5 +42,6 @@ output broadcast_back(const scope& s, const output& kept, const output& x,
 void register_math_gradients(gradient_registry& r);
 void register_array_gradients(gradient_registry& r);
 void register_nn_gradients(gradient_registry& r);
+void register_control_flow_gradients(gradient_registry& r);
 
 } // namespace actorflow::graph::detail
