@@ -14,6 +14,7 @@
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "common/golden.hpp"
 #include "common/process_memory.hpp"
@@ -797,5 +798,45 @@ TEST_F(control_flow, an_outer_loop_waits_for_an_inner_loop_across_devices) {
   for (int64_t count : {0, 1, 7, 30}) {
     auto out = run(sess, {{n.name(), tensor::scalar(count)}}, {outs[1]});
     EXPECT_EQ(scalar_of(out[0]), 3.0f * float(count)) << count;
+  }
+}
+
+TEST_F(control_flow, gradients_through_a_cond_equal_tensorflows) {
+  // y = x * (pred ? (!pred ? x : tanh(x * x * z)) : exp(x) + z), the
+  // graph gen_control_flow_golden.py differentiates with tf.gradients.
+  for (bool taken : {false, true}) {
+    SCOPED_TRACE(taken);
+    graph::scope s{e.context().ops};
+    auto x = graph::placeholder(s.sub("x"), dtype::float64, {2, 3});
+    auto z = graph::placeholder(s.sub("z"), dtype::float64, {3});
+    auto inner = graph::constant(s, tensor::scalar(!taken));
+    auto y = graph::cond(
+      s, graph::constant(s, tensor::scalar(taken)),
+      [&](const graph::scope& t) {
+        auto sq = graph::mul(t, graph::mul(t, x, x), z);
+        return graph::cond(
+          t, inner,
+          [&](const graph::scope&) { return std::vector<graph::output>{x}; },
+          [&](const graph::scope& u) {
+            return std::vector<graph::output>{graph::tanh(u, sq)};
+          });
+      },
+      [&](const graph::scope& f) {
+        return std::vector<graph::output>{graph::add(f, graph::exp(f, x), z)};
+      });
+    auto w = graph::constant(s, golden.at("cond_grad_w"));
+    auto loss
+      = graph::reduce_sum(s, graph::mul(s, graph::mul(s, y[0], x), w), {0, 1});
+    auto g = graph::gradients(s, {loss}, {x, z});
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    actors::session sess{e};
+    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+    auto out = run(sess,
+                   {{x.name(), golden.at("cond_grad_x_in")},
+                    {z.name(), golden.at("cond_grad_z_in")}},
+                   {*g[0], *g[1]});
+    auto stem = std::string{"cond_grad_"} + (taken ? "true" : "false");
+    test::expect_all_near(out[0], golden.at(stem + "_dx"), 1e-12, stem + "_dx");
+    test::expect_all_near(out[1], golden.at(stem + "_dz"), 1e-12, stem + "_dz");
   }
 }

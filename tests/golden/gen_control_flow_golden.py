@@ -2,8 +2,9 @@
 """Golden results for the control-flow tests, computed by TensorFlow itself.
 
 Builds each test's graph with TensorFlow's v1 graph mode and v1 control
-flow (tf.compat.v1, Switch/Merge/Enter/Exit/NextIteration), runs it, and
-writes the fed inputs and the fetched results to
+flow (tf.compat.v1, Switch/Merge/Enter/Exit/NextIteration), runs it (and,
+for the cond gradient case, tf.gradients through it), and writes the fed
+inputs and the fetched results to
 tests/golden/control_flow.txt (the format of golden.hpp). The C++ tests
 build the same graphs with actorflow and compare; they never need
 TensorFlow. Running this script does: `pip install tensorflow-cpu` into a
@@ -109,6 +110,28 @@ def halving():
     return {"n": n}, [x]
 
 
+def cond_gradient(pred_value):
+    """d sum(y * w) / d(x, z) for the cond of the gradient tests:
+    y = x * (pred ? (!pred ? x : tanh(x * x * z)) : exp(x) + z)."""
+    def build():
+        x = tf1.placeholder(tf.float64, [2, 3])
+        z = tf1.placeholder(tf.float64, [3])
+        pred = tf.constant(pred_value)
+        inner = tf.constant(not pred_value)
+        def then_fn():
+            sq = x * x * z
+            return tf1.cond(inner, lambda: x, lambda: tf.tanh(sq))
+        y = tf1.cond(pred, then_fn, lambda: tf.exp(x) + z) * x
+        w = tf.constant(COND_W)
+        return {"x": x, "z": z}, tf1.gradients(tf.reduce_sum(y * w), [x, z])
+    return run(build, [{"x": COND_X, "z": COND_Z}])[0]
+
+
+COND_X = np.array([[0.5, -1.25, 0.75], [1.5, -0.5, 0.25]])
+COND_Z = np.array([0.5, -0.75, 1.25])
+COND_W = np.array([[1.0, 0.5, -2.0], [0.25, 1.5, -1.0]])
+
+
 def render():
     lines = []
 
@@ -131,6 +154,13 @@ def render():
             run(loop_in_branch, [{"pred": pred, "n": 7.0}])[0][0])
     for n in (0, 1, 20):
         put("halving_n%d" % n, run(halving, [{"n": n}])[0][0])
+    put("cond_grad_x_in", COND_X)
+    put("cond_grad_z_in", COND_Z)
+    put("cond_grad_w", COND_W)
+    for pred in (False, True):
+        dx, dz = cond_gradient(pred)
+        put("cond_grad_%s_dx" % str(pred).lower(), dx)
+        put("cond_grad_%s_dz" % str(pred).lower(), dz)
     return "\n".join(lines) + "\n"
 
 
