@@ -46,6 +46,29 @@ struct edges {
   }
 };
 
+/// Marks the nodes reachable from the nodes of `starts`: `step(i, mark)`
+/// calls `mark(j)` for each node j that node i leads to.
+template <class Step>
+std::vector<bool> reachable(const graph& g, const std::vector<output>& starts,
+                            Step step) {
+  std::vector<bool> seen(g.size(), false);
+  std::deque<int> todo;
+  auto mark = [&](int i) {
+    if (!seen[static_cast<size_t>(i)]) {
+      seen[static_cast<size_t>(i)] = true;
+      todo.push_back(i);
+    }
+  };
+  for (const auto& o : starts)
+    mark(g.index_of(o.node_name()));
+  while (!todo.empty()) {
+    auto i = todo.front();
+    todo.pop_front();
+    step(i, mark);
+  }
+  return seen;
+}
+
 /// Sums the gradients of one tensor (AddN for several).
 output sum_of(const scope& s, const std::vector<output>& gs) {
   return gs.size() == 1 ? gs.front() : add_n(s, gs);
@@ -78,46 +101,19 @@ gradients(const scope& s, const std::vector<output>& ys,
     return core::is_floating(
       s.output_of(g.nodes()[static_cast<size_t>(node)].name, port).dtype());
   };
-  // Nodes on a floating path from some x ...
-  std::vector<bool> from_x(n, false);
-  std::deque<int> todo;
-  for (const auto& x : xs) {
-    auto i = g.index_of(x.node_name());
-    if (!from_x[static_cast<size_t>(i)]) {
-      from_x[static_cast<size_t>(i)] = true;
-      todo.push_back(i);
-    }
-  }
-  while (!todo.empty()) {
-    auto i = todo.front();
-    todo.pop_front();
+  // The nodes on a floating path from some x and on a path to some y.
+  auto from_x = reachable(g, xs, [&](int i, const auto& mark) {
     for (auto c : e.consumers[static_cast<size_t>(i)])
-      if (!from_x[static_cast<size_t>(c)])
-        for (const auto& in : e.inputs[static_cast<size_t>(c)])
-          if (in.node == i && floating(i, in.port)) {
-            from_x[static_cast<size_t>(c)] = true;
-            todo.push_back(c);
-            break;
-          }
-  }
-  // ... and on a path to some y.
-  std::vector<bool> to_y(n, false);
-  for (const auto& y : ys) {
-    auto i = g.index_of(y.node_name());
-    if (!to_y[static_cast<size_t>(i)]) {
-      to_y[static_cast<size_t>(i)] = true;
-      todo.push_back(i);
-    }
-  }
-  while (!todo.empty()) {
-    auto i = todo.front();
-    todo.pop_front();
+      for (const auto& in : e.inputs[static_cast<size_t>(c)])
+        if (in.node == i && floating(i, in.port)) {
+          mark(c);
+          break;
+        }
+  });
+  auto to_y = reachable(g, ys, [&](int i, const auto& mark) {
     for (const auto& in : e.inputs[static_cast<size_t>(i)])
-      if (!to_y[static_cast<size_t>(in.node)]) {
-        to_y[static_cast<size_t>(in.node)] = true;
-        todo.push_back(in.node);
-      }
-  }
+      mark(in.node);
+  });
   auto between = [&](int i) {
     return from_x[static_cast<size_t>(i)] && to_y[static_cast<size_t>(i)];
   };

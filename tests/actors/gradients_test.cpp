@@ -527,14 +527,16 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "Conv2D",
     "MaxPool",
     "AvgPool",
-    "FusedBatchNorm"};
-  // The same functions as checked ops (the older forms of an op), Dropout
-  // (its own test), and the ops with no gradient.
+    "FusedBatchNorm",
+    "Switch",
+    "Merge"};
+  // The same functions as checked ops (the older forms of an op, RefSwitch),
+  // Dropout (its own test), and the ops with no gradient.
   std::set<std::string> otherwise{
-    "BatchMatMul", "Concat",       "Gather",    "PadV2",    "Reverse",
-    "Dropout",     "Sign",         "Floor",     "Ceil",     "Round",
-    "FloorDiv",    "StopGradient", "ZerosLike", "OnesLike", "OneHot",
-    "Shape",       "Size",         "Rank",      "Range"};
+    "RefSwitch", "BatchMatMul", "Concat",       "Gather",    "PadV2",
+    "Reverse",   "Dropout",     "Sign",         "Floor",     "Ceil",
+    "Round",     "FloorDiv",    "StopGradient", "ZerosLike", "OnesLike",
+    "OneHot",    "Shape",       "Size",         "Rank",      "Range"};
   scope s{e.context().ops};
   for (const auto& op : s.gradients().names())
     EXPECT_TRUE(finite_differences.count(op) + otherwise.count(op) == 1)
