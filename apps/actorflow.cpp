@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     ->check(CLI::PositiveNumber);
   train_cmd
     ->add_option("--threads", train.threads,
-                 "Threads for kernels, actors and OpenBLAS (default: "
+                 "Threads for the actors and for kernels (default: "
                  "one per core)")
     ->check(CLI::NonNegativeNumber);
   train_cmd
