@@ -331,3 +331,40 @@ TEST(queues, a_queue_runner_keeps_the_queue_filled_until_stopped) {
   for (size_t i = 0; i < seen.size(); ++i)
     EXPECT_EQ(seen[i], static_cast<int32_t>(i + 1));
 }
+
+TEST(queues, a_random_shuffle_queue_and_dequeue_up_to_through_sessions) {
+  actors::engine e;
+  graph::scope s{e.context().ops};
+  auto q = graph::queue::random_shuffle(s.sub("q"), {{dtype::int32}, {{}}, 100},
+                                        5, {7, 8});
+  auto x = graph::placeholder(s.sub("x"), dtype::int32, {-1});
+  auto put = q.enqueue_many(s.sub("put"), {x});
+  auto some = q.dequeue_up_to(s.sub("some"), 4);
+  auto close = q.close(s.sub("close"));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  EXPECT_FALSE(some[0].shape().fully_defined()); // up to 4: unknown length
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  ASSERT_TRUE(
+    sess.run({{x.name(), range(10)[0]}}, {}, {put.name}, &out).is_ok());
+  // 10 in, 5 must stay: one batch of 4, then the floor holds until close.
+  std::vector<int32_t> all;
+  ASSERT_TRUE(sess.run({}, {some[0].name()}, {}, &out).is_ok());
+  EXPECT_EQ(out[0].num_elements(), 4);
+  for (auto v : ints(out[0]))
+    all.push_back(v);
+  ASSERT_TRUE(sess.run({}, {}, {close.name}, &out).is_ok());
+  for (int64_t want : {4, 2}) {
+    ASSERT_TRUE(sess.run({}, {some[0].name()}, {}, &out).is_ok());
+    EXPECT_EQ(out[0].num_elements(), want);
+    for (auto v : ints(out[0]))
+      all.push_back(v);
+  }
+  auto st = sess.run({}, {some[0].name()}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::out_of_range) << st.to_string();
+  auto sorted = all;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, ints(range(10)[0]));
+  EXPECT_NE(all, ints(range(10)[0]));
+}
