@@ -151,6 +151,11 @@ int run_train(const train_options& o) {
   actors::checkpoint_manager checkpoints{sess, g.saver, ckpt_dir, "model",
                                          o.keep};
   int64_t step = 0;
+  if (!o.resume && !checkpoints.steps().empty() && !o.quiet)
+    std::fprintf(stderr,
+                 "starting afresh: the checkpoints in %s will be replaced "
+                 "(--resume continues from them)\n",
+                 ckpt_dir.c_str());
   if (o.resume) {
     st = checkpoints.restore_latest(&step);
     if (st.code() == core::errc::not_found)
