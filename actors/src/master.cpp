@@ -65,7 +65,6 @@ struct master_state {
   std::unordered_map<uint64_t, step_state> steps;
   /// Shared with the partition plans, whose node actors use them.
   std::shared_ptr<step_trackers> trackers = std::make_shared<step_trackers>();
-  uint64_t next_step = 1;
   bool closed = false;
 
   void shutdown() {
@@ -181,7 +180,7 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
         "feed '", name, "' has shape ", value.shape().to_string(),
         ", the placeholder expects ", plan->feed_shapes[i].to_string()));
   }
-  auto id = st.next_step++;
+  auto id = st.rt->resources.next_step_id();
   auto& step = st.steps[id];
   step.promise = self->make_response_promise<run_result>();
   step.plan = plan;
@@ -213,6 +212,8 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
 }
 
 void finish_step(self_ptr self, uint64_t id, step_state& step) {
+  // No message of the step can arrive any more: its stacks go.
+  self->state.rt->resources.drop_step(id);
   // Nodes that keep loop constants per step drop this step's.
   for (const auto& part : step.plan->parts)
     for (const auto& a : part->step_state_actors)

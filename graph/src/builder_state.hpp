@@ -13,6 +13,8 @@
 
 namespace actorflow::graph::detail {
 
+struct loop_record;
+
 struct builder_state {
   /// Owns a registry of the built-in ops unless the user gave one.
   std::unique_ptr<ops::op_registry> own_registry;
@@ -35,6 +37,8 @@ struct builder_state {
   /// The predicate (node, port) of each Merge a `cond` built, for the
   /// Merge's gradient.
   std::unordered_map<std::string, std::pair<std::string, int>> cond_preds;
+  /// The while loops built, by each of their Exits, for their gradients.
+  std::unordered_map<std::string, std::shared_ptr<loop_record>> loops;
   /// Gradient functions, made with the built-in ones on first use.
   std::unique_ptr<gradient_registry> gradients;
 };

@@ -6,6 +6,7 @@
 #include "builder_state.hpp"
 #include "builder_util.hpp"
 #include "flow_context.hpp"
+#include "loop_context.hpp"
 
 namespace actorflow::graph {
 
@@ -44,55 +45,6 @@ private:
   int branch_;
   std::string pivot_;
   std::unordered_map<std::string, output> captured_;
-};
-
-/// The condition or the body of a loop: outside tensors come in through a
-/// constant Enter of the loop's frame; the two share their captures.
-class loop_context : public detail::flow_context {
-public:
-  struct shared {
-    scope outer;
-    std::string frame;
-    int64_t parallel_iterations;
-    std::unordered_map<std::string, output> captured;
-    std::vector<std::string> entries;
-    std::vector<std::string> invariants;
-  };
-
-  loop_context(std::shared_ptr<shared> loop,
-               std::shared_ptr<flow_context> outer_ctx, std::string pivot)
-    : flow_context(std::move(outer_ctx)), loop_(std::move(loop)),
-      pivot_(std::move(pivot)) {
-    for (const auto& e : loop_->entries)
-      add_entry(e);
-    for (const auto& e : loop_->invariants)
-      add_invariant(e);
-  }
-
-  output capture(const output& x) override {
-    auto key = x.name();
-    if (auto i = loop_->captured.find(key); i != loop_->captured.end())
-      return i->second;
-    auto in = detail::first(loop_->outer.add_node(
-      x.is_ref() ? "RefEnter" : "Enter", "Enter", {x},
-      {{"T", x.dtype()},
-       {"frame_name", loop_->frame},
-       {"is_constant", true},
-       {"parallel_iterations", loop_->parallel_iterations}}));
-    if (!in.valid())
-      return {};
-    loop_->invariants.push_back(in.node_name());
-    add_invariant(in.node_name());
-    return loop_->captured[key] = in;
-  }
-
-  const std::string& pivot() const override {
-    return pivot_;
-  }
-
-private:
-  std::shared_ptr<shared> loop_;
-  std::string pivot_;
 };
 
 /// `x` with shape `s`, for loop variables whose shape the body changes.
@@ -166,6 +118,15 @@ std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
                                const loop_body_fn& body_fn,
                                const std::vector<output>& given_vars,
                                const while_options& options) {
+  return detail::build_while_loop(s, cond_fn, body_fn, given_vars, options,
+                                  nullptr);
+}
+
+std::vector<output> detail::build_while_loop(
+  const scope& s, const loop_cond_fn& cond_fn, const loop_body_fn& body_fn,
+  const std::vector<output>& given_vars, const while_options& options,
+  std::function<output(const output&, bool*)> source) {
+  using detail::loop_context;
   if (!s.ok())
     return {};
   auto w = s.sub("while");
@@ -184,8 +145,11 @@ std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
       " shape invariants for ", given_vars.size(), " loop variables"));
     return {};
   }
-  auto loop = std::make_shared<loop_context::shared>(
-    loop_context::shared{w, frame, options.parallel_iterations, {}, {}, {}});
+  auto loop = std::make_shared<loop_context::shared>(loop_context::shared{
+    w, frame, options.parallel_iterations, {}, {}, {}, std::move(source)});
+  auto record = std::make_shared<detail::loop_record>();
+  record->loop = loop;
+  record->counted = counted;
   std::vector<output> merges, switches_false, body_in;
   std::vector<std::string> merge_names;
   for (size_t i = 0; i < n; ++i) {
@@ -198,6 +162,7 @@ std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
     if (!enter.valid())
       return {};
     loop->entries.push_back(enter.node_name());
+    record->enters.push_back(enter.node_name());
     auto shape = enter.shape();
     if (!options.shape_invariants.empty() && (i > 0 || !counted)) {
       const auto& inv = options.shape_invariants[i - (counted ? 1 : 0)];
@@ -243,6 +208,9 @@ std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
   if (!pivot.valid())
     return {};
   loop->entries.push_back(pivot.node_name());
+  record->pivot = pivot.node_name();
+  record->cond = cond_ctx;
+  record->merges = merge_names;
   std::vector<output> exits;
   for (size_t i = 0; i < n; ++i) {
     auto sw = w.add_node("Switch", "Switch", {merges[i], pivot},
@@ -256,12 +224,16 @@ std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
     if (!exit.valid() || !ident.valid())
       return {};
     loop->entries.push_back(ident.node_name());
+    record->switches.push_back(sw[0].node_name());
+    record->exits.push_back(exit.node_name());
+    record->body_in.push_back(ident.node_name());
     exits.push_back(with_shape(exit, merges[i].shape()));
     body_in.push_back(with_shape(ident, merges[i].shape()));
   }
   // The body, anchored to the first body Identity.
   auto body_ctx = std::make_shared<loop_context>(loop, s.flow_context(),
                                                  body_in[0].node_name());
+  record->body = body_ctx;
   auto bs = w.sub("body").with_flow_context(body_ctx);
   std::vector<output> user_in(body_in.begin() + (counted ? 1 : 0),
                               body_in.end());
@@ -303,7 +275,10 @@ std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
       return {};
     // Close the loop: the Merge's second input is the NextIteration.
     merges[i].state()->g.find(merge_names[i])->inputs[1] = ni.node_name();
+    record->next.push_back(v);
   }
+  for (const auto& exit : record->exits)
+    pivot.state()->loops[exit] = record;
   exits.erase(exits.begin(), exits.begin() + (counted ? 1 : 0));
   return exits;
 }

@@ -7,6 +7,8 @@
 #include "actorflow/graph/gradient_registry.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "builder_state.hpp"
+#include "gradients/while_grad.hpp"
+#include "loop_context.hpp"
 
 namespace actorflow::graph {
 
@@ -14,11 +16,11 @@ namespace {
 
 using port_key = std::pair<int, int>; // (node index, output port)
 
-/// The loop primitives, whose gradients need a backward loop (not built
-/// yet); a cond's Switch and Merge have gradient functions.
+/// The loop primitives, which only a loop's gradient as a whole handles;
+/// a cond's Switch and Merge have gradient functions.
 bool is_loop_op(const std::string& op) {
-  return op == "Enter" || op == "RefEnter" || op == "Exit"
-         || op == "NextIteration" || op == "LoopCond";
+  return op == "Enter" || op == "RefEnter" || op == "NextIteration"
+         || op == "LoopCond";
 }
 
 /// The graph seen as edges: the data inputs of every node and the
@@ -79,6 +81,13 @@ output sum_of(const scope& s, const std::vector<output>& gs) {
 std::vector<std::optional<output>>
 gradients(const scope& s, const std::vector<output>& ys,
           const std::vector<output>& xs, const std::vector<output>& grad_ys) {
+  return detail::gradients_between(s, ys, xs, grad_ys, false);
+}
+
+std::vector<std::optional<output>>
+detail::gradients_between(const scope& s, const std::vector<output>& ys,
+                          const std::vector<output>& xs,
+                          const std::vector<output>& grad_ys, bool stop_at_xs) {
   std::vector<std::optional<output>> result(xs.size());
   if (!s.ok())
     return result;
@@ -110,9 +119,13 @@ gradients(const scope& s, const std::vector<output>& ys,
           break;
         }
   });
+  std::vector<bool> is_x(n, false);
+  for (const auto& x : xs)
+    is_x[static_cast<size_t>(g.index_of(x.node_name()))] = stop_at_xs;
   auto to_y = reachable(g, ys, [&](int i, const auto& mark) {
-    for (const auto& in : e.inputs[static_cast<size_t>(i)])
-      mark(in.node);
+    if (!is_x[static_cast<size_t>(i)])
+      for (const auto& in : e.inputs[static_cast<size_t>(i)])
+        mark(in.node);
   });
   auto between = [&](int i) {
     return from_x[static_cast<size_t>(i)] && to_y[static_cast<size_t>(i)];
@@ -136,10 +149,49 @@ gradients(const scope& s, const std::vector<output>& ys,
   }
   // Builder graphs list every node after its inputs (a loop's back edge
   // aside), so going backwards meets each node after all its consumers.
+  // A while loop is met at its last Exit and differentiated as a whole.
+  std::vector<std::shared_ptr<detail::loop_record>> loops_done;
+  auto summed = [&](int i, int port) {
+    auto it = pending.find({i, port});
+    return it == pending.end() ? output{} : sum_of(root, it->second);
+  };
   for (auto i = static_cast<int>(n) - 1; i >= 0 && s.ok(); --i) {
     if (!between(i))
       continue;
-    const auto& node = g.nodes()[static_cast<size_t>(i)];
+    // A copy: gradient functions add nodes, which may move the graph's.
+    const auto node = g.nodes()[static_cast<size_t>(i)];
+    bool in_done_loop = false;
+    for (const auto& l : loops_done)
+      in_done_loop = in_done_loop || l->contains(node.name);
+    if (in_done_loop)
+      continue;
+    if (node.op == "Exit") {
+      const auto& loops = xs.front().state()->loops;
+      auto it = loops.find(node.name);
+      if (it == loops.end()) {
+        s.record_error(
+          core::unimplemented_error("an Exit not built by graph::while_loop")
+            .with_context(node.name, node.op));
+        return result;
+      }
+      const auto& loop = *it->second;
+      std::vector<output> exit_grads;
+      for (const auto& exit : loop.exits)
+        exit_grads.push_back(summed(g.index_of(exit), 0));
+      std::vector<std::pair<output, output>> sources;
+      auto st = detail::loop_gradient(root, loop, exit_grads, &sources);
+      if (!st.is_ok()) {
+        s.record_error(st.with_context(node.name, node.op));
+        return result;
+      }
+      for (const auto& [src, grad] : sources) {
+        auto j = g.index_of(src.node_name());
+        if (grad.valid() && between(j))
+          pending[{j, src.port()}].push_back(grad);
+      }
+      loops_done.push_back(it->second);
+      continue;
+    }
     auto num_out = s.num_outputs(node.name);
     bool any = false;
     for (int p = 0; p < num_out; ++p)
@@ -151,8 +203,8 @@ gradients(const scope& s, const std::vector<output>& ys,
       continue;
     if (is_loop_op(node.op)) {
       s.record_error(
-        core::unimplemented_error("gradients through while loops are not "
-                                  "built yet")
+        core::unimplemented_error("a loop's node met outside its loop's "
+                                  "gradient")
           .with_context(node.name, node.op));
       return result;
     }

@@ -88,4 +88,37 @@ void resource_manager::clear_queues() {
   }
 }
 
+std::string resource_manager::create_stack(uint64_t step,
+                                           const std::string& name,
+                                           core::dtype type, int64_t max_size) {
+  auto st = std::make_shared<tensor_stack>();
+  st->name = name;
+  st->type = type;
+  st->max_size = max_size;
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto handle = "stack:" + std::to_string(step) + ":"
+                + std::to_string(++stacks_made_) + ":" + name;
+  stacks_.emplace(handle, std::make_pair(step, std::move(st)));
+  return handle;
+}
+
+std::shared_ptr<tensor_stack>
+resource_manager::find_stack(const std::string& handle) const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto i = stacks_.find(handle);
+  return i == stacks_.end() ? nullptr : i->second.second;
+}
+
+void resource_manager::drop_step(uint64_t step) {
+  std::vector<std::shared_ptr<tensor_stack>> dropped;
+  std::lock_guard<std::mutex> guard{mtx_};
+  for (auto i = stacks_.begin(); i != stacks_.end();)
+    if (i->second.first == step) {
+      dropped.push_back(std::move(i->second.second));
+      i = stacks_.erase(i);
+    } else {
+      ++i;
+    }
+}
+
 } // namespace actorflow::ops

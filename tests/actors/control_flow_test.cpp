@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -838,5 +839,63 @@ TEST_F(control_flow, gradients_through_a_cond_equal_tensorflows) {
     auto stem = std::string{"cond_grad_"} + (taken ? "true" : "false");
     test::expect_all_near(out[0], golden.at(stem + "_dx"), 1e-12, stem + "_dx");
     test::expect_all_near(out[1], golden.at(stem + "_dz"), 1e-12, stem + "_dz");
+  }
+}
+
+TEST_F(control_flow, gradients_through_a_while_loop_equal_tensorflows) {
+  // v <- tanh(v * c + v0) while i < 4, and the same capped by
+  // maximum_iterations 3; d sum(v^2 w) / d(v0, c), as tf.gradients gives
+  // them. Four threads run the step at once: each step has its own stacks.
+  for (int64_t parallel : {1, 10}) {
+    SCOPED_TRACE(parallel);
+    graph::scope s{e.context().ops};
+    auto v0 = graph::placeholder(s.sub("v0"), dtype::float64, {2, 3});
+    auto c = graph::placeholder(s.sub("c"), dtype::float64, {3});
+    auto w = graph::constant(s, golden.at("cond_grad_w"));
+    auto loop = [&](std::optional<int64_t> cap) {
+      graph::while_options o;
+      o.parallel_iterations = parallel;
+      o.maximum_iterations = cap;
+      auto outs = graph::while_loop(
+        s,
+        [](const graph::scope& t, const std::vector<graph::output>& v) {
+          return graph::less(t, v[0], graph::constant(t, 4.0, dtype::int64));
+        },
+        [&](const graph::scope& b, const std::vector<graph::output>& v) {
+          return std::vector<graph::output>{
+            graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)),
+            graph::tanh(b, graph::add(b, graph::mul(b, v[1], c), v0))};
+        },
+        {graph::constant(s, 0.0, dtype::int64), v0}, o);
+      auto loss = graph::reduce_sum(
+        s, graph::mul(s, graph::mul(s, outs[1], outs[1]), w), {0, 1});
+      return graph::gradients(s, {loss}, {v0, c});
+    };
+    auto full = loop(std::nullopt);
+    auto capped = loop(3);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    actors::session sess{e};
+    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&] {
+        for (int step = 0; step < 10; ++step) {
+          auto out = run(sess,
+                         {{v0.name(), golden.at("cond_grad_x_in")},
+                          {c.name(), golden.at("cond_grad_z_in")}},
+                         {*full[0], *full[1], *capped[0], *capped[1]});
+          if (out.size() != 4)
+            return;
+          test::expect_all_near(out[0], golden.at("loop_grad_dv0"), 1e-12,
+                                "dv0");
+          test::expect_all_near(out[1], golden.at("loop_grad_dc"), 1e-12, "dc");
+          test::expect_all_near(out[2], golden.at("loop_grad_capped_dv0"),
+                                1e-12, "capped dv0");
+          test::expect_all_near(out[3], golden.at("loop_grad_capped_dc"), 1e-12,
+                                "capped dc");
+        }
+      });
+    for (auto& t : threads)
+      t.join();
   }
 }

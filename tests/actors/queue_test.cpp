@@ -368,3 +368,39 @@ TEST(queues, a_random_shuffle_queue_and_dequeue_up_to_through_sessions) {
   EXPECT_EQ(sorted, ints(range(10)[0]));
   EXPECT_NE(all, ints(range(10)[0]));
 }
+
+TEST(stacks, pushes_and_pops_are_last_in_first_out_within_a_step) {
+  actors::engine e;
+  graph::scope s{e.context().ops};
+  auto first = [](std::vector<graph::output> v) { return v.at(0); };
+  auto stack = first(s.add_node(
+    "StackV2", "stack", {graph::constant(s, core::tensor::scalar(int32_t{-1}))},
+    {{"elem_type", dtype::int32}, {"stack_name", std::string{"s"}}}));
+  auto push = [&](int32_t v, const std::vector<graph::operation>& after) {
+    return first(s.with_control_dependencies(after).add_node(
+      "StackPushV2", "push", {stack, graph::constant(s, tensor::scalar(v))},
+      {{"T", dtype::int32}}));
+  };
+  auto pop = [&](const std::vector<graph::operation>& after) {
+    return first(s.with_control_dependencies(after).add_node(
+      "StackPopV2", "pop", {stack}, {{"elem_type", dtype::int32}}));
+  };
+  auto p1 = push(1, {});
+  auto p2 = push(2, {p1.op()});
+  auto a = pop({p2.op()});
+  auto b = pop({a.op()});
+  auto c = pop({b.op()});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  for (int step = 0; step < 3; ++step) { // each step has a stack of its own
+    ASSERT_TRUE(sess.run({}, {a.name(), b.name()}, {}, &out).is_ok());
+    EXPECT_EQ(out[0].scalar_value<int32_t>(), 2);
+    EXPECT_EQ(out[1].scalar_value<int32_t>(), 1);
+  }
+  auto st = sess.run({}, {c.name()}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::out_of_range) << st.to_string();
+  EXPECT_EQ(st.node(), c.node_name());
+  EXPECT_NE(st.message().find("empty"), std::string::npos) << st.message();
+}

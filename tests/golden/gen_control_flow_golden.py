@@ -3,7 +3,7 @@
 
 Builds each test's graph with TensorFlow's v1 graph mode and v1 control
 flow (tf.compat.v1, Switch/Merge/Enter/Exit/NextIteration), runs it (and,
-for the cond gradient case, tf.gradients through it), and writes the fed
+for the gradient cases, tf.gradients through it), and writes the fed
 inputs and the fetched results to
 tests/golden/control_flow.txt (the format of golden.hpp). The C++ tests
 build the same graphs with actorflow and compare; they never need
@@ -127,6 +127,24 @@ def cond_gradient(pred_value):
     return run(build, [{"x": COND_X, "z": COND_Z}])[0]
 
 
+def loop_gradient():
+    """d sum(v_4^2 * w) / d(v0, c) for v <- tanh(v * c + v0), four times,
+    and with maximum_iterations 3 capping the same loop."""
+    def build():
+        v0 = tf1.placeholder(tf.float64, [2, 3])
+        c = tf1.placeholder(tf.float64, [3])
+        w = tf.constant(COND_W)
+        body = lambda i, v: (i + 1, tf.tanh(v * c + v0))
+        start = (tf.constant(0, tf.int64), v0)
+        _, v = tf1.while_loop(lambda i, v: i < 4, body, start)
+        _, capped = tf1.while_loop(lambda i, v: i < 4, body, start,
+                                   maximum_iterations=3)
+        return {"v0": v0, "c": c}, (
+            tf1.gradients(tf.reduce_sum(v * v * w), [v0, c])
+            + tf1.gradients(tf.reduce_sum(capped * capped * w), [v0, c]))
+    return run(build, [{"v0": COND_X, "c": COND_Z}])[0]
+
+
 COND_X = np.array([[0.5, -1.25, 0.75], [1.5, -0.5, 0.25]])
 COND_Z = np.array([0.5, -0.75, 1.25])
 COND_W = np.array([[1.0, 0.5, -2.0], [0.25, 1.5, -1.0]])
@@ -157,6 +175,9 @@ def render():
     put("cond_grad_x_in", COND_X)
     put("cond_grad_z_in", COND_Z)
     put("cond_grad_w", COND_W)
+    for name, value in zip(("dv0", "dc", "capped_dv0", "capped_dc"),
+                           loop_gradient()):
+        put("loop_grad_" + name, value)
     for pred in (False, True):
         dx, dz = cond_gradient(pred)
         put("cond_grad_%s_dx" % str(pred).lower(), dx)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,17 @@
 #include "actorflow/ops/variable.hpp"
 
 namespace actorflow::ops {
+
+/// A stack of tensors (StackV2), where a while loop's gradient keeps the
+/// forward values its backward loop reads in reverse. It lives until the
+/// end of the step that made it.
+struct tensor_stack {
+  std::string name;
+  core::dtype type = core::dtype::invalid;
+  int64_t max_size = -1; ///< -1: unbounded
+  std::mutex mtx;
+  std::vector<core::tensor> items;
+};
 
 /// Named containers of variables. An engine owns one; the
 /// container "" is the default one and lives as long as the engine.
@@ -54,12 +66,33 @@ public:
   /// Drops every queue (the runtime does before it stops).
   void clear_queues();
 
+  /// Makes a stack for step `step` and returns its handle.
+  std::string create_stack(uint64_t step, const std::string& name,
+                           core::dtype type, int64_t max_size);
+
+  /// Returns the stack behind `handle`, or nullptr (never made, or its step
+  /// ended).
+  std::shared_ptr<tensor_stack> find_stack(const std::string& handle) const;
+
+  /// Drops the stacks of step `step`; the runtime calls it when the step
+  /// ends.
+  void drop_step(uint64_t step);
+
+  /// Returns a step id no session of this runtime used before.
+  uint64_t next_step_id() noexcept {
+    return next_step_.fetch_add(1);
+  }
+
 private:
   mutable std::mutex mtx_;
   std::map<std::string, std::map<std::string, std::shared_ptr<variable>>>
     containers_;
   queue_factory queue_factory_;
   std::map<std::string, std::shared_ptr<queue>> queues_;
+  std::map<std::string, std::pair<uint64_t, std::shared_ptr<tensor_stack>>>
+    stacks_;
+  uint64_t stacks_made_ = 0;
+  std::atomic<uint64_t> next_step_{1};
 };
 
 } // namespace actorflow::ops

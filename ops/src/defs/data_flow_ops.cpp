@@ -96,6 +96,31 @@ core::status register_data_flow_ops(op_registry& r) {
                                       return core::status::ok();
                                     })
                                     .stateful()));
+  // Stacks (TensorFlow's StackV2 family, with a string handle): a while
+  // loop's gradient pushes forward values and pops them in reverse.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("StackV2")
+                                    .input("max_size: int32")
+                                    .output("handle: string")
+                                    .attr("elem_type: type")
+                                    .attr("stack_name: string = ''")
+                                    .shape_fn(handle_shape)
+                                    .stateful()));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("StackPushV2")
+                                    .input("handle: string")
+                                    .input("elem: T")
+                                    .output("output: T")
+                                    .attr("T: type")
+                                    .attr("swap_memory: bool = false")
+                                    .shape_fn([](shape_context& ctx) {
+                                      ctx.set_output(0, ctx.input(1));
+                                      return core::status::ok();
+                                    })
+                                    .stateful()));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("StackPopV2")
+                                    .input("handle: string")
+                                    .output("elem: elem_type")
+                                    .attr("elem_type: type")
+                                    .stateful()));
   return core::status::ok();
 }
 

@@ -241,9 +241,89 @@ public:
   }
 };
 
+/// StackV2: a new stack for this step (and this iteration, in a loop).
+class stack_kernel : public cheap_kernel {
+public:
+  explicit stack_kernel(kernel_construction& ctx)
+    : resources_(ctx.resources()) {
+    init_ = ctx.get_attr("elem_type", &type_);
+    name_ = ctx.attr_or("stack_name", std::string{});
+    if (name_.empty())
+      name_ = ctx.node().name;
+  }
+
+  void compute(kernel_context& ctx) override {
+    int64_t max_size = -1;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, read_scalar_int(ctx.input(0), "max_size", &max_size));
+    ctx.set_output(0, core::tensor::scalar(resources_.create_stack(
+                        ctx.step_id(), name_, type_, max_size)));
+  }
+
+private:
+  resource_manager& resources_;
+  core::dtype type_ = core::dtype::invalid;
+  std::string name_;
+};
+
+/// StackPushV2 (`Push`) and StackPopV2.
+template <bool Push>
+class stack_op_kernel : public cheap_kernel {
+public:
+  explicit stack_op_kernel(kernel_construction& ctx)
+    : resources_(ctx.resources()) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& h = ctx.input(0);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, h.dtype() == core::dtype::string && h.num_elements() == 1,
+      core::invalid_argument_error("a stack handle is a string scalar"));
+    auto st = resources_.find_stack(h.data<std::string>()[0]);
+    ACTORFLOW_OP_REQUIRES(ctx, st != nullptr,
+                          core::not_found_error("no stack '",
+                                                h.data<std::string>()[0],
+                                                "' in this step"));
+    std::lock_guard<std::mutex> guard{st->mtx};
+    if constexpr (Push) {
+      const auto& x = ctx.input(1);
+      ACTORFLOW_OP_REQUIRES(
+        ctx, x.dtype() == st->type,
+        core::invalid_argument_error("stack '", st->name, "' holds ",
+                                     core::to_string(st->type), ", got ",
+                                     core::to_string(x.dtype())));
+      ACTORFLOW_OP_REQUIRES(
+        ctx,
+        st->max_size < 0
+          || static_cast<int64_t>(st->items.size()) < st->max_size,
+        core::resource_exhausted_error("stack '", st->name, "' is full (",
+                                       st->max_size, " elements)"));
+      st->items.push_back(x);
+      ctx.set_output(0, x);
+    } else {
+      ACTORFLOW_OP_REQUIRES(
+        ctx, !st->items.empty(),
+        core::out_of_range_error("stack '", st->name, "' is empty"));
+      ACTORFLOW_OP_REQUIRES(
+        ctx, st->type == ctx.output_type(0),
+        core::invalid_argument_error("stack '", st->name, "' holds ",
+                                     core::to_string(st->type)));
+      ctx.set_output(0, std::move(st->items.back()));
+      st->items.pop_back();
+    }
+  }
+
+private:
+  resource_manager& resources_;
+};
+
 } // namespace
 
 void register_queue_kernels(kernel_registry& r) {
+  r.add_any<stack_kernel>("StackV2", device_type);
+  r.add_any<stack_op_kernel<true>>("StackPushV2", device_type);
+  r.add_any<stack_op_kernel<false>>("StackPopV2", device_type);
   r.add_any<queue_kernel_of<false>>("FIFOQueueV2", device_type);
   r.add_any<queue_kernel_of<true>>("RandomShuffleQueueV2", device_type);
   r.add_any<enqueue_kernel_of<false>>("QueueEnqueueV2", device_type);
