@@ -1,5 +1,6 @@
 #include "actorflow/graph/gradients.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 
@@ -149,39 +150,55 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
   }
   // Builder graphs list every node after its inputs (a loop's back edge
   // aside), so going backwards meets each node after all its consumers.
-  // A while loop is met at its last Exit and differentiated as a whole.
-  std::vector<std::shared_ptr<detail::loop_record>> loops_done;
+  // A while loop is differentiated as a whole where the walk meets the
+  // last node built for it: everything that consumes its Exits comes later
+  // in the graph, and what enters it (captures happen while its body is
+  // built, after its Exits) earlier.
+  std::vector<std::shared_ptr<detail::loop_record>> loops;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& node = g.nodes()[i];
+    if (node.op != "Exit" || !between(static_cast<int>(i)))
+      continue;
+    const auto& built = xs.front().state()->loops;
+    auto it = built.find(node.name);
+    if (it == built.end()) {
+      s.record_error(
+        core::unimplemented_error("an Exit not built by graph::while_loop")
+          .with_context(node.name, node.op));
+      return result;
+    }
+    if (std::find(loops.begin(), loops.end(), it->second) == loops.end())
+      loops.push_back(it->second);
+  }
+  // A loop inside another is differentiated inside the other's backward
+  // loop, not here.
+  std::map<int, std::shared_ptr<detail::loop_record>> loop_at;
+  for (const auto& loop : loops) {
+    bool nested = false;
+    for (const auto& other : loops)
+      nested = nested || (other != loop && other->contains(loop->exits[0]));
+    if (nested)
+      continue;
+    int last = 0;
+    for (size_t j = 0; j < n; ++j)
+      if (loop->contains(g.nodes()[j].name))
+        last = static_cast<int>(j);
+    loop_at[last] = loop;
+  }
   auto summed = [&](int i, int port) {
     auto it = pending.find({i, port});
     return it == pending.end() ? output{} : sum_of(root, it->second);
   };
   for (auto i = static_cast<int>(n) - 1; i >= 0 && s.ok(); --i) {
-    if (!between(i))
-      continue;
-    // A copy: gradient functions add nodes, which may move the graph's.
-    const auto node = g.nodes()[static_cast<size_t>(i)];
-    bool in_done_loop = false;
-    for (const auto& l : loops_done)
-      in_done_loop = in_done_loop || l->contains(node.name);
-    if (in_done_loop)
-      continue;
-    if (node.op == "Exit") {
-      const auto& loops = xs.front().state()->loops;
-      auto it = loops.find(node.name);
-      if (it == loops.end()) {
-        s.record_error(
-          core::unimplemented_error("an Exit not built by graph::while_loop")
-            .with_context(node.name, node.op));
-        return result;
-      }
-      const auto& loop = *it->second;
+    if (auto at = loop_at.find(i); at != loop_at.end()) {
+      const auto& loop = *at->second;
       std::vector<output> exit_grads;
       for (const auto& exit : loop.exits)
         exit_grads.push_back(summed(g.index_of(exit), 0));
       std::vector<std::pair<output, output>> sources;
       auto st = detail::loop_gradient(root, loop, exit_grads, &sources);
       if (!st.is_ok()) {
-        s.record_error(st.with_context(node.name, node.op));
+        s.record_error(st.with_context(loop.exits.front(), "Exit"));
         return result;
       }
       for (const auto& [src, grad] : sources) {
@@ -189,9 +206,16 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
         if (grad.valid() && between(j))
           pending[{j, src.port()}].push_back(grad);
       }
-      loops_done.push_back(it->second);
-      continue;
     }
+    if (!between(i))
+      continue;
+    // A copy: gradient functions add nodes, which may move the graph's.
+    const auto node = g.nodes()[static_cast<size_t>(i)];
+    bool in_loop = false;
+    for (const auto& [last, loop] : loop_at)
+      in_loop = in_loop || loop->contains(node.name);
+    if (in_loop)
+      continue;
     auto num_out = s.num_outputs(node.name);
     bool any = false;
     for (int p = 0; p < num_out; ++p)

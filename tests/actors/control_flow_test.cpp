@@ -899,3 +899,50 @@ TEST_F(control_flow, gradients_through_a_while_loop_equal_tensorflows) {
       t.join();
   }
 }
+
+TEST_F(control_flow, gradients_through_nested_loops_equal_tensorflows) {
+  // Three times v <- inner(v) * c; the inner loop: twice v <- tanh(v + v0).
+  graph::scope s{e.context().ops};
+  auto v0 = graph::placeholder(s.sub("v0"), dtype::float64, {2, 3});
+  auto c = graph::placeholder(s.sub("c"), dtype::float64, {3});
+  auto below = [](double n) {
+    return [n](const graph::scope& t, const std::vector<graph::output>& v) {
+      return graph::less(t, v[0], graph::constant(t, n, dtype::int64));
+    };
+  };
+  auto next = [](const graph::scope& b, const graph::output& i) {
+    return graph::add(b, i, graph::constant(b, 1.0, dtype::int64));
+  };
+  auto outs = graph::while_loop(
+    s, below(3),
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      auto inner = graph::while_loop(
+        b, below(2),
+        [&](const graph::scope& ib, const std::vector<graph::output>& u) {
+          return std::vector<graph::output>{
+            next(ib, u[0]), graph::tanh(ib, graph::add(ib, u[1], v0))};
+        },
+        {graph::constant(b, 0.0, dtype::int64), v[1]});
+      return std::vector<graph::output>{next(b, v[0]),
+                                        graph::mul(b, inner[1], c)};
+    },
+    {graph::constant(s, 0.0, dtype::int64), v0});
+  auto w = graph::constant(s, golden.at("cond_grad_w"));
+  auto loss = graph::reduce_sum(
+    s, graph::mul(s, graph::mul(s, outs[1], outs[1]), w), {0, 1});
+  auto g = graph::gradients(s, {loss}, {v0, c});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  for (int step = 0; step < 3; ++step) {
+    auto out = run(sess,
+                   {{v0.name(), golden.at("cond_grad_x_in")},
+                    {c.name(), golden.at("cond_grad_z_in")}},
+                   {*g[0], *g[1]});
+    ASSERT_EQ(out.size(), 2u);
+    test::expect_all_near(out[0], golden.at("nested_loop_grad_dv0"), 1e-12,
+                          "dv0");
+    test::expect_all_near(out[1], golden.at("nested_loop_grad_dc"), 1e-12,
+                          "dc");
+  }
+}

@@ -145,6 +145,25 @@ def loop_gradient():
     return run(build, [{"v0": COND_X, "c": COND_Z}])[0]
 
 
+def nested_loop_gradient():
+    """d sum(v^2 * w) / d(v0, c): three times v <- inner(v) * c, where the
+    inner loop does v <- tanh(v + v0) twice."""
+    def build():
+        v0 = tf1.placeholder(tf.float64, [2, 3])
+        c = tf1.placeholder(tf.float64, [3])
+        w = tf.constant(COND_W)
+        def outer(i, v):
+            _, inner = tf1.while_loop(lambda j, u: j < 2,
+                                      lambda j, u: (j + 1, tf.tanh(u + v0)),
+                                      (tf.constant(0, tf.int64), v))
+            return i + 1, inner * c
+        _, v = tf1.while_loop(lambda i, v: i < 3, outer,
+                              (tf.constant(0, tf.int64), v0))
+        return {"v0": v0, "c": c}, tf1.gradients(tf.reduce_sum(v * v * w),
+                                                 [v0, c])
+    return run(build, [{"v0": COND_X, "c": COND_Z}])[0]
+
+
 COND_X = np.array([[0.5, -1.25, 0.75], [1.5, -0.5, 0.25]])
 COND_Z = np.array([0.5, -0.75, 1.25])
 COND_W = np.array([[1.0, 0.5, -2.0], [0.25, 1.5, -1.0]])
@@ -178,6 +197,8 @@ def render():
     for name, value in zip(("dv0", "dc", "capped_dv0", "capped_dc"),
                            loop_gradient()):
         put("loop_grad_" + name, value)
+    for name, value in zip(("dv0", "dc"), nested_loop_gradient()):
+        put("nested_loop_grad_" + name, value)
     for pred in (False, True):
         dx, dz = cond_gradient(pred)
         put("cond_grad_%s_dx" % str(pred).lower(), dx)

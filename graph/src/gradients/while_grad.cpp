@@ -21,32 +21,25 @@ output input_of(const scope& s, const std::string& node, size_t i) {
   return s.output_of(ref.node, ref.port);
 }
 
-/// Fails for what the loop gradient does not handle yet: a loop inside a
-/// cond or another loop, and conds or loops inside the loop.
+/// Fails for what the loop gradient does not handle yet: a cond inside the
+/// loop (its pushes would need guarding by the saved predicate).
 core::status check_supported(const scope& s, const loop_record& loop) {
-  if (loop.loop->outer.flow_context() != nullptr)
-    return core::unimplemented_error(
-      "the gradient of a while loop inside a cond or another loop is not "
-      "built yet");
-  for (const auto& node : s.graph_def().nodes()) {
-    if (!loop.contains(node.name))
-      continue;
-    bool nested_loop
-      = (node.op == "Enter" || node.op == "RefEnter")
-        && std::find(loop.enters.begin(), loop.enters.end(), node.name)
-             == loop.enters.end()
-        && std::find(loop.loop->invariants.begin(), loop.loop->invariants.end(),
-                     node.name)
-             == loop.loop->invariants.end();
-    bool inner_cond
-      = (node.op == "Switch" || node.op == "RefSwitch")
+  for (const auto& node : s.graph_def().nodes())
+    if ((node.op == "Switch" || node.op == "RefSwitch")
+        && loop.body->contains(node.name)
         && std::find(loop.switches.begin(), loop.switches.end(), node.name)
-             == loop.switches.end();
-    if (nested_loop || inner_cond)
-      return core::unimplemented_error(
-        "the gradient of a while loop whose body holds a ",
-        nested_loop ? "loop" : "cond", " is not built yet (", node.name, ")");
-  }
+             == loop.switches.end()) {
+      core::input_ref ref;
+      const core::node_def* pred = nullptr;
+      if (node.inputs.size() > 1
+          && core::input_ref::parse(node.inputs[1], &ref))
+        pred = s.graph_def().find(ref.node);
+      if (pred == nullptr || pred->op != "LoopCond")
+        return core::unimplemented_error(
+          "the gradient of a while loop whose body holds a cond is not built "
+          "yet (",
+          node.name, ")");
+    }
   return core::status::ok();
 }
 
