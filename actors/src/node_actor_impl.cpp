@@ -451,6 +451,8 @@ uint64_t child_frame(uint64_t parent, int64_t iter, uint64_t name_hash) {
 void fire(self_ptr self, node_state& st, const tag& t, value_state state,
           std::vector<ops::entry>& inputs) {
   const auto& item = *st.item;
+  if (state == value_state::dead && item.is_control_trigger)
+    state = value_state::live;
   switch (st.kind) {
     case node_kind::kernel:
       if (state == value_state::live)

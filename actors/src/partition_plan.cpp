@@ -82,6 +82,7 @@ core::status partition_plan::build(
     item.num_messages = static_cast<int>(item.def.inputs.size())
                         + (item.kind == node_kind::recv ? 1 : 0);
     item.is_merge = item.def.op == "Merge";
+    item.is_control_trigger = item.def.op == "ControlTrigger";
     item.unset_outputs_dead
       = item.def.op == "Switch" || item.def.op == "RefSwitch";
     if (item.kind == node_kind::feed || item.kind == node_kind::fetch)

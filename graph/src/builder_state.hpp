@@ -14,6 +14,7 @@
 namespace actorflow::graph::detail {
 
 struct loop_record;
+struct cond_record;
 
 struct builder_state {
   /// Owns a registry of the built-in ops unless the user gave one.
@@ -37,6 +38,8 @@ struct builder_state {
   /// The predicate (node, port) of each Merge a `cond` built, for the
   /// Merge's gradient.
   std::unordered_map<std::string, std::pair<std::string, int>> cond_preds;
+  /// The conds built, for the gradients of loops around them.
+  std::vector<std::shared_ptr<cond_record>> conds;
   /// The while loops built, by each of their Exits, for their gradients.
   std::unordered_map<std::string, std::shared_ptr<loop_record>> loops;
   /// Gradient functions, made with the built-in ones on first use.

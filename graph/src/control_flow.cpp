@@ -69,6 +69,10 @@ std::vector<output> cond(const scope& s, const output& pred,
                        {{"T", core::dtype::bool_}});
   if (sw.size() != 2)
     return {};
+  auto record = std::make_shared<detail::cond_record>();
+  record->pred = pred;
+  record->pivot_switch = sw[0].node_name();
+  pred.state()->conds.push_back(record);
   std::vector<output> results[2];
   const branch_fn* fns[2] = {&else_fn, &then_fn};
   const char* names[2] = {"false", "true"};
@@ -80,6 +84,7 @@ std::vector<output> cond(const scope& s, const output& pred,
     auto ctx = std::make_shared<cond_context>(c, s.flow_context(), pred, branch,
                                               pivot.node_name());
     ctx->add_member(pivot.node_name());
+    record->branches[branch] = ctx;
     auto inside = c.sub(names[branch]).with_flow_context(ctx);
     auto outs = (*fns[branch])(inside);
     // A branch may return a tensor from outside: it too comes through the

@@ -101,6 +101,14 @@ struct loop_record {
   }
 };
 
+/// A cond as `cond` built it: its predicate, the regions of its branches
+/// (false, true) and its pivot Switch.
+struct cond_record {
+  output pred;
+  std::shared_ptr<flow_context> branches[2];
+  std::string pivot_switch;
+};
+
 /// `graph::while_loop`, with `source` for the loop's captures (see
 /// loop_context::shared::source); records the loop for its gradient.
 std::vector<output> build_while_loop(

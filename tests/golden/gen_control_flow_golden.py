@@ -164,6 +164,24 @@ def nested_loop_gradient():
     return run(build, [{"v0": COND_X, "c": COND_Z}])[0]
 
 
+def cond_in_loop_gradient():
+    """d sum(v^2 * w) / d(v0, c): five times v <- (i even) ? v * c :
+    tanh(v) + c."""
+    def build():
+        v0 = tf1.placeholder(tf.float64, [2, 3])
+        c = tf1.placeholder(tf.float64, [3])
+        w = tf.constant(COND_W)
+        def body(i, v):
+            even = tf.equal(tf.math.floormod(i, 2), 0)
+            return i + 1, tf1.cond(even, lambda: v * c,
+                                   lambda: tf.tanh(v) + c)
+        _, v = tf1.while_loop(lambda i, v: i < 5, body,
+                              (tf.constant(0, tf.int64), v0))
+        return {"v0": v0, "c": c}, tf1.gradients(tf.reduce_sum(v * v * w),
+                                                 [v0, c])
+    return run(build, [{"v0": COND_X, "c": COND_Z}])[0]
+
+
 COND_X = np.array([[0.5, -1.25, 0.75], [1.5, -0.5, 0.25]])
 COND_Z = np.array([0.5, -0.75, 1.25])
 COND_W = np.array([[1.0, 0.5, -2.0], [0.25, 1.5, -1.0]])
@@ -199,6 +217,8 @@ def render():
         put("loop_grad_" + name, value)
     for name, value in zip(("dv0", "dc"), nested_loop_gradient()):
         put("nested_loop_grad_" + name, value)
+    for name, value in zip(("dv0", "dc"), cond_in_loop_gradient()):
+        put("cond_in_loop_grad_" + name, value)
     for pred in (False, True):
         dx, dz = cond_gradient(pred)
         put("cond_grad_%s_dx" % str(pred).lower(), dx)

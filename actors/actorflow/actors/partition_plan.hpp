@@ -54,6 +54,9 @@ struct node_item {
   /// Merge: fires on its first live data input (once its control inputs
   /// are in) and is dead only when every data input is.
   bool is_merge = false;
+  /// ControlTrigger: runs when its inputs arrive, dead or alive, and its
+  /// output is live (TensorFlow's rule, for syncing on maybe-dead nodes).
+  bool is_control_trigger = false;
   /// Switch: an output its kernel leaves unset is dead, not an error.
   bool unset_outputs_dead = false;
   int num_control = 0; ///< Control inputs that send messages.

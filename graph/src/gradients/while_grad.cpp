@@ -21,25 +21,55 @@ output input_of(const scope& s, const std::string& node, size_t i) {
   return s.output_of(ref.node, ref.port);
 }
 
-/// Fails for what the loop gradient does not handle yet: a cond inside the
-/// loop (its pushes would need guarding by the saved predicate).
-core::status check_supported(const scope& s, const loop_record& loop) {
-  for (const auto& node : s.graph_def().nodes())
-    if ((node.op == "Switch" || node.op == "RefSwitch")
-        && loop.body->contains(node.name)
-        && std::find(loop.switches.begin(), loop.switches.end(), node.name)
-             == loop.switches.end()) {
-      core::input_ref ref;
-      const core::node_def* pred = nullptr;
-      if (node.inputs.size() > 1
-          && core::input_ref::parse(node.inputs[1], &ref))
-        pred = s.graph_def().find(ref.node);
-      if (pred == nullptr || pred->op != "LoopCond")
-        return core::unimplemented_error(
-          "the gradient of a while loop whose body holds a cond is not built "
-          "yet (",
-          node.name, ")");
-    }
+/// Where a forward value of a loop's body lives: in branch `branch` of
+/// `cond` (a cond inside the loop), or outside any (`cond` null).
+struct place {
+  const cond_record* cond = nullptr;
+  int branch = 0;
+};
+
+/// The conds inside `loop`'s body.
+std::vector<const cond_record*> conds_in(const scope& s,
+                                         const loop_record& loop) {
+  std::vector<const cond_record*> out;
+  for (const auto& c : s.output_of(loop.pivot).state()->conds)
+    if (loop.body->contains(c->pivot_switch))
+      out.push_back(c.get());
+  return out;
+}
+
+/// The branch of a cond of the loop that `x` is in: built in it, or one of
+/// the cond's Switches bringing a value into it.
+place place_of(const scope& s, const std::vector<const cond_record*>& conds,
+               const output& x) {
+  for (const auto* c : conds) {
+    // A cond's Switch (its capture of an outside value) is in both
+    // branches' entries, but each output in one branch only.
+    const auto* def = s.graph_def().find(x.node_name());
+    core::input_ref ref;
+    if (def != nullptr && def->op == "Switch" && def->inputs.size() == 2
+        && core::input_ref::parse(def->inputs[1], &ref)
+        && ref.node == c->pred.node_name() && ref.port == c->pred.port())
+      return {c, x.port()};
+    for (int b : {0, 1})
+      if (c->branches[b]->contains(x.node_name()))
+        return {c, b};
+  }
+  return {};
+}
+
+/// Fails for what the loop gradient does not handle yet: a cond inside a
+/// cond inside the loop (its pops would need every predicate).
+core::status check_supported(const scope& s, const loop_record& loop,
+                             const std::vector<const cond_record*>& conds) {
+  for (const auto* c : conds) {
+    auto outer = place_of(s, conds, s.output_of(c->pivot_switch));
+    if (outer.cond != nullptr && outer.cond != c)
+      return core::unimplemented_error(
+        "the gradient of a while loop whose body holds a cond inside a cond "
+        "is not built yet (",
+        c->pivot_switch, ")");
+  }
   return core::status::ok();
 }
 
@@ -48,7 +78,8 @@ core::status check_supported(const scope& s, const loop_record& loop) {
 core::status loop_gradient(const scope& s, const loop_record& loop,
                            const std::vector<output>& exit_grads,
                            std::vector<std::pair<output, output>>* sources) {
-  ACTORFLOW_RETURN_IF_ERROR(check_supported(s, loop));
+  auto conds = conds_in(s, loop);
+  ACTORFLOW_RETURN_IF_ERROR(check_supported(s, loop, conds));
   const auto& outer = loop.loop->outer;
   auto fwd = outer.sub("grad_acc").with_flow_context(loop.body);
   auto pivot = s.output_of(loop.pivot);
@@ -107,6 +138,17 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
       return {};
     pushes.push_back(push.op());
     *inside = true;
+    // A value of a cond's branch was pushed only in the iterations that
+    // took the branch: pop it only in those, by the saved predicate.
+    auto at = place_of(s, conds, x);
+    if (at.cond != nullptr) {
+      auto guard
+        = backward->add_node("Switch", "Switch", {stack, at.cond->pred},
+                             {{"T", core::dtype::string}});
+      if (guard.size() != 2)
+        return {};
+      stack = guard[static_cast<size_t>(at.branch)];
+    }
     return first(backward->add_node("StackPopV2", "StackPopV2", {stack},
                                     {{"elem_type", base}}));
   };
@@ -156,8 +198,14 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
                                body_fn, init, options, source);
   if (!s.ok())
     return s.status();
-  // Close the counter's loop now that every push exists.
-  auto c_next = first(counter.with_control_dependencies(pushes).add_node(
+  // Close the counter's loop now that every push exists; a ControlTrigger
+  // waits for them, as some are dead in iterations that skip their branch.
+  std::vector<operation> synced;
+  if (!pushes.empty()) // in the loop's frame: no anchor to an outer pivot
+    synced.push_back(counter.with_flow_context(nullptr)
+                       .with_control_dependencies(pushes)
+                       .add_operation("ControlTrigger", "sync", {}, {}));
+  auto c_next = first(counter.with_control_dependencies(synced).add_node(
     "NextIteration", "NextIteration", {c_add}, {{"T", int64}}));
   if (!c_next.valid())
     return s.status();
