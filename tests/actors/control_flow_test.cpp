@@ -998,3 +998,40 @@ TEST_F(control_flow, gradients_through_a_cond_in_a_loop_equal_tensorflows) {
     }
   }
 }
+
+TEST_F(control_flow, a_control_trigger_runs_after_dead_inputs_too) {
+  // The untaken branch's node is dead; a ControlTrigger after it is live
+  // (TensorFlow's rule), and so is a constant that waits for the trigger.
+  graph::scope s{e.context().ops};
+  auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
+  std::string untaken;
+  graph::cond(
+    s, pred,
+    [&](const graph::scope& t) {
+      auto x = graph::constant(t, 1.0);
+      untaken = x.node_name();
+      return std::vector<graph::output>{x};
+    },
+    [&](const graph::scope& f) {
+      return std::vector<graph::output>{graph::constant(f, 2.0)};
+    });
+  auto trigger = s.with_control_dependencies({graph::operation{untaken}})
+                   .add_operation("ControlTrigger", "trigger", {}, {});
+  auto after
+    = graph::constant(s.with_control_dependencies({trigger}).sub("after"), 7.0);
+  auto plain = graph::identity(
+    s.with_control_dependencies({graph::operation{untaken}}).sub("plain"),
+    graph::constant(s, 3.0));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto out = run(sess, {{pred.name(), tensor::scalar(false)}}, {after});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].scalar_value<float>(), 7.0f);
+  // Without the trigger, the dead control input makes the node dead.
+  std::vector<tensor> fetched;
+  auto st = sess.run({{pred.name(), tensor::scalar(false)}}, {plain.name()}, {},
+                     &fetched);
+  EXPECT_FALSE(st.is_ok());
+  EXPECT_NE(st.message().find("dead"), std::string::npos) << st.to_string();
+}
