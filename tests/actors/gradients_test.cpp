@@ -124,6 +124,11 @@ protected:
   std::set<std::string> checked;
 };
 
+/// The first output of a node added by hand.
+output head(std::vector<output> outs) {
+  return outs.empty() ? output{} : outs.front();
+}
+
 tensor u(shape sh, unsigned seed = 1) {
   return uniform(std::move(sh), -2, 2, seed);
 }
@@ -191,6 +196,7 @@ TEST_F(gradients, binary_math_ops_match_finite_differences_with_broadcasting) {
     check("Pow", binary(positive({2, 3}), y, graph::pow));
     check("FloorMod", binary(positive({2, 3}, 3), uniform(ys, 0.3, 0.4, 4),
                              graph::floor_mod));
+    check("Mod", binary(u({2, 3}, 3), uniform(ys, 0.3, 0.4, 4), graph::mod));
   }
   // x broadcast: [3, 1] against [1, 4].
   check("Mul", binary(u({3, 1}), u({1, 4}, 2), graph::mul));
@@ -225,7 +231,20 @@ TEST_F(gradients, reductions_match_finite_differences) {
       check("Min", unary(x, [&](const scope& s, const output& v) {
               return graph::reduce_min(s, v, axes, keep);
             }));
+      check("Prod", unary(x, [&](const scope& s, const output& v) {
+              return graph::reduce_prod(s, v, axes, keep);
+            }));
     }
+}
+
+TEST_F(gradients, prod_is_exact_at_zeros) {
+  // Rows with no zero, one zero and two zeros: the product is linear in
+  // each element, so central differences are exact there too.
+  auto x = tensor::from_vector<double>(
+    {3, 4}, {1.5, -2, 0.5, 3, 0, 2, -1.5, 0.75, 0, 1.25, 0, -2});
+  check("Prod", unary(x, [](const scope& s, const output& v) {
+          return graph::reduce_prod(s, v, {1}, false);
+        }));
 }
 
 TEST_F(gradients, a_reduction_of_a_partly_known_shape_uses_the_run_time_shape) {
@@ -327,6 +346,13 @@ TEST_F(gradients, array_ops_match_finite_differences) {
   check("Fill", unary(u({}), [](const scope& s, const output& v) {
           return graph::fill(s, {2, 3}, v);
         }));
+  for (auto o : {graph::strided_slice_options{},
+                 graph::strided_slice_options{1, 0, 0, 0, 2},
+                 graph::strided_slice_options{0, 2, 0, 1, 0}})
+    check(
+      "StridedSlice", unary(x, [o](const scope& s, const output& v) {
+        return graph::strided_slice(s, v, {0, 2, 3}, {2, 0, 0}, {1, -1, -2}, o);
+      }));
   check("GatherV2", unary(u({4, 3}), [](const scope& s, const output& v) {
           // Row 1 twice: its gradients add up.
           auto idx = graph::constant(
@@ -345,6 +371,9 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
   check("Softmax", unary(x, graph::softmax));
   check("LogSoftmax", unary(x, graph::log_softmax));
   check("L2Loss", unary(x, graph::l2_loss));
+  check("TopKV2", unary(x, [](const scope& s, const output& v) {
+          return graph::top_k(s, v, 3).first;
+        }));
   check("BiasAdd", binary(u({2, 3, 4}), u({4}, 2), graph::bias_add));
   auto labels = tensor::from_vector<double>(
     {2, 5}, {0.1, 0.2, 0.3, 0.4, 0.0, 0.5, 0.0, 0.0, 0.25, 0.25});
@@ -619,14 +648,18 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "FusedBatchNorm",
     "Switch",
     "Merge",
-    "Exit"};
+    "Exit",
+    "StridedSlice",
+    "Mod",
+    "Prod",
+    "TopKV2"};
   // The same functions as checked ops (the older forms of an op, RefSwitch),
   // Dropout (its own test), and the ops with no gradient.
   std::set<std::string> otherwise{
-    "RefSwitch", "BatchMatMul", "Concat",       "Gather",    "PadV2",
-    "Reverse",   "Dropout",     "Sign",         "Floor",     "Ceil",
-    "Round",     "FloorDiv",    "StopGradient", "ZerosLike", "OnesLike",
-    "OneHot",    "Shape",       "Size",         "Rank",      "Range"};
+    "RefSwitch", "TopK",         "BatchMatMul", "Concat",   "Gather", "PadV2",
+    "Reverse",   "Dropout",      "Sign",        "Floor",    "Ceil",   "Round",
+    "FloorDiv",  "StopGradient", "ZerosLike",   "OnesLike", "OneHot", "Shape",
+    "Size",      "Rank",         "Range"};
   scope s{e.context().ops};
   for (const auto& op : s.gradients().names())
     EXPECT_TRUE(finite_differences.count(op) + otherwise.count(op) == 1)
@@ -683,25 +716,34 @@ TEST_F(gradients, stop_gradient_integer_paths_and_unconnected_xs_get_none) {
 }
 
 TEST_F(gradients, an_op_without_a_gradient_function_names_the_node_and_op) {
+  // ReluGrad (a gradient op) has no gradient function: no second order.
+  auto features = tensor::from_vector<double>({3}, {1.5, -2, 0.5});
+  auto build = [&](const scope& s, output* x) {
+    *x = graph::placeholder(s.sub("x"), dtype::float64, {3});
+    return head(s.add_node("ReluGrad", "picked",
+                           {*x, graph::constant(s, features)},
+                           {{"T", dtype::float64}}));
+  };
   scope s{e.context().ops};
-  auto x = graph::placeholder(s.sub("x"), dtype::float64, {3});
-  auto y = graph::strided_slice(s.sub("picked"), x, {1}, {3}, {1});
+  output x;
+  auto y = build(s, &x);
   auto g = graph::gradients(s, {y}, {x});
   EXPECT_FALSE(g[0].has_value());
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), core::errc::not_found);
-  EXPECT_EQ(s.status().op(), "StridedSlice");
+  EXPECT_EQ(s.status().op(), "ReluGrad");
   EXPECT_EQ(s.status().node(), y.node_name());
   // A user-registered function makes it differentiable.
   scope t{e.context().ops};
-  auto x2 = graph::placeholder(t.sub("x"), dtype::float64, {3});
-  auto y2 = graph::strided_slice(t.sub("picked"), x2, {1}, {3}, {1});
-  t.gradients().add("StridedSlice",
-                    [](const scope& s, const graph::gradient_op&,
-                       const std::vector<output>& g, std::vector<output>* in) {
-                      (*in)[0] = graph::pad(s, g[0], {{1, 0}});
-                      return core::status::ok();
-                    });
+  output x2;
+  auto y2 = build(t, &x2);
+  t.gradients().add("ReluGrad", [](const scope& s, const graph::gradient_op& op,
+                                   const std::vector<output>& g,
+                                   std::vector<output>* in) {
+    (*in)[0] = head(s.add_node("ReluGrad", "ReluGrad", {g[0], op.inputs[1]},
+                               {{"T", g[0].dtype()}}));
+    return core::status::ok();
+  });
   auto g2 = graph::gradients(t, {y2}, {x2});
   ASSERT_TRUE(t.ok()) << t.status().to_string();
   actors::session sess{e};
@@ -709,7 +751,7 @@ TEST_F(gradients, an_op_without_a_gradient_function_names_the_node_and_op) {
   std::vector<tensor> out;
   ASSERT_TRUE(
     sess.run({{x2.name(), u({3})}}, {g2[0]->name()}, {}, &out).is_ok());
-  test::expect_all_near(out[0], tensor::from_vector<double>({3}, {0, 1, 1}), 0,
+  test::expect_all_near(out[0], tensor::from_vector<double>({3}, {1, 0, 1}), 0,
                         "registered gradient");
 }
 

@@ -131,6 +131,13 @@ def add_cases(c):
         attrs.update(masks)
         c.add("stridedslice_" + name, "StridedSlice",
               [x, i32(*begin), i32(*end), i32(*strides)], [x[index]], attrs)
+        # Its gradient: dy put where the slice read, zeros elsewhere.
+        dy = (np.arange(x[index].size, dtype=F32) + 1).reshape(x[index].shape)
+        grad = np.zeros_like(x)
+        grad[index] = dy
+        c.add("stridedslicegrad_" + name, "StridedSliceGrad",
+              [i32(*x.shape), i32(*begin), i32(*end), i32(*strides), dy],
+              [grad], attrs)
     c.add("stridedslice_zero_stride", "StridedSlice",
           [x, i32(0), i32(1), i32(0)], attrs={"T": F32},
           error="invalid_argument")

@@ -159,6 +159,20 @@ void register_array_gradients(gradient_registry& r) {
                                 {{"T", g[0].dtype()}, {"Tpaddings", type}}));
     return status::ok();
   });
+  r.add("StridedSlice",
+        [](const scope& s, const gradient_op& op, const std::vector<output>& g,
+           std::vector<output>* in) {
+          const auto& x = op.inputs[0];
+          auto index = op.inputs[1].dtype();
+          auto attrs = op.node.attrs;
+          attrs["T"] = g[0].dtype();
+          attrs["Index"] = index;
+          (*in)[0] = first(s.add_node("StridedSliceGrad", "StridedSliceGrad",
+                                      {shape_of(s, x, index), op.inputs[1],
+                                       op.inputs[2], op.inputs[3], g[0]},
+                                      std::move(attrs)));
+          return status::ok();
+        });
   r.add("Pad", pad_grad);
   r.add("PadV2", pad_grad);
   r.add("Tile", [](const scope& s, const gradient_op& op,

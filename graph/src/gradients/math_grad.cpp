@@ -143,6 +143,14 @@ void register_math_gradients(gradient_registry& r) {
                return std::pair{div(s, g, y),
                                 mul(s, neg(s, g), div(s, div(s, x, y), y))};
              });
+  add_binary(r, "Mod",
+             [](const scope& s, const output& x, const output& y, auto&,
+                const output& g) {
+               // x - trunc(x / y) * y; trunc(q) = sign(q) * floor(|q|).
+               auto q = div(s, x, y);
+               auto trunc = mul(s, sign(s, q), floor(s, abs(s, q)));
+               return std::pair{g, mul(s, neg(s, g), trunc)};
+             });
   add_binary(r, "FloorMod",
              [](const scope& s, const output& x, const output& y, auto&,
                 const output& g) {
@@ -232,6 +240,33 @@ void register_math_gradients(gradient_registry& r) {
         (*in)[0] = mul(s, div(s, hits, count), kept_g);
         return status::ok();
       };
+  r.add("Prod", [](const scope& s, const gradient_op& op,
+                   const std::vector<output>& g, std::vector<output>* in) {
+    // d prod / dx_i is the product of the others, exact with zeros too:
+    // with P the product of the nonzero elements and z the zeros counted,
+    // it is P / x_i where z = 0, P at the zero where z = 1, else 0.
+    const auto& x = op.inputs[0];
+    const auto& axes = op.inputs[1];
+    output kept_g, kept_shape;
+    ACTORFLOW_RETURN_IF_ERROR(
+      keep_reduced_dims(s, op, g[0], &kept_g, &kept_shape));
+    auto zero = zeros_like(s, x);
+    auto one = ones_like(s, x);
+    auto is_zero = equal(s, x, zero);
+    auto nonzero = select(s, is_zero, one, x);
+    auto product
+      = broadcast_back(s,
+                       typed(s, "Prod", {nonzero, axes},
+                             {{"keep_dims", true}, {"Tidx", axes.dtype()}}),
+                       x, kept_shape);
+    auto zeros = broadcast_back(
+      s, sum_over(s, cast(s, is_zero, x.dtype()), axes, true), x, kept_shape);
+    auto others = select(
+      s, is_zero, select(s, equal(s, zeros, one), product, zero),
+      select(s, equal(s, zeros, zero), div(s, product, nonzero), zero));
+    (*in)[0] = mul(s, broadcast_back(s, kept_g, x, kept_shape), others);
+    return status::ok();
+  });
   r.add("Max", extreme_reduction);
   r.add("Min", extreme_reduction);
 

@@ -137,6 +137,23 @@ void register_nn_gradients(gradient_registry& r) {
                          neg(s, log_softmax(s, op.inputs[0])));
           return status::ok();
         });
+  auto top_k_grad = [](const scope& s, const gradient_op& op,
+                       const std::vector<output>& g, std::vector<output>* in) {
+    // Each value's gradient back to where it was: one_hot(indices) summed
+    // over the k picks.
+    const auto& x = op.inputs[0];
+    auto n = x.shape().known_rank() ? x.shape().dim(x.shape().rank() - 1) : -1;
+    if (n < 0)
+      return core::unimplemented_error(
+        "the gradient of TopK needs the input's last dimension");
+    auto t = x.dtype();
+    auto hot
+      = one_hot(s, op.outputs[1], n, constant(s, 1.0, t), constant(s, 0.0, t));
+    (*in)[0] = reduce_sum(s, mul(s, expand_dims(s, g[0], -1), hot), {-2});
+    return status::ok();
+  };
+  r.add("TopK", top_k_grad);
+  r.add("TopKV2", top_k_grad);
   r.add("SparseSoftmaxCrossEntropyWithLogits",
         [](const scope& s, const gradient_op& op, const std::vector<output>& g,
            std::vector<output>* in) {

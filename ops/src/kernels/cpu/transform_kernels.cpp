@@ -4,6 +4,8 @@
 
 #include "kernels.hpp"
 
+#include <cstring>
+
 #include "actorflow/ops/array_shapes.hpp"
 #include "element_copy.hpp"
 
@@ -102,6 +104,49 @@ public:
     // The box is the input's dimensions; the output shape only adds or
     // drops dimensions of size 1, so the element order is the same.
     emit_box(ctx, plan.out, base, strides, plan.count);
+  }
+
+private:
+  strided_slice_masks masks_;
+};
+
+/// StridedSliceGrad: zeros of the input's shape with dy copied into the
+/// positions StridedSlice reads.
+class strided_slice_grad_kernel : public basic_kernel {
+public:
+  explicit strided_slice_grad_kernel(kernel_construction& ctx) {
+    masks_ = {ctx.attr_or("begin_mask", int64_t{0}),
+              ctx.attr_or("end_mask", int64_t{0}),
+              ctx.attr_or("ellipsis_mask", int64_t{0}),
+              ctx.attr_or("new_axis_mask", int64_t{0}),
+              ctx.attr_or("shrink_axis_mask", int64_t{0})};
+  }
+
+  void compute(kernel_context& ctx) override {
+    core::shape in{read_ints(ctx.input(0))};
+    const auto& dy = ctx.input(4);
+    strided_slice_plan plan;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx,
+      plan_strided_slice(in, read_ints(ctx.input(1)), read_ints(ctx.input(2)),
+                         read_ints(ctx.input(3)), masks_, &plan));
+    ACTORFLOW_OP_REQUIRES(
+      ctx, dy.num_elements() == core::shape{plan.count}.num_elements(),
+      core::invalid_argument_error("dy has shape ", dy.shape().to_string(),
+                                   ", the slice ", plan.out.to_string()));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, in, &out));
+    if (out->bytes() > 0)
+      std::memset(out->raw_mutable_data(), 0, out->bytes());
+    auto in_strides = strides_of(in);
+    int64_t base = 0;
+    std::vector<int64_t> strides;
+    for (size_t d = 0; d < plan.begin.size(); ++d) {
+      base += plan.begin[d] * in_strides[d];
+      strides.push_back(plan.step[d] * in_strides[d]);
+    }
+    copy_box(dy, 0, strides_of(core::shape{plan.count}), *out, base, strides,
+             plan.count);
   }
 
 private:
@@ -255,6 +300,7 @@ void register_transform_kernels(kernel_registry& r) {
   r.add_any<transpose_kernel>("Transpose", device_type);
   r.add_any<slice_kernel>("Slice", device_type);
   r.add_any<strided_slice_kernel>("StridedSlice", device_type);
+  r.add_any<strided_slice_grad_kernel>("StridedSliceGrad", device_type);
   r.add_any<reverse_kernel<false>>("ReverseV2", device_type);
   r.add_any<reverse_kernel<true>>("Reverse", device_type);
   r.add_any<tile_kernel>("Tile", device_type);
