@@ -73,6 +73,58 @@ core::status check_supported(const scope& s, const loop_record& loop,
   return core::status::ok();
 }
 
+/// The forward counter of a loop: n = 0; while pivot: n += 1, in the
+/// loop's frame, built in scope `at`. `add` is the iteration's n + 1,
+/// `exit` the count.
+struct forward_counter {
+  scope at;
+  output merge, exit, add;
+};
+
+core::status add_forward_counter(const scope& s, const loop_record& loop,
+                                 const scope& fwd, forward_counter* c) {
+  auto int64 = core::dtype::int64;
+  const auto& at = c->at;
+  auto enter = first(
+    at.add_node("Enter", "Enter", {constant(at, 0.0, int64)},
+                {{"T", int64},
+                 {"frame_name", loop.loop->frame},
+                 {"is_constant", false},
+                 {"parallel_iterations", loop.loop->parallel_iterations}}));
+  // The second input becomes the NextIteration once the pushes exist.
+  c->merge = first(at.add_node("Merge", "Merge", {enter, enter},
+                               {{"T", int64}, {"N", int64_t{2}}}));
+  auto sw = at.add_node("Switch", "Switch", {c->merge, s.output_of(loop.pivot)},
+                        {{"T", int64}});
+  if (sw.size() != 2)
+    return s.status();
+  c->exit = first(at.add_node("Exit", "Exit", {sw[0]}, {{"T", int64}}));
+  c->add = first(at.add_node(
+    "Add", "Add",
+    {identity(at, sw[1]), constant(fwd.sub("grad_counter"), 1.0, int64)},
+    {{"T", int64}}));
+  return s.status();
+}
+
+/// Closes the counter's loop once every push exists: its NextIteration
+/// waits for them, through a ControlTrigger as some are dead in iterations
+/// that skip their branch. So pushes happen in iteration order, and the
+/// count comes after the last one.
+core::status close_forward_counter(const scope& s, const forward_counter& c,
+                                   const std::vector<operation>& pushes) {
+  std::vector<operation> synced;
+  if (!pushes.empty()) // in the loop's frame: no anchor to an outer pivot
+    synced.push_back(c.at.with_flow_context(nullptr)
+                       .with_control_dependencies(pushes)
+                       .add_operation("ControlTrigger", "sync", {}, {}));
+  auto next = first(c.at.with_control_dependencies(synced).add_node(
+    "NextIteration", "NextIteration", {c.add}, {{"T", core::dtype::int64}}));
+  if (!next.valid())
+    return s.status();
+  c.merge.state()->g.find(c.merge.node_name())->inputs[1] = next.node_name();
+  return core::status::ok();
+}
+
 } // namespace
 
 core::status loop_gradient(const scope& s, const loop_record& loop,
@@ -82,33 +134,10 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
   ACTORFLOW_RETURN_IF_ERROR(check_supported(s, loop, conds));
   const auto& outer = loop.loop->outer;
   auto fwd = outer.sub("grad_acc").with_flow_context(loop.body);
-  auto pivot = s.output_of(loop.pivot);
   auto int64 = core::dtype::int64;
-  // The forward counter, n = 0; while pivot: n += 1. Its NextIteration
-  // waits for the iteration's pushes, so pushes happen in iteration order
-  // and its Exit comes after the last one.
-  auto counter = outer.sub("grad_counter");
-  auto c_enter = first(counter.add_node(
-    "Enter", "Enter", {constant(counter, 0.0, int64)},
-    {{"T", int64},
-     {"frame_name", loop.loop->frame},
-     {"is_constant", false},
-     {"parallel_iterations", loop.loop->parallel_iterations}}));
-  auto c_merge = first(counter.add_node("Merge", "Merge", {c_enter, c_enter},
-                                        {{"T", int64}, {"N", int64_t{2}}}));
-  auto c_switch
-    = counter.add_node("Switch", "Switch", {c_merge, pivot}, {{"T", int64}});
-  if (c_switch.size() != 2)
-    return s.status();
-  auto c_exit
-    = first(counter.add_node("Exit", "Exit", {c_switch[0]}, {{"T", int64}}));
-  auto c_add
-    = first(counter.add_node("Add", "Add",
-                             {identity(counter, c_switch[1]),
-                              constant(fwd.sub("grad_counter"), 1.0, int64)},
-                             {{"T", int64}}));
-  if (!s.ok())
-    return s.status();
+  forward_counter counter{loop.loop->outer.sub("grad_counter"), {}, {}, {}};
+  ACTORFLOW_RETURN_IF_ERROR(add_forward_counter(s, loop, fwd, &counter));
+  const auto& c_add = counter.add;
   // What the backward body reads of the forward loop: loop constants from
   // outside enter it directly; values of the forward frame come through a
   // stack, pushed in each forward iteration and popped in reverse.
@@ -161,7 +190,7 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
   for (size_t j = 0; j < invariants.size(); ++j)
     if (core::is_floating(s.output_of(invariants[j]).dtype()))
       consts.push_back(j);
-  std::vector<output> init{c_exit};
+  std::vector<output> init{counter.exit};
   for (auto k : vars)
     init.push_back(exit_grads[k].valid()
                      ? exit_grads[k]
@@ -198,18 +227,7 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
                                body_fn, init, options, source);
   if (!s.ok())
     return s.status();
-  // Close the counter's loop now that every push exists; a ControlTrigger
-  // waits for them, as some are dead in iterations that skip their branch.
-  std::vector<operation> synced;
-  if (!pushes.empty()) // in the loop's frame: no anchor to an outer pivot
-    synced.push_back(counter.with_flow_context(nullptr)
-                       .with_control_dependencies(pushes)
-                       .add_operation("ControlTrigger", "sync", {}, {}));
-  auto c_next = first(counter.with_control_dependencies(synced).add_node(
-    "NextIteration", "NextIteration", {c_add}, {{"T", int64}}));
-  if (!c_next.valid())
-    return s.status();
-  c_merge.state()->g.find(c_merge.node_name())->inputs[1] = c_next.node_name();
+  ACTORFLOW_RETURN_IF_ERROR(close_forward_counter(s, counter, pushes));
   for (size_t i = 0; i < vars.size(); ++i)
     sources->emplace_back(input_of(s, loop.enters[vars[i]], 0), outs[1 + i]);
   for (size_t j = 0; j < consts.size(); ++j)
