@@ -199,36 +199,35 @@ core::status register_array_transform_ops(op_registry& r) {
                   .attr("T: type")
                   .attr(idx("Index"))
                   .shape_fn(slice_fn));
-  ops.push_back(op_def_builder("StridedSlice")
-                  .input("input: T")
-                  .input("begin: Index")
-                  .input("end: Index")
-                  .input("strides: Index")
-                  .output("output: T")
-                  .attr("T: type")
-                  .attr(idx("Index"))
-                  .attr("begin_mask: int = 0")
-                  .attr("end_mask: int = 0")
-                  .attr("ellipsis_mask: int = 0")
-                  .attr("new_axis_mask: int = 0")
-                  .attr("shrink_axis_mask: int = 0")
+  // StridedSlice's masks (begin, end, ellipsis, new axis, shrink axis).
+  auto masked = [](op_def_builder b) {
+    return b.attr("begin_mask: int = 0")
+      .attr("end_mask: int = 0")
+      .attr("ellipsis_mask: int = 0")
+      .attr("new_axis_mask: int = 0")
+      .attr("shrink_axis_mask: int = 0");
+  };
+  ops.push_back(masked(op_def_builder("StridedSlice")
+                         .input("input: T")
+                         .input("begin: Index")
+                         .input("end: Index")
+                         .input("strides: Index")
+                         .output("output: T")
+                         .attr("T: type")
+                         .attr(idx("Index")))
                   .shape_fn(strided_slice_fn));
   // StridedSlice's gradient: dy put back where the slice took it from, in
   // zeros of the input's shape.
-  ops.push_back(op_def_builder("StridedSliceGrad")
-                  .input("shape: Index")
-                  .input("begin: Index")
-                  .input("end: Index")
-                  .input("strides: Index")
-                  .input("dy: T")
-                  .output("output: T")
-                  .attr("T: {float16, bfloat16, float, double, int32, int64}")
-                  .attr(idx("Index"))
-                  .attr("begin_mask: int = 0")
-                  .attr("end_mask: int = 0")
-                  .attr("ellipsis_mask: int = 0")
-                  .attr("new_axis_mask: int = 0")
-                  .attr("shrink_axis_mask: int = 0")
+  ops.push_back(masked(op_def_builder("StridedSliceGrad")
+                         .input("shape: Index")
+                         .input("begin: Index")
+                         .input("end: Index")
+                         .input("strides: Index")
+                         .input("dy: T")
+                         .output("output: T")
+                         .attr("T: {float16, bfloat16, float, double, int32, "
+                               "int64}")
+                         .attr(idx("Index")))
                   .shape_fn([](shape_context& ctx) {
                     std::vector<int64_t> dims;
                     ctx.set_output(0, ctx.input_ints(0, &dims)

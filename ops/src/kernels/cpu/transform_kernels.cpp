@@ -77,14 +77,30 @@ public:
   }
 };
 
+/// StridedSlice's mask attrs.
+strided_slice_masks read_masks(const kernel_construction& ctx) {
+  return {ctx.attr_or("begin_mask", int64_t{0}),
+          ctx.attr_or("end_mask", int64_t{0}),
+          ctx.attr_or("ellipsis_mask", int64_t{0}),
+          ctx.attr_or("new_axis_mask", int64_t{0}),
+          ctx.attr_or("shrink_axis_mask", int64_t{0})};
+}
+
+/// Where a strided slice of a tensor of shape `in` reads: the flat offset
+/// of its first element and the flat step along each dimension.
+void slice_box(const strided_slice_plan& plan, const core::shape& in,
+               int64_t* base, std::vector<int64_t>* strides) {
+  auto in_strides = strides_of(in);
+  for (size_t d = 0; d < plan.begin.size(); ++d) {
+    *base += plan.begin[d] * in_strides[d];
+    strides->push_back(plan.step[d] * in_strides[d]);
+  }
+}
+
 class strided_slice_kernel : public basic_kernel {
 public:
   explicit strided_slice_kernel(kernel_construction& ctx) {
-    masks_ = {ctx.attr_or("begin_mask", int64_t{0}),
-              ctx.attr_or("end_mask", int64_t{0}),
-              ctx.attr_or("ellipsis_mask", int64_t{0}),
-              ctx.attr_or("new_axis_mask", int64_t{0}),
-              ctx.attr_or("shrink_axis_mask", int64_t{0})};
+    masks_ = read_masks(ctx);
   }
 
   void compute(kernel_context& ctx) override {
@@ -94,13 +110,9 @@ public:
       ctx, plan_strided_slice(x.shape(), read_ints(ctx.input(1)),
                               read_ints(ctx.input(2)), read_ints(ctx.input(3)),
                               masks_, &plan));
-    auto in_strides = strides_of(x.shape());
     int64_t base = 0;
     std::vector<int64_t> strides;
-    for (size_t d = 0; d < plan.begin.size(); ++d) {
-      base += plan.begin[d] * in_strides[d];
-      strides.push_back(plan.step[d] * in_strides[d]);
-    }
+    slice_box(plan, x.shape(), &base, &strides);
     // The box is the input's dimensions; the output shape only adds or
     // drops dimensions of size 1, so the element order is the same.
     emit_box(ctx, plan.out, base, strides, plan.count);
@@ -115,11 +127,7 @@ private:
 class strided_slice_grad_kernel : public basic_kernel {
 public:
   explicit strided_slice_grad_kernel(kernel_construction& ctx) {
-    masks_ = {ctx.attr_or("begin_mask", int64_t{0}),
-              ctx.attr_or("end_mask", int64_t{0}),
-              ctx.attr_or("ellipsis_mask", int64_t{0}),
-              ctx.attr_or("new_axis_mask", int64_t{0}),
-              ctx.attr_or("shrink_axis_mask", int64_t{0})};
+    masks_ = read_masks(ctx);
   }
 
   void compute(kernel_context& ctx) override {
@@ -138,13 +146,9 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, in, &out));
     if (out->bytes() > 0)
       std::memset(out->raw_mutable_data(), 0, out->bytes());
-    auto in_strides = strides_of(in);
     int64_t base = 0;
     std::vector<int64_t> strides;
-    for (size_t d = 0; d < plan.begin.size(); ++d) {
-      base += plan.begin[d] * in_strides[d];
-      strides.push_back(plan.step[d] * in_strides[d]);
-    }
+    slice_box(plan, in, &base, &strides);
     copy_box(dy, 0, strides_of(core::shape{plan.count}), *out, base, strides,
              plan.count);
   }
