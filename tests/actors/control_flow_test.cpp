@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <thread>
 
@@ -39,6 +40,37 @@ protected:
     auto st = sess.run(std::move(feeds), names, targets, &out);
     EXPECT_TRUE(st.is_ok()) << st.to_string();
     return out;
+  }
+
+  /// What a loop-gradient case builds from placeholders v0 [2, 3] and
+  /// c [3]: the loop's result v.
+  using loop_case = std::function<graph::output(
+    const graph::scope&, const graph::output& v0, const graph::output& c)>;
+
+  /// d sum(v^2 w) / d(v0, c) for `build`, over three steps, against
+  /// TensorFlow's `<stem>_dv0` and `<stem>_dc` (the inputs and w are the
+  /// cond case's).
+  void check_loop_gradient(const std::string& stem, const loop_case& build) {
+    graph::scope s{e.context().ops};
+    auto v0 = graph::placeholder(s.sub("v0"), dtype::float64, {2, 3});
+    auto c = graph::placeholder(s.sub("c"), dtype::float64, {3});
+    auto v = build(s, v0, c);
+    auto w = graph::constant(s, golden.at("cond_grad_w"));
+    auto loss
+      = graph::reduce_sum(s, graph::mul(s, graph::mul(s, v, v), w), {0, 1});
+    auto g = graph::gradients(s, {loss}, {v0, c});
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    actors::session sess{e};
+    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+    for (int step = 0; step < 3; ++step) {
+      auto out = run(sess,
+                     {{v0.name(), golden.at("cond_grad_x_in")},
+                      {c.name(), golden.at("cond_grad_z_in")}},
+                     {*g[0], *g[1]});
+      ASSERT_EQ(out.size(), 2u);
+      test::expect_all_near(out[0], golden.at(stem + "_dv0"), 1e-12, "dv0");
+      test::expect_all_near(out[1], golden.at(stem + "_dc"), 1e-12, "dc");
+    }
   }
 
   actors::engine e;
@@ -902,9 +934,6 @@ TEST_F(control_flow, gradients_through_a_while_loop_equal_tensorflows) {
 
 TEST_F(control_flow, gradients_through_nested_loops_equal_tensorflows) {
   // Three times v <- inner(v) * c; the inner loop: twice v <- tanh(v + v0).
-  graph::scope s{e.context().ops};
-  auto v0 = graph::placeholder(s.sub("v0"), dtype::float64, {2, 3});
-  auto c = graph::placeholder(s.sub("c"), dtype::float64, {3});
   auto below = [](double n) {
     return [n](const graph::scope& t, const std::vector<graph::output>& v) {
       return graph::less(t, v[0], graph::constant(t, n, dtype::int64));
@@ -913,89 +942,59 @@ TEST_F(control_flow, gradients_through_nested_loops_equal_tensorflows) {
   auto next = [](const graph::scope& b, const graph::output& i) {
     return graph::add(b, i, graph::constant(b, 1.0, dtype::int64));
   };
-  auto outs = graph::while_loop(
-    s, below(3),
-    [&](const graph::scope& b, const std::vector<graph::output>& v) {
-      auto inner = graph::while_loop(
-        b, below(2),
-        [&](const graph::scope& ib, const std::vector<graph::output>& u) {
-          return std::vector<graph::output>{
-            next(ib, u[0]), graph::tanh(ib, graph::add(ib, u[1], v0))};
-        },
-        {graph::constant(b, 0.0, dtype::int64), v[1]});
-      return std::vector<graph::output>{next(b, v[0]),
-                                        graph::mul(b, inner[1], c)};
-    },
-    {graph::constant(s, 0.0, dtype::int64), v0});
-  auto w = graph::constant(s, golden.at("cond_grad_w"));
-  auto loss = graph::reduce_sum(
-    s, graph::mul(s, graph::mul(s, outs[1], outs[1]), w), {0, 1});
-  auto g = graph::gradients(s, {loss}, {v0, c});
-  ASSERT_TRUE(s.ok()) << s.status().to_string();
-  actors::session sess{e};
-  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
-  for (int step = 0; step < 3; ++step) {
-    auto out = run(sess,
-                   {{v0.name(), golden.at("cond_grad_x_in")},
-                    {c.name(), golden.at("cond_grad_z_in")}},
-                   {*g[0], *g[1]});
-    ASSERT_EQ(out.size(), 2u);
-    test::expect_all_near(out[0], golden.at("nested_loop_grad_dv0"), 1e-12,
-                          "dv0");
-    test::expect_all_near(out[1], golden.at("nested_loop_grad_dc"), 1e-12,
-                          "dc");
-  }
+  check_loop_gradient("nested_loop_grad", [&](const graph::scope& s,
+                                              const graph::output& v0,
+                                              const graph::output& c) {
+    return graph::while_loop(
+      s, below(3),
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        auto inner = graph::while_loop(
+          b, below(2),
+          [&](const graph::scope& ib, const std::vector<graph::output>& u) {
+            return std::vector<graph::output>{
+              next(ib, u[0]), graph::tanh(ib, graph::add(ib, u[1], v0))};
+          },
+          {graph::constant(b, 0.0, dtype::int64), v[1]});
+        return std::vector<graph::output>{next(b, v[0]),
+                                          graph::mul(b, inner[1], c)};
+      },
+      {graph::constant(s, 0.0, dtype::int64), v0})[1];
+  });
 }
 
 TEST_F(control_flow, gradients_through_a_cond_in_a_loop_equal_tensorflows) {
   // Five times v <- (i even) ? v * c : tanh(v) + c.
   for (int64_t parallel : {1, 10}) {
     SCOPED_TRACE(parallel);
-    graph::scope s{e.context().ops};
-    auto v0 = graph::placeholder(s.sub("v0"), dtype::float64, {2, 3});
-    auto c = graph::placeholder(s.sub("c"), dtype::float64, {3});
-    graph::while_options o;
-    o.parallel_iterations = parallel;
-    auto outs = graph::while_loop(
-      s,
-      [](const graph::scope& t, const std::vector<graph::output>& v) {
-        return graph::less(t, v[0], graph::constant(t, 5.0, dtype::int64));
-      },
-      [&](const graph::scope& b, const std::vector<graph::output>& v) {
-        auto even = graph::equal(
-          b, graph::floor_mod(b, v[0], graph::constant(b, 2.0, dtype::int64)),
-          graph::constant(b, 0.0, dtype::int64));
-        auto next = graph::cond(
-          b, even,
-          [&](const graph::scope& t) {
-            return std::vector<graph::output>{graph::mul(t, v[1], c)};
-          },
-          [&](const graph::scope& f) {
-            return std::vector<graph::output>{
-              graph::add(f, graph::tanh(f, v[1]), c)};
-          });
-        return std::vector<graph::output>{
-          graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)), next[0]};
-      },
-      {graph::constant(s, 0.0, dtype::int64), v0}, o);
-    auto w = graph::constant(s, golden.at("cond_grad_w"));
-    auto loss = graph::reduce_sum(
-      s, graph::mul(s, graph::mul(s, outs[1], outs[1]), w), {0, 1});
-    auto g = graph::gradients(s, {loss}, {v0, c});
-    ASSERT_TRUE(s.ok()) << s.status().to_string();
-    actors::session sess{e};
-    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
-    for (int step = 0; step < 3; ++step) {
-      auto out = run(sess,
-                     {{v0.name(), golden.at("cond_grad_x_in")},
-                      {c.name(), golden.at("cond_grad_z_in")}},
-                     {*g[0], *g[1]});
-      ASSERT_EQ(out.size(), 2u);
-      test::expect_all_near(out[0], golden.at("cond_in_loop_grad_dv0"), 1e-12,
-                            "dv0");
-      test::expect_all_near(out[1], golden.at("cond_in_loop_grad_dc"), 1e-12,
-                            "dc");
-    }
+    check_loop_gradient("cond_in_loop_grad", [&](const graph::scope& s,
+                                                 const graph::output& v0,
+                                                 const graph::output& c) {
+      graph::while_options o;
+      o.parallel_iterations = parallel;
+      return graph::while_loop(
+        s,
+        [](const graph::scope& t, const std::vector<graph::output>& v) {
+          return graph::less(t, v[0], graph::constant(t, 5.0, dtype::int64));
+        },
+        [&](const graph::scope& b, const std::vector<graph::output>& v) {
+          auto even = graph::equal(
+            b, graph::floor_mod(b, v[0], graph::constant(b, 2.0, dtype::int64)),
+            graph::constant(b, 0.0, dtype::int64));
+          auto next = graph::cond(
+            b, even,
+            [&](const graph::scope& t) {
+              return std::vector<graph::output>{graph::mul(t, v[1], c)};
+            },
+            [&](const graph::scope& f) {
+              return std::vector<graph::output>{
+                graph::add(f, graph::tanh(f, v[1]), c)};
+            });
+          return std::vector<graph::output>{
+            graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)),
+            next[0]};
+        },
+        {graph::constant(s, 0.0, dtype::int64), v0}, o)[1];
+    });
   }
 }
 
