@@ -1,5 +1,7 @@
 #include "actorflow/graph/array_ops.hpp"
 
+#include "actorflow/graph/builder_ops.hpp"
+
 #include "builder_util.hpp"
 
 namespace actorflow::graph {
@@ -41,6 +43,21 @@ output fill(const scope& s, const std::vector<int64_t>& dims,
             const output& value) {
   return typed(s, "Fill", {ints(s, "Fill", "dims", dims), value},
                {{"index_type", core::dtype::int64}, {"T", value.dtype()}});
+}
+
+output fill(const scope& s, const output& dims, const output& value) {
+  return typed(s, "Fill", {dims, value},
+               {{"index_type", dims.dtype()}, {"T", value.dtype()}});
+}
+
+output zeros(const scope& s, const std::vector<int64_t>& dims,
+             core::dtype type) {
+  return fill(s, dims, constant(s.sub("zero"), 0.0, type));
+}
+
+output ones(const scope& s, const std::vector<int64_t>& dims,
+            core::dtype type) {
+  return fill(s, dims, constant(s.sub("one"), 1.0, type));
 }
 
 output zeros_like(const scope& s, const output& x) {
@@ -184,8 +201,13 @@ output pad(const scope& s, const output& x,
 output one_hot(const scope& s, const output& indices, int64_t depth,
                const output& on_value, const output& off_value, int64_t axis) {
   auto dt = int_constant(s, "OneHot/depth", {depth}, true, core::dtype::int32);
+  return one_hot(s, indices, dt, on_value, off_value, axis);
+}
+
+output one_hot(const scope& s, const output& indices, const output& depth,
+               const output& on_value, const output& off_value, int64_t axis) {
   return first(s.add_node(
-    "OneHot", "OneHot", {indices, dt, on_value, off_value},
+    "OneHot", "OneHot", {indices, depth, on_value, off_value},
     {{"T", on_value.dtype()}, {"TI", indices.dtype()}, {"axis", axis}}));
 }
 

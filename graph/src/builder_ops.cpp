@@ -1,5 +1,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 
+#include "actorflow/graph/math_ops.hpp"
+
 namespace actorflow::graph {
 
 namespace {
@@ -125,16 +127,69 @@ output assign_sub(const scope& s, const output& var, const output& value,
   return update(s, "AssignSub", var, value, use_locking);
 }
 
+namespace {
+
+/// `fn` in the graph's current scope; an invalid operand gives an invalid
+/// result (the error, if any, is in the scope's status already).
+template <class Fn>
+output in_current(const output& x, const output& y, Fn fn) {
+  if (!x.valid() || !y.valid())
+    return {};
+  return fn(scope::current(x), x, y);
+}
+
+} // namespace
+
 output operator+(const output& x, const output& y) {
-  return x.valid() ? add(x.origin(), x, y) : output{};
+  return in_current(x, y, add);
 }
 
 output operator-(const output& x, const output& y) {
-  return x.valid() ? sub(x.origin(), x, y) : output{};
+  return in_current(x, y, sub);
 }
 
 output operator*(const output& x, const output& y) {
-  return x.valid() ? mul(x.origin(), x, y) : output{};
+  return in_current(x, y, mul);
+}
+
+output operator/(const output& x, const output& y) {
+  return in_current(x, y, div);
+}
+
+output operator-(const output& x) {
+  return x.valid() ? neg(scope::current(x), x) : output{};
+}
+
+output operator<(const output& x, const output& y) {
+  return in_current(x, y, less);
+}
+
+output operator<=(const output& x, const output& y) {
+  return in_current(x, y, less_equal);
+}
+
+output operator>(const output& x, const output& y) {
+  return in_current(x, y, greater);
+}
+
+output operator>=(const output& x, const output& y) {
+  return in_current(x, y, greater_equal);
+}
+
+output operator==(const output& x, const output& y) {
+  return in_current(x, y, equal);
+}
+
+output operator!=(const output& x, const output& y) {
+  return in_current(x, y, not_equal);
+}
+
+output operator&&(const output& x, const output& y) {
+  return in_current(x, y, logical_and);
+}
+
+output operator||(const output& x, const output& y) {
+  return in_current(x, y, logical_or);
 }
 
 } // namespace actorflow::graph

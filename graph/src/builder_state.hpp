@@ -5,6 +5,7 @@
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "actorflow/graph/gradient_registry.hpp"
@@ -15,6 +16,7 @@ namespace actorflow::graph::detail {
 
 struct loop_record;
 struct cond_record;
+class flow_context;
 
 struct builder_state {
   /// Owns a registry of the built-in ops unless the user gave one.
@@ -44,6 +46,39 @@ struct builder_state {
   std::unordered_map<std::string, std::shared_ptr<loop_record>> loops;
   /// Gradient functions, made with the built-in ones on first use.
   std::unique_ptr<gradient_registry> gradients;
+
+  /// The region of control flow being built (a cond branch or a loop's
+  /// condition or body, while its function runs), or nullptr; every node
+  /// goes there unless its scope is pinned to a region.
+  std::shared_ptr<flow_context> region;
+  /// The scope operators build in (a `scope_guard`'s, or the branch's or
+  /// body's while its function runs), or nullptr for the graph's root.
+  const scope* current = nullptr;
+};
+
+/// Makes `region` the region being built and `current` the scope operators
+/// build in, while it lives; restores both after.
+class build_guard {
+public:
+  build_guard(builder_state& st, std::shared_ptr<flow_context> region,
+              const scope* current)
+    : st_(st), region_(std::exchange(st.region, std::move(region))),
+      current_(std::exchange(st.current, current)) {
+    // nop
+  }
+
+  build_guard(const build_guard&) = delete;
+  build_guard& operator=(const build_guard&) = delete;
+
+  ~build_guard() {
+    st_.region = std::move(region_);
+    st_.current = current_;
+  }
+
+private:
+  builder_state& st_;
+  std::shared_ptr<flow_context> region_;
+  const scope* current_;
 };
 
 } // namespace actorflow::graph::detail

@@ -49,20 +49,17 @@ private:
 
 /// `x` with shape `s`, for loop variables whose shape the body changes.
 output with_shape(const output& x, const core::shape& s) {
-  return output{x.state(),
-                x.node_name(),
-                x.port(),
-                x.dtype(),
-                s,
-                x.is_ref(),
-                std::make_shared<const scope>(x.origin())};
+  return output{x.state(), x.node_name(), x.port(), x.dtype(), s, x.is_ref()};
 }
 
 } // namespace
 
 std::vector<output> cond(const scope& s, const output& pred,
                          const branch_fn& then_fn, const branch_fn& else_fn) {
-  auto c = s.sub("cond");
+  // The region the cond is built in, and the scope its own nodes (pivots,
+  // the Switches of captures, Merges) build in: pinned there.
+  auto outer_ctx = s.flow_context();
+  auto c = s.sub("cond").with_flow_context(outer_ctx);
   // The pivots: the predicate switched on itself, one Identity per branch;
   // they are dead in the untaken branch, and so is everything after them.
   auto sw = c.add_node("Switch", "pivot_switch", {pred, pred},
@@ -81,12 +78,16 @@ std::vector<output> cond(const scope& s, const output& pred,
                           sw[static_cast<size_t>(branch)]);
     if (!pivot.valid())
       return {};
-    auto ctx = std::make_shared<cond_context>(c, s.flow_context(), pred, branch,
+    auto ctx = std::make_shared<cond_context>(c, outer_ctx, pred, branch,
                                               pivot.node_name());
     ctx->add_member(pivot.node_name());
     record->branches[branch] = ctx;
-    auto inside = c.sub(names[branch]).with_flow_context(ctx);
-    auto outs = (*fns[branch])(inside);
+    auto inside = s.sub("cond").sub(names[branch]);
+    std::vector<output> outs;
+    {
+      detail::build_guard in_branch{*s.state(), ctx, &inside};
+      outs = (*fns[branch])(inside);
+    }
     // A branch may return a tensor from outside: it too comes through the
     // branch's Switch.
     for (auto& o : outs)
@@ -134,7 +135,10 @@ std::vector<output> detail::build_while_loop(
   using detail::loop_context;
   if (!s.ok())
     return {};
-  auto w = s.sub("while");
+  // The loop's own nodes (Enter, Merge, Switch, Exit, NextIteration) go
+  // into the region the loop is built in.
+  auto outer_ctx = s.flow_context();
+  auto w = s.sub("while").with_flow_context(outer_ctx);
   auto frame = s.unique_frame_name("while");
   auto vars = given_vars;
   // maximum_iterations: a counter that joins the condition.
@@ -192,26 +196,30 @@ std::vector<output> detail::build_while_loop(
   }
   // The condition, anchored to the first Merge.
   auto cond_ctx
-    = std::make_shared<loop_context>(loop, s.flow_context(), merge_names[0]);
-  auto cs = w.sub("cond").with_flow_context(cond_ctx);
+    = std::make_shared<loop_context>(loop, outer_ctx, merge_names[0]);
+  auto cs = s.sub("while").sub("cond");
   std::vector<output> user_merges(merges.begin() + (counted ? 1 : 0),
                                   merges.end());
-  auto pred = cond_fn(cs, user_merges);
-  if (counted && pred.valid())
-    pred = detail::first(cs.add_node(
-      "LogicalAnd", "LogicalAnd",
-      {pred, detail::first(cs.add_node(
-               "Less", "Less",
-               {merges[0], constant(cs.sub("maximum_iterations"),
-                                    double(*options.maximum_iterations),
-                                    core::dtype::int64)},
-               {{"T", core::dtype::int64}}))},
-      {}));
-  if (!pred.valid() || !s.ok())
-    return {};
-  auto pivot = detail::first(cs.add_node("LoopCond", "LoopCond", {pred}, {}));
-  if (!pivot.valid())
-    return {};
+  output pivot;
+  {
+    detail::build_guard in_cond{*s.state(), cond_ctx, &cs};
+    auto pred = cond_fn(cs, user_merges);
+    if (counted && pred.valid())
+      pred = detail::first(cs.add_node(
+        "LogicalAnd", "LogicalAnd",
+        {pred, detail::first(cs.add_node(
+                 "Less", "Less",
+                 {merges[0], constant(cs.sub("maximum_iterations"),
+                                      double(*options.maximum_iterations),
+                                      core::dtype::int64)},
+                 {{"T", core::dtype::int64}}))},
+        {}));
+    if (!pred.valid() || !s.ok())
+      return {};
+    pivot = detail::first(cs.add_node("LoopCond", "LoopCond", {pred}, {}));
+    if (!pivot.valid())
+      return {};
+  }
   loop->entries.push_back(pivot.node_name());
   record->pivot = pivot.node_name();
   record->cond = cond_ctx;
@@ -236,22 +244,26 @@ std::vector<output> detail::build_while_loop(
     body_in.push_back(with_shape(ident, merges[i].shape()));
   }
   // The body, anchored to the first body Identity.
-  auto body_ctx = std::make_shared<loop_context>(loop, s.flow_context(),
-                                                 body_in[0].node_name());
+  auto body_ctx
+    = std::make_shared<loop_context>(loop, outer_ctx, body_in[0].node_name());
   record->body = body_ctx;
-  auto bs = w.sub("body").with_flow_context(body_ctx);
+  auto bs = s.sub("while").sub("body");
   std::vector<output> user_in(body_in.begin() + (counted ? 1 : 0),
                               body_in.end());
-  auto next = body_fn(bs, user_in);
-  if (!s.ok())
-    return {};
-  if (counted)
-    next.insert(
-      next.begin(),
-      detail::first(bs.add_node(
-        "Add", "Add",
-        {body_in[0], constant(bs.sub("one"), 1.0, core::dtype::int64)},
-        {{"T", core::dtype::int64}})));
+  std::vector<output> next;
+  {
+    detail::build_guard in_body{*s.state(), body_ctx, &bs};
+    next = body_fn(bs, user_in);
+    if (!s.ok())
+      return {};
+    if (counted)
+      next.insert(
+        next.begin(),
+        detail::first(bs.add_node(
+          "Add", "Add",
+          {body_in[0], constant(bs.sub("one"), 1.0, core::dtype::int64)},
+          {{"T", core::dtype::int64}})));
+  }
   if (next.size() != n) {
     s.record_error(core::invalid_argument_error(
       "the body of a while_loop returns ", next.size() - (counted ? 1 : 0),

@@ -67,10 +67,16 @@ core::status build_control_flow_info(const graph& g, control_flow_info* info) {
         cf = out_frame;
         ready.push_back(c);
       } else if (cf != out_frame) {
+        // A frame with the frames around it: a value of a loop entered
+        // into the same loop again makes a frame inside one of its name.
         const auto& name = [&](int f) -> std::string {
-          return f == 0 ? "the root frame"
-                        : "frame '" + result.frames[static_cast<size_t>(f)].name
-                            + "'";
+          if (f == 0)
+            return "the root frame";
+          std::string text;
+          for (; f > 0; f = result.frames[static_cast<size_t>(f)].parent)
+            text += (text.empty() ? "frame '" : " inside '")
+                    + result.frames[static_cast<size_t>(f)].name + "'";
+          return text;
         };
         return error(nodes[static_cast<size_t>(c)], "node '",
                      nodes[static_cast<size_t>(c)].name, "' is reached from ",

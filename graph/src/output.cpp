@@ -1,14 +1,11 @@
 #include "actorflow/graph/output.hpp"
 
-#include "actorflow/graph/scope.hpp"
-
 namespace actorflow::graph {
 
 output::output(std::shared_ptr<detail::builder_state> state, std::string node,
-               int port, core::dtype type, core::shape s, bool is_ref,
-               std::shared_ptr<const scope> origin)
+               int port, core::dtype type, core::shape s, bool is_ref)
   : state_(std::move(state)), node_(std::move(node)), port_(port), type_(type),
-    shape_(std::move(s)), is_ref_(is_ref), origin_(std::move(origin)) {
+    shape_(std::move(s)), is_ref_(is_ref) {
   // nop
 }
 

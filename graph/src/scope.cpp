@@ -21,20 +21,20 @@ scope::scope(const ops::op_registry& registry)
 
 scope::scope(std::shared_ptr<detail::builder_state> state, std::string prefix,
              std::string device, std::vector<std::string> deps,
-             std::shared_ptr<detail::flow_context> flow)
+             std::shared_ptr<detail::flow_context> flow, bool pinned)
   : state_(std::move(state)), prefix_(std::move(prefix)),
     device_(std::move(device)), control_deps_(std::move(deps)),
-    flow_(std::move(flow)) {
+    flow_(std::move(flow)), pinned_(pinned) {
   // nop
 }
 
 scope scope::sub(const std::string& prefix) const {
   auto name = prefix_.empty() ? prefix : prefix_ + "/" + prefix;
-  return scope{state_, std::move(name), device_, control_deps_, flow_};
+  return scope{state_, std::move(name), device_, control_deps_, flow_, pinned_};
 }
 
 scope scope::with_device(const std::string& device) const {
-  return scope{state_, prefix_, device, control_deps_, flow_};
+  return scope{state_, prefix_, device, control_deps_, flow_, pinned_};
 }
 
 scope scope::with_control_dependencies(
@@ -42,12 +42,24 @@ scope scope::with_control_dependencies(
   auto all = control_deps_;
   for (const auto& d : deps)
     all.push_back(d.name);
-  return scope{state_, prefix_, device_, std::move(all), flow_};
+  return scope{state_, prefix_, device_, std::move(all), flow_, pinned_};
 }
 
 scope scope::with_flow_context(
   std::shared_ptr<detail::flow_context> ctx) const {
-  return scope{state_, prefix_, device_, control_deps_, std::move(ctx)};
+  return scope{state_, prefix_, device_, control_deps_, std::move(ctx), true};
+}
+
+scope scope::current(const output& x) {
+  const auto& st = x.state();
+  if (st->current != nullptr)
+    return *st->current;
+  return scope{st, "", "", {}, nullptr, false};
+}
+
+const std::shared_ptr<detail::flow_context>&
+scope::flow_context() const noexcept {
+  return pinned_ ? flow_ : state_->region;
 }
 
 const core::status& scope::status() const {
@@ -87,13 +99,8 @@ output scope::output_of(const std::string& node, int port) const {
     return {};
   }
   const auto& info = it->second[static_cast<size_t>(port)];
-  return output{state_,
-                node,
-                port,
-                info.type.type,
-                info.shape,
-                info.type.is_ref,
-                std::make_shared<const scope>(*this)};
+  return output{state_,         node,       port,
+                info.type.type, info.shape, info.type.is_ref};
 }
 
 int scope::num_outputs(const std::string& node) const {
@@ -152,10 +159,12 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
   // through the region's Switch or Enter.
   auto inputs = given;
   auto deps = control_deps_;
-  if (flow_) {
+  // A copy: a capture may build in other regions.
+  auto region = flow_context();
+  if (region) {
     for (auto& in : inputs)
-      if (!flow_->contains(in.node_name())) {
-        in = flow_->capture(in);
+      if (!region->contains(in.node_name())) {
+        in = region->capture(in);
         if (!st.first_error.is_ok())
           return {};
       }
@@ -164,9 +173,9 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
     // branch).
     bool anchored = false;
     for (const auto& in : inputs)
-      anchored = anchored || !flow_->is_invariant(in.node_name());
+      anchored = anchored || !region->is_invariant(in.node_name());
     if (!anchored)
-      deps.push_back(flow_->pivot());
+      deps.push_back(region->pivot());
   }
   core::node_def node;
   node.name = unique_name(hint.empty() && prefix_.empty() ? op_name : hint);
@@ -211,15 +220,14 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
     ACTORFLOW_RETURN_IF_ERROR_OR(op->shape_function(shapes), fail);
   auto name = node.name;
   ACTORFLOW_RETURN_IF_ERROR_OR(st.g.add(std::move(node)), fail);
-  if (flow_)
-    flow_->add_member(name);
-  auto self = std::make_shared<const scope>(*this);
+  if (region)
+    region->add_member(name);
   auto& infos = st.outputs[name];
   for (size_t i = 0; i < out_types.size(); ++i)
     infos.push_back({out_types[i], shapes.outputs()[i]});
   for (size_t i = 0; i < out_types.size(); ++i)
     outs->emplace_back(state_, name, static_cast<int>(i), out_types[i].type,
-                       shapes.outputs()[i], out_types[i].is_ref, self);
+                       shapes.outputs()[i], out_types[i].is_ref);
   return name;
 }
 

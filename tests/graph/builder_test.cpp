@@ -1,5 +1,9 @@
 #include "actorflow/graph/builder_ops.hpp"
 
+#include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/scope_guard.hpp"
+
 #include <gtest/gtest.h>
 
 using namespace actorflow;
@@ -85,4 +89,71 @@ TEST(builder, assign_needs_a_variable) {
   graph::assign(s.sub("a"), c, c);
   EXPECT_EQ(s.status().node(), "a/Assign");
   EXPECT_NE(s.status().message().find("needs a reference"), std::string::npos);
+}
+
+namespace {
+
+/// The device node `x` requests.
+std::string device_of(const graph::scope& s, const graph::output& x) {
+  const auto* node = s.graph_def().find(x.node_name());
+  return node == nullptr ? "<none>" : node->device;
+}
+
+} // namespace
+
+TEST(builder, operators_follow_the_device_scope_not_their_left_operand) {
+  graph::scope s;
+  auto W = graph::placeholder(s.sub("W"), dtype::float32, {4, 3});
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {3, 1});
+  auto b = graph::placeholder(s.sub("b"), dtype::float32, {4, 1});
+  auto mm = graph::matmul(s.with_device("cpu:0"), W, x);
+  auto y = mm + b;
+  EXPECT_EQ(device_of(s, mm), "cpu:0");
+  EXPECT_EQ(device_of(s, y), ""); // as `mm + b` after `with tf.device` ends
+  EXPECT_EQ(y.node_name(), "Add");
+  {
+    graph::scope_guard outer{s.sub("layer").with_device("cpu:0")};
+    auto z = mm * b;
+    EXPECT_EQ(device_of(s, z), "cpu:0");
+    EXPECT_EQ(z.node_name(), "layer/Mul");
+    {
+      graph::scope_guard inner{s.with_device("cpu:1")};
+      EXPECT_EQ(device_of(s, mm - b), "cpu:1");
+      EXPECT_EQ(device_of(s, -b), "cpu:1");
+    }
+    EXPECT_EQ(device_of(s, mm / b), "cpu:0");
+    // An op function builds in the scope it is given.
+    EXPECT_EQ(device_of(s, graph::add(s, mm, b)), "");
+  }
+  EXPECT_EQ(device_of(s, mm + b), "");
+  EXPECT_TRUE(s.ok()) << s.status().to_string();
+}
+
+TEST(builder, operators_in_a_body_build_in_the_body_scope_and_its_device) {
+  graph::scope s;
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {});
+  std::string in_body, in_guard, in_cond;
+  graph::while_loop(
+    s.sub("loop").with_device("cpu:1"),
+    [&](graph::scope, std::vector<graph::output> v) {
+      auto p = v[0] < graph::constant(s, 3.0);
+      in_cond = device_of(s, p);
+      return p;
+    },
+    [&](graph::scope, std::vector<graph::output> v) {
+      auto next = v[0] + x;
+      in_body = device_of(s, next);
+      EXPECT_EQ(next.node_name(), "loop/while/body/Add");
+      graph::scope_guard on_cpu0{s.with_device("cpu:0")};
+      auto twice = next * graph::constant(s, 2.0);
+      in_guard = device_of(s, twice);
+      return std::vector<graph::output>{twice};
+    },
+    {graph::constant(s, 0.0)});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  EXPECT_EQ(in_cond, "cpu:1");
+  EXPECT_EQ(in_body, "cpu:1");
+  EXPECT_EQ(in_guard, "cpu:0");
+  // Outside the loop again: the root scope.
+  EXPECT_EQ(device_of(s, x + x), "");
 }

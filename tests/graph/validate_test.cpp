@@ -189,6 +189,19 @@ TEST_F(validation, a_node_is_in_one_frame) {
   EXPECT_NE(st.message().find("frame 'f'"), std::string::npos) << st.message();
 }
 
+TEST_F(validation, a_frame_entered_from_itself_is_named_with_its_parent) {
+  // A value of frame f entered into f again makes a frame f inside f; the
+  // message tells the two apart.
+  auto st = check({konst("a"),
+                   enter("e", "a", "f"),
+                   enter("e2", "e", "f"),
+                   {"m", "Add", {"e", "e2"}, "", {{"T", dtype::float32}}}});
+  EXPECT_EQ(st.node(), "m");
+  EXPECT_NE(st.message().find("from frame 'f' and from frame 'f' inside 'f'"),
+            std::string::npos)
+    << st.message();
+}
+
 TEST_F(validation, a_loop_passes_when_its_cycle_goes_through_next_iteration) {
   auto st = check(
     {konst("a"),

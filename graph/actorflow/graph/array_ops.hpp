@@ -15,6 +15,16 @@ namespace actorflow::graph {
 /// A tensor of `dims` filled with scalar `value`.
 output fill(const scope& s, const std::vector<int64_t>& dims,
             const output& value);
+/// A tensor of the shape `dims` holds at run time (an int32 or int64
+/// vector), filled with scalar `value`.
+output fill(const scope& s, const output& dims, const output& value);
+
+/// Zeros (ones) of `dims` and `type`, as `tf.zeros(shape, dtype)`.
+output zeros(const scope& s, const std::vector<int64_t>& dims,
+             core::dtype type = core::dtype::float32);
+output ones(const scope& s, const std::vector<int64_t>& dims,
+            core::dtype type = core::dtype::float32);
+
 output zeros_like(const scope& s, const output& x);
 output ones_like(const scope& s, const output& x);
 output shape_of(const scope& s, const output& x,
@@ -72,6 +82,10 @@ output tile(const scope& s, const output& x,
 output pad(const scope& s, const output& x,
            const std::vector<std::pair<int64_t, int64_t>>& paddings);
 output one_hot(const scope& s, const output& indices, int64_t depth,
+               const output& on_value, const output& off_value,
+               int64_t axis = -1);
+/// `one_hot` with the depth an int32 scalar holds at run time.
+output one_hot(const scope& s, const output& indices, const output& depth,
                const output& on_value, const output& off_value,
                int64_t axis = -1);
 /// [start, limit) by delta; the dtype is start's.

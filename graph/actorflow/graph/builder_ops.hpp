@@ -1,10 +1,14 @@
 #pragma once
 
 /// Op functions for the C++ builder API: one per op of the spine's kernel
-/// set. Each takes the scope to build in first; the arithmetic operators
-/// build in the scope of their left operand.
+/// set. Each takes the scope to build in first. The operators take none:
+/// they build in the graph's current scope (`scope::current`, set by a
+/// `scope_guard` or by the `cond` branch or loop body being built), and
+/// every node goes into the region of control flow being built.
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "actorflow/core/tensor.hpp"
 #include "actorflow/graph/output.hpp"
@@ -15,9 +19,24 @@ namespace actorflow::graph {
 /// A constant holding `value`.
 output constant(const scope& s, core::tensor value);
 
-/// A float32 (or the given dtype) scalar constant.
-output constant(const scope& s, double value,
-                core::dtype type = core::dtype::float32);
+/// A scalar constant of dtype `type`.
+output constant(const scope& s, double value, core::dtype type);
+
+/// A scalar constant typed as TensorFlow types a Python value: `bool` is
+/// bool, integers of up to 32 bits int32 (`constant(s, 1)`), wider ones
+/// int64 (`int64_t{1}`), and `float` and `double` float32
+/// (`constant(s, 0.5)`); pass a dtype for anything else.
+template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+output constant(const scope& s, T value) {
+  if constexpr (std::is_same_v<T, bool>)
+    return constant(s, value ? 1.0 : 0.0, core::dtype::bool_);
+  else if constexpr (std::is_floating_point_v<T>)
+    return constant(s, static_cast<double>(value), core::dtype::float32);
+  else if constexpr (sizeof(T) <= 4)
+    return constant(s, static_cast<double>(value), core::dtype::int32);
+  else
+    return constant(s, core::tensor::scalar(static_cast<int64_t>(value)));
+}
 
 /// A value fed at run time.
 output placeholder(const scope& s, core::dtype type,
@@ -60,8 +79,23 @@ output assign_add(const scope& s, const output& var, const output& value,
 output assign_sub(const scope& s, const output& var, const output& value,
                   bool use_locking = false);
 
+/// Element-wise operators with broadcasting, as TensorFlow's: `+` Add,
+/// `-` Sub and Neg, `*` Mul, `/` Div (floats divide, integers truncate as
+/// in C++), comparisons Less, LessEqual, Greater, GreaterEqual, Equal,
+/// NotEqual (bool results), `&&` LogicalAnd and `||` LogicalOr (bool
+/// operands; both sides are always built).
 output operator+(const output& x, const output& y);
 output operator-(const output& x, const output& y);
 output operator*(const output& x, const output& y);
+output operator/(const output& x, const output& y);
+output operator-(const output& x);
+output operator<(const output& x, const output& y);
+output operator<=(const output& x, const output& y);
+output operator>(const output& x, const output& y);
+output operator>=(const output& x, const output& y);
+output operator==(const output& x, const output& y);
+output operator!=(const output& x, const output& y);
+output operator&&(const output& x, const output& y);
+output operator||(const output& x, const output& y);
 
 } // namespace actorflow::graph

@@ -12,8 +12,6 @@ namespace detail {
 struct builder_state;
 } // namespace detail
 
-class scope;
-
 /// A handle to one node being built (for control dependencies and targets).
 struct operation {
   std::string name;
@@ -29,8 +27,7 @@ public:
   output() = default;
 
   output(std::shared_ptr<detail::builder_state> state, std::string node,
-         int port, core::dtype type, core::shape s, bool is_ref,
-         std::shared_ptr<const scope> origin);
+         int port, core::dtype type, core::shape s, bool is_ref);
 
   bool valid() const noexcept {
     return state_ != nullptr;
@@ -63,11 +60,6 @@ public:
     return operation{node_};
   }
 
-  /// The scope the node was built in; operators build there.
-  const scope& origin() const noexcept {
-    return *origin_;
-  }
-
   const std::shared_ptr<detail::builder_state>& state() const noexcept {
     return state_;
   }
@@ -79,7 +71,6 @@ private:
   core::dtype type_ = core::dtype::invalid;
   core::shape shape_;
   bool is_ref_ = false;
-  std::shared_ptr<const scope> origin_;
 };
 
 } // namespace actorflow::graph

@@ -31,6 +31,13 @@ class gradient_registry;
 /// the first error is kept in `status()` with the node's name, and later
 /// ops become no-ops.
 ///
+/// The region of control flow is the graph's, as in TensorFlow: while a
+/// `cond` branch or a `while_loop` condition or body is being built, every
+/// node goes into it, whichever scope built it, and tensors from outside
+/// come in by themselves. The arithmetic operators (`a + b`, ...) build in
+/// the graph's current scope: the innermost `scope_guard`'s, or the scope
+/// a branch or body function was given while it runs, else the root.
+///
 /// ~~~
 /// graph::scope s;
 /// auto W = variable(s.sub("W"), {100, 784}, dtype::float32);
@@ -55,9 +62,15 @@ public:
   /// Returns a scope whose nodes run after `deps`.
   scope with_control_dependencies(const std::vector<operation>& deps) const;
 
-  /// Returns a scope that builds inside a region of control flow (a cond
-  /// branch or a loop body; see `cond` and `while_loop`).
+  /// Returns a scope that builds in exactly region `ctx` (nullptr: outside
+  /// any), whatever region is being built: for the builder's own nodes,
+  /// such as the Enter that brings a tensor into a loop.
   scope with_flow_context(std::shared_ptr<detail::flow_context> ctx) const;
+
+  /// The scope the operators on `x` build in now: the innermost
+  /// `scope_guard`'s, or the scope given to the branch or body function
+  /// being run, else the root of `x`'s graph.
+  static scope current(const output& x);
 
   /// Returns the first build error, naming its node.
   const core::status& status() const;
@@ -66,13 +79,17 @@ public:
   /// functions that find an error before adding a node.
   void record_error(core::status st) const;
 
-  /// The region of control flow this scope builds in, or nullptr.
-  const std::shared_ptr<detail::flow_context>& flow_context() const noexcept {
-    return flow_;
-  }
+  /// The region of control flow this scope builds in now, or nullptr.
+  const std::shared_ptr<detail::flow_context>& flow_context() const noexcept;
 
   bool ok() const {
     return status().is_ok();
+  }
+
+  /// The build state every scope of this graph shares (for the builder's
+  /// own code).
+  const std::shared_ptr<detail::builder_state>& state() const noexcept {
+    return state_;
   }
 
   /// Returns the graph built so far.
@@ -117,9 +134,11 @@ public:
                           core::attr_map attrs) const;
 
 private:
+  friend class scope_guard;
+
   scope(std::shared_ptr<detail::builder_state> state, std::string prefix,
         std::string device, std::vector<std::string> deps,
-        std::shared_ptr<detail::flow_context> flow);
+        std::shared_ptr<detail::flow_context> flow, bool pinned);
 
   std::string add(const std::string& op, const std::string& hint,
                   const std::vector<output>& inputs, core::attr_map attrs,
@@ -129,7 +148,9 @@ private:
   std::string prefix_;
   std::string device_;
   std::vector<std::string> control_deps_;
+  /// The region a pinned scope builds in (see `with_flow_context`).
   std::shared_ptr<detail::flow_context> flow_;
+  bool pinned_ = false;
 };
 
 } // namespace actorflow::graph

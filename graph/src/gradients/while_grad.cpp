@@ -203,7 +203,8 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
     return greater(c, v[0], constant(c, 0.0, int64));
   };
   auto body_fn = [&](const scope& b, const std::vector<output>& v) {
-    backward = b;
+    // Pops are built in the backward body, whichever region asks for them.
+    backward = b.with_flow_context(b.flow_context());
     std::vector<output> ys, xs, grad_ys;
     for (size_t i = 0; i < vars.size(); ++i) {
       ys.push_back(loop.next[vars[i]]);
