@@ -293,6 +293,7 @@ std::vector<output> detail::build_while_loop(
     // Close the loop: the Merge's second input is the NextIteration.
     merges[i].state()->g.find(merge_names[i])->inputs[1] = ni.node_name();
     record->next.push_back(v);
+    record->last = ni.node_name();
   }
   for (const auto& exit : record->exits)
     pivot.state()->loops[exit] = record;

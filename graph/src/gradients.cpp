@@ -151,9 +151,11 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
   // Builder graphs list every node after its inputs (a loop's back edge
   // aside), so going backwards meets each node after all its consumers.
   // A while loop is differentiated as a whole where the walk meets the
-  // last node built for it: everything that consumes its Exits comes later
-  // in the graph, and what enters it (captures happen while its body is
-  // built, after its Exits) earlier.
+  // last node while_loop built for it: everything that consumes its Exits
+  // comes later in the graph, and what enters it (captures happen while
+  // its body is built, after its Exits) earlier. Not the last node of its
+  // frame: an earlier gradients() added its counter and stack pushes to
+  // the loop after the Exits' consumers.
   std::vector<std::shared_ptr<detail::loop_record>> loops;
   for (size_t i = 0; i < n; ++i) {
     const auto& node = g.nodes()[i];
@@ -179,11 +181,7 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
       nested = nested || (other != loop && other->contains(loop->exits[0]));
     if (nested)
       continue;
-    int last = 0;
-    for (size_t j = 0; j < n; ++j)
-      if (loop->contains(g.nodes()[j].name))
-        last = static_cast<int>(j);
-    loop_at[last] = loop;
+    loop_at[g.index_of(loop->last)] = loop;
   }
   auto summed = [&](int i, int port) {
     auto it = pending.find({i, port});
@@ -196,7 +194,9 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
       for (const auto& exit : loop.exits)
         exit_grads.push_back(summed(g.index_of(exit), 0));
       std::vector<std::pair<output, output>> sources;
-      auto st = detail::loop_gradient(root, loop, exit_grads, &sources);
+      auto wanted
+        = [&](const output& x) { return between(g.index_of(x.node_name())); };
+      auto st = detail::loop_gradient(root, loop, exit_grads, wanted, &sources);
       if (!st.is_ok()) {
         s.record_error(st.with_context(loop.exits.front(), "Exit"));
         return result;

@@ -88,6 +88,9 @@ struct loop_record {
   std::vector<std::string> enters, merges, switches, exits, body_in;
   std::vector<output> next; ///< what each NextIteration passes on
   std::string pivot;        ///< the LoopCond
+  /// The last node `while_loop` built for the loop (its last
+  /// NextIteration); gradients add nodes to the loop later.
+  std::string last;
   bool counted = false;
 
   /// Whether `node` belongs to the loop's frame.

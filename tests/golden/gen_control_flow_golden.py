@@ -182,6 +182,49 @@ def cond_in_loop_gradient():
     return run(build, [{"v0": COND_X, "c": COND_Z}])[0]
 
 
+LSTM_INPUT, LSTM_HIDDEN, LSTM_STEPS = 3, 4, 6
+
+
+def lstm_values():
+    """The LSTM's sequence (LSTM_STEPS x 3), weights [3 + 4, 16] and bias
+    [16]: uniform draws of numpy's seeded MT19937 (the same on every
+    machine), in float64."""
+    r = np.random.RandomState(11)
+    seq = r.uniform(-1, 1, (LSTM_STEPS, LSTM_INPUT))
+    w = r.uniform(-0.5, 0.5, (LSTM_INPUT + LSTM_HIDDEN, 4 * LSTM_HIDDEN))
+    b = r.uniform(-0.5, 0.5, (4 * LSTM_HIDDEN,))
+    return seq, w, b
+
+
+def lstm_gradient(steps):
+    """loss = sum(h_T) of an LSTM unrolled by while_loop over a sequence
+    placeholder of shape [None, 3] (its first `steps` rows fed), and
+    d loss / d(W, b), then in a second tf.gradients d loss / d seq (through
+    Gather, whose params' shape is known only at run time). Gates i, f, o,
+    g are the four column blocks of [x_t, h] @ W + b."""
+    seq_v, w_v, b_v = lstm_values()
+
+    def build():
+        seq = tf1.placeholder(tf.float64, [None, LSTM_INPUT])
+        w = tf1.placeholder(tf.float64, [LSTM_INPUT + LSTM_HIDDEN, 4 * LSTM_HIDDEN])
+        b = tf1.placeholder(tf.float64, [4 * LSTM_HIDDEN])
+
+        def body(t, h, c):
+            x = tf.reshape(tf.gather(seq, t), [1, LSTM_INPUT])
+            z = tf.matmul(tf.concat([x, h], 1), w) + b
+            i, f, o, g = tf.split(z, 4, axis=1)
+            c = tf.sigmoid(f) * c + tf.sigmoid(i) * tf.tanh(g)
+            return t + 1, tf.sigmoid(o) * tf.tanh(c), c
+        zeros = tf.zeros([1, LSTM_HIDDEN], tf.float64)
+        _, h, _ = tf1.while_loop(lambda t, h, c: t < tf.shape(seq)[0], body,
+                                 (tf.constant(0), zeros, zeros))
+        loss = tf.reduce_sum(h)
+        dseq = tf.convert_to_tensor(tf1.gradients(loss, [seq])[0])
+        return {"seq": seq, "w": w, "b": b}, (
+            [loss] + tf1.gradients(loss, [w, b]) + [dseq])
+    return run(build, [{"seq": seq_v[:steps], "w": w_v, "b": b_v}])[0]
+
+
 COND_X = np.array([[0.5, -1.25, 0.75], [1.5, -0.5, 0.25]])
 COND_Z = np.array([0.5, -0.75, 1.25])
 COND_W = np.array([[1.0, 0.5, -2.0], [0.25, 1.5, -1.0]])
@@ -219,6 +262,14 @@ def render():
         put("nested_loop_grad_" + name, value)
     for name, value in zip(("dv0", "dc"), cond_in_loop_gradient()):
         put("cond_in_loop_grad_" + name, value)
+    seq, w, b = lstm_values()
+    put("lstm_seq", seq)
+    put("lstm_w", w)
+    put("lstm_b", b)
+    for steps in range(1, LSTM_STEPS + 1):
+        for name, value in zip(("loss", "dw", "db", "dseq"),
+                               lstm_gradient(steps)):
+            put("lstm_t%d_%s" % (steps, name), value)
     for pred in (False, True):
         dx, dz = cond_gradient(pred)
         put("cond_grad_%s_dx" % str(pred).lower(), dx)

@@ -225,19 +225,31 @@ void register_array_gradients(gradient_registry& r) {
     if (op.inputs.size() == 3
         && !constant_axis(s, op.inputs[2], params.shape().rank(), &axis))
       return needs_constant(op, "a constant axis");
-    if (axis != 0 || !params.shape().fully_defined())
-      return core::unimplemented_error(
-        "the gradient of ", op.node.op,
-        " is built for axis 0 and params of known shape");
-    const auto& dims = params.shape().dims();
-    int64_t rows = dims[0];
-    int64_t row_size = 1;
-    for (size_t i = 1; i < dims.size(); ++i)
-      row_size *= dims[i];
+    if (axis != 0)
+      return core::unimplemented_error("the gradient of ", op.node.op,
+                                       " is built for axis 0");
     auto type = params.dtype();
-    auto hot = one_hot(s, reshape(s, indices, std::vector<int64_t>{-1}), rows,
-                       constant(s, 1.0, type), constant(s, 0.0, type));
-    auto flat = reshape(s, g[0], std::vector<int64_t>{-1, row_size});
+    auto flat_indices = reshape(s, indices, std::vector<int64_t>{-1});
+    auto on = constant(s, 1.0, type);
+    auto off = constant(s, 0.0, type);
+    if (params.shape().fully_defined()) {
+      const auto& dims = params.shape().dims();
+      int64_t row_size = 1;
+      for (size_t i = 1; i < dims.size(); ++i)
+        row_size *= dims[i];
+      auto hot = one_hot(s, flat_indices, dims[0], on, off);
+      auto flat = reshape(s, g[0], std::vector<int64_t>{-1, row_size});
+      (*in)[0] = reshape(s, matmul(s, hot, flat, {true, false}), dims);
+      return status::ok();
+    }
+    // The params' shape as it is at run time, as TensorFlow's gradient
+    // reads it: rows from its first dimension, each row the rest.
+    auto dims = shape_of(s, params);
+    auto rows = strided_slice(s, dims, {0}, {1}, {1}, {0, 0, 0, 0, 1});
+    auto hot = one_hot(s, flat_indices, rows, on, off);
+    auto flat = reshape(
+      s, g[0],
+      stack(s, {size(s, flat_indices), constant(s, -1.0, core::dtype::int32)}));
     (*in)[0] = reshape(s, matmul(s, hot, flat, {true, false}), dims);
     return status::ok();
   };

@@ -129,6 +129,7 @@ core::status close_forward_counter(const scope& s, const forward_counter& c,
 
 core::status loop_gradient(const scope& s, const loop_record& loop,
                            const std::vector<output>& exit_grads,
+                           const std::function<bool(const output&)>& wanted,
                            std::vector<std::pair<output, output>>* sources) {
   auto conds = conds_in(s, loop);
   ACTORFLOW_RETURN_IF_ERROR(check_supported(s, loop, conds));
@@ -187,8 +188,12 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
   for (size_t k = 0; k < loop.exits.size(); ++k)
     if (core::is_floating(s.output_of(loop.exits[k]).dtype()))
       vars.push_back(k);
+  // Only the loop constants whose gradient was asked for: the others
+  // (a sequence the loop reads, say) need no sum, and their ops on the way
+  // no gradient function.
   for (size_t j = 0; j < invariants.size(); ++j)
-    if (core::is_floating(s.output_of(invariants[j]).dtype()))
+    if (core::is_floating(s.output_of(invariants[j]).dtype())
+        && wanted(input_of(s, invariants[j], 0)))
       consts.push_back(j);
   std::vector<output> init{counter.exit};
   for (auto k : vars)

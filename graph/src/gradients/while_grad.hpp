@@ -3,6 +3,7 @@
 // Internal: the gradient of a while loop as a whole, and the walk of
 // `gradients` it runs again inside the backward loop's body.
 
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -26,9 +27,12 @@ gradients_between(const scope& s, const std::vector<output>& ys,
 /// of its Exits (`exit_grads`, invalid where none), and returns in
 /// `sources` the gradient of each tensor that entered the loop: the
 /// initial values of its variables and the loop constants captured from
-/// outside (paired with their gradient, invalid where none).
+/// outside for which `wanted` holds (paired with their gradient, invalid
+/// where none). The backward loop computes nothing for the other loop
+/// constants.
 core::status loop_gradient(const scope& s, const loop_record& loop,
                            const std::vector<output>& exit_grads,
+                           const std::function<bool(const output&)>& wanted,
                            std::vector<std::pair<output, output>>* sources);
 
 } // namespace actorflow::graph::detail
