@@ -19,6 +19,8 @@ import sys
 
 import numpy as np
 
+import exact
+
 from golden_io import write_or_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -57,7 +59,7 @@ def rms_prop(var, slots, g, t):
 def adam(nesterov):
     def step(var, slots, g, t):
         lr, b1, b2, eps = 0.001, 0.9, 0.999, 1e-8
-        lr_t = lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t)
+        lr_t = lr * np.sqrt(1 - exact.power(b2, t)) / (1 - exact.power(b1, t))
         m = slots[0] + (g - slots[0]) * (1 - b1)
         v = slots[1] + (g * g - slots[1]) * (1 - b2)
         move = m * b1 + (1 - b1) * g if nesterov else m

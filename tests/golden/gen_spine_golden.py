@@ -16,6 +16,8 @@ import sys
 
 import numpy as np
 
+import exact
+
 from golden_io import write_or_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,10 +31,11 @@ def tensors():
     # Figure 1: relu(W @ x + b).
     W, x, b = f32(16, 32), f32(32, 4), f32(16, 1)
     out += [("fig1_W", W), ("fig1_x", x), ("fig1_b", b),
-            ("fig1_relu", np.maximum(W @ x + b, np.float32(0)))]
+            ("fig1_relu", np.maximum(exact.matmul(W, x).astype(np.float32) + b,
+                                     np.float32(0)))]
     # MatMul with transposes.
     a, c = f32(5, 7), f32(7, 3)
-    out += [("mm_a", a), ("mm_b", c), ("mm_ab", a @ c),
+    out += [("mm_a", a), ("mm_b", c), ("mm_ab", exact.matmul(a, c).astype(np.float32)),
             ("mm_at", np.ascontiguousarray(a.T)), ("mm_bt", np.ascontiguousarray(c.T))]
     # Broadcasting.
     p, q, r, s = f32(3, 1), f32(1, 4), f32(2, 3), f32(3)
