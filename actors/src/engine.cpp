@@ -5,9 +5,9 @@
 
 #include <caf/send.hpp>
 
-#include "actorflow/actors/master.hpp"
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "master.hpp"
 #include "queue_actor.hpp"
 
 namespace actorflow::actors {

@@ -1,4 +1,4 @@
-#include "actorflow/actors/frame_instance.hpp"
+#include "frame_instance.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "actorflow/actors/master.hpp"
+#include "master.hpp"
 
 #include <map>
 #include <unordered_map>
@@ -7,12 +7,12 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
 
-#include "actorflow/actors/node_actor_impl.hpp"
-#include "actorflow/actors/partition_plan.hpp"
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/validate.hpp"
+#include "node_actor_impl.hpp"
+#include "partition_plan.hpp"
 
 namespace actorflow::actors {
 

@@ -1,4 +1,4 @@
-#include "actorflow/actors/node_actor_impl.hpp"
+#include "node_actor_impl.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -10,8 +10,8 @@
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
-#include "actorflow/actors/frame_instance.hpp"
 #include "actorflow/ops/kernel_context.hpp"
+#include "frame_instance.hpp"
 #include "local_queue.hpp"
 
 namespace actorflow::actors {

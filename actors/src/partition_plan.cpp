@@ -1,4 +1,4 @@
-#include "actorflow/actors/partition_plan.hpp"
+#include "partition_plan.hpp"
 
 #include <algorithm>
 #include <map>

@@ -5,7 +5,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actorflow/actors/protocol.hpp"
-#include "actorflow/actors/queue_state.hpp"
+#include "queue_state.hpp"
 
 namespace actorflow::actors {
 

@@ -1,4 +1,4 @@
-#include "actorflow/actors/queue_state.hpp"
+#include "queue_state.hpp"
 
 namespace actorflow::actors {
 

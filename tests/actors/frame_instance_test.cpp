@@ -3,7 +3,7 @@
 // instance is finished when its Enters arrived and its iterations retired
 // (the rules of TensorFlow's executor, §2.4 of the runtime notes).
 
-#include "actorflow/actors/frame_instance.hpp"
+#include "frame_instance.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,10 +9,10 @@
 #include <gtest/gtest.h>
 
 #include "actorflow/actors/queue_runner.hpp"
-#include "actorflow/actors/queue_state.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/queue.hpp"
+#include "queue_state.hpp"
 
 using namespace actorflow;
 using core::dtype;
