@@ -67,8 +67,8 @@ void engine::init(const engine_options& options) {
   }
 }
 
-session_actor engine::spawn_session() {
-  session_actor hdl = spawn_master(*sys_, rt_);
+session_actor engine::spawn_session(session_options options) {
+  session_actor hdl = spawn_master(*sys_, rt_, options);
   std::lock_guard<std::mutex> guard{mtx_};
   sessions_.push_back(hdl.address());
   return hdl;

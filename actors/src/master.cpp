@@ -21,10 +21,13 @@ namespace {
 /// Everything compiled for one run signature.
 struct compiled_plan {
   std::vector<std::shared_ptr<partition_plan>> parts;
-  /// Expected dtype and (partial) shape of each feed.
+  /// Expected dtype and (partial) shape of each feed, and its node.
   std::vector<core::dtype> feed_types;
   std::vector<core::shape> feed_shapes;
+  std::vector<std::pair<std::string, std::string>> feed_nodes; ///< name, op
   std::vector<std::string> fetch_names;
+  /// Each node's device, for run_metadata.
+  std::map<std::string, std::string> placement;
 
   void shutdown() {
     for (auto& p : parts)
@@ -38,6 +41,7 @@ struct step_state {
   std::shared_ptr<compiled_plan> plan;
   std::vector<core::tensor> fetched;
   std::vector<value_state> fetch_states;
+  bool want_metadata = false;
   step_tracker* tracker = nullptr;
   core::status error;
 };
@@ -59,6 +63,7 @@ std::string signature_key(const run_request& req) {
 
 struct master_state {
   std::shared_ptr<runtime_context> rt;
+  session_options options;
   graph::graph g;
   graph::graph_types types;
   std::map<std::string, std::shared_ptr<compiled_plan>> plans;
@@ -120,8 +125,16 @@ core::status compile(self_ptr self, const run_request& req,
     if (node.op == "Placeholder")
       s = std::get<core::shape>(node.attrs.at("shape"));
     plan->feed_shapes.push_back(std::move(s));
+    plan->feed_nodes.emplace_back(node.name, node.op);
   }
   plan->fetch_names = req.fetches;
+  for (const auto& [device, part] : parts)
+    for (const auto& node : part.nodes()) {
+      plan->placement.emplace(node.name, node.device);
+      if (st.options.log_device_placement)
+        core::log().info("placement: {} ({}) on {}", node.name, node.op,
+                         node.device);
+    }
   master_actor master = self;
   auto spawn = [self](std::shared_ptr<partition_plan> p, int group) {
     return spawn_nodes(self->system(), std::move(p), group);
@@ -171,19 +184,25 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
   }
   for (size_t i = 0; i < req.feeds.size(); ++i) {
     const auto& [name, value] = req.feeds[i];
+    const auto& [node, op] = plan->feed_nodes[i];
     if (value.dtype() != plan->feed_types[i])
-      return core::to_error(core::invalid_argument_error(
-        "feed '", name, "' has dtype ", core::to_string(value.dtype()),
-        ", the graph expects ", core::to_string(plan->feed_types[i])));
+      return core::to_error(
+        core::invalid_argument_error(
+          "feed '", name, "' has dtype ", core::to_string(value.dtype()),
+          ", the graph expects ", core::to_string(plan->feed_types[i]))
+          .with_context(node, op));
     if (!plan->feed_shapes[i].compatible_with(value.shape()))
-      return core::to_error(core::invalid_argument_error(
-        "feed '", name, "' has shape ", value.shape().to_string(),
-        ", the placeholder expects ", plan->feed_shapes[i].to_string()));
+      return core::to_error(
+        core::invalid_argument_error(
+          "feed '", name, "' has shape ", value.shape().to_string(),
+          ", the placeholder expects ", plan->feed_shapes[i].to_string())
+          .with_context(node, op));
   }
   auto id = st.rt->resources.next_step_id();
   auto& step = st.steps[id];
   step.promise = self->make_response_promise<run_result>();
   step.plan = plan;
+  step.want_metadata = req.want_metadata;
   step.fetched.resize(plan->fetch_names.size());
   step.fetch_states.resize(plan->fetch_names.size(), value_state::failed);
   // One token per root message, minted before the first is sent.
@@ -227,7 +246,10 @@ void finish_step(self_ptr self, uint64_t id, step_state& step) {
         break;
       }
   if (step.error.is_ok()) {
-    step.promise.deliver(std::move(step.fetched));
+    run_result result{std::move(step.fetched), {}};
+    if (step.want_metadata)
+      result.metadata.placement = step.plan->placement;
+    step.promise.deliver(std::move(result));
   } else {
     core::log().debug("step {} failed: {}", id, step.error.to_string());
     step.promise.deliver(core::to_error(step.error));
@@ -242,8 +264,9 @@ namespace {
 
 master_actor::behavior_type
 master_impl(master_actor::stateful_pointer<master_state> self,
-            std::shared_ptr<runtime_context> rt) {
+            std::shared_ptr<runtime_context> rt, session_options options) {
   self->state.rt = std::move(rt);
+  self->state.options = options;
   return {
     [self](extend_atom, graph::graph& more) -> caf::result<done_atom> {
       auto& st = self->state;
@@ -291,8 +314,9 @@ master_impl(master_actor::stateful_pointer<master_state> self,
 } // namespace
 
 master_actor spawn_master(caf::actor_system& sys,
-                          std::shared_ptr<runtime_context> rt) {
-  return sys.spawn(master_impl, std::move(rt));
+                          std::shared_ptr<runtime_context> rt,
+                          session_options options) {
+  return sys.spawn(master_impl, std::move(rt), options);
 }
 
 } // namespace actorflow::actors

@@ -4,6 +4,7 @@
 
 #include <caf/actor_system.hpp>
 
+#include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
 
@@ -14,6 +15,7 @@ namespace actorflow::actors {
 /// actors), starts steps and answers them when every partition has
 /// finished.
 master_actor spawn_master(caf::actor_system& sys,
-                          std::shared_ptr<runtime_context> rt);
+                          std::shared_ptr<runtime_context> rt,
+                          session_options options);
 
 } // namespace actorflow::actors

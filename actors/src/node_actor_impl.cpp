@@ -262,6 +262,20 @@ void send_outputs(self_ptr self, node_state& st, const tag& t,
 }
 
 /// Reports `err` (the node's first error in this step) to the master.
+/// Names `err` after the node a fetch node reads (it is on the fetch's
+/// device, so in this partition), as the user knows it.
+core::status named_after_fetched(self_ptr self, const node_item& fetch,
+                                 const core::status& err) {
+  core::input_ref ref;
+  if (fetch.def.inputs.empty()
+      || !core::input_ref::parse(fetch.def.inputs[0], &ref))
+    return err;
+  for (const auto& item : self->plan->nodes)
+    if (item.def.name == ref.node)
+      return err.with_context(item.def.name, item.def.op);
+  return err.with_context(ref.node, "");
+}
+
 void report(self_ptr self, const node_state& st, const tag& t,
             const core::status& err) {
   const auto& item = *st.item;
@@ -487,7 +501,9 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
       if (state == value_state::live) {
         auto rd = inputs[0].read(&v);
         if (!rd.is_ok()) {
-          report(self, st, t, rd);
+          // Named after the fetched node (a variable not initialised, say),
+          // not the internal fetch node.
+          report(self, st, t, named_after_fetched(self, item, rd));
           state = value_state::failed;
         }
       }

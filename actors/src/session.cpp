@@ -4,10 +4,12 @@
 #include <caf/send.hpp>
 
 #include "actorflow/core/caf_error.hpp"
+#include "actorflow/net/graph_codec.hpp"
 
 namespace actorflow::actors {
 
-session::session(engine& e) : engine_(e), handle_(e.spawn_session()) {
+session::session(engine& e, session_options options)
+  : engine_(e), handle_(e.spawn_session(options)) {
   // nop
 }
 
@@ -28,19 +30,28 @@ core::status session::extend(const graph::graph& g) {
 core::status session::run(const feed_list& feeds,
                           const std::vector<std::string>& fetches,
                           const std::vector<std::string>& targets,
-                          std::vector<core::tensor>* outputs) {
+                          std::vector<core::tensor>* outputs,
+                          run_metadata* metadata) {
   core::status result;
   caf::scoped_actor self{engine_.system()};
   self
     ->request(handle_, caf::infinite, run_atom::value,
-              run_request{feeds, fetches, targets})
+              run_request{feeds, fetches, targets, metadata != nullptr})
     .receive(
-      [&](run_result& values) {
+      [&](run_result& r) {
         if (outputs != nullptr)
-          *outputs = std::move(values);
+          *outputs = std::move(r.outputs);
+        if (metadata != nullptr)
+          *metadata = std::move(r.metadata);
       },
       [&](caf::error& err) { result = core::from_error(err); });
   return result;
+}
+
+core::status session::extend(const std::string& path) {
+  graph::graph g;
+  ACTORFLOW_RETURN_IF_ERROR(net::load_graph(path, engine_.context().ops, &g));
+  return extend(g);
 }
 
 core::status session::close() {

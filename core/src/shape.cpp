@@ -56,7 +56,9 @@ std::string shape::to_string() const {
   for (size_t i = 0; i < dims_.size(); ++i) {
     if (i > 0)
       out += ',';
-    out += dims_[i] < 0 ? std::string{"?"} : std::to_string(dims_[i]);
+    // -1 is unknown; any other negative size is shown as it is, so an
+    // error about it says what was given.
+    out += dims_[i] == -1 ? std::string{"?"} : std::to_string(dims_[i]);
   }
   out += ']';
   return out;

@@ -13,15 +13,19 @@ core::status resolve_tensor(const graph& g, const graph_types& types,
                             core::input_ref* out) {
   if (!core::input_ref::parse(text, out) || out->control)
     return core::invalid_argument_error("malformed ", what, " '", text,
-                                        "': expected node:port");
+                                        "': expected node:port")
+      .with_context(text, "");
   auto i = g.index_of(out->node);
   if (i < 0)
-    return core::not_found_error(what, " '", text, "' names no node");
+    return core::not_found_error(what, " '", text, "' names no node")
+      .with_context(out->node, "");
+  const auto& node = g.nodes()[static_cast<size_t>(i)];
   if (out->port
       >= static_cast<int>(types.outputs[static_cast<size_t>(i)].size()))
     return core::invalid_argument_error(
-      what, " '", text, "': node '", out->node, "' has only ",
-      types.outputs[static_cast<size_t>(i)].size(), " outputs");
+             what, " '", text, "': node '", out->node, "' has only ",
+             types.outputs[static_cast<size_t>(i)].size(), " outputs")
+      .with_context(node.name, node.op);
   return core::status::ok();
 }
 
@@ -89,7 +93,8 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
     auto name
       = !target.empty() && target.front() == '^' ? target.substr(1) : target;
     if (!in.contains(name))
-      return core::not_found_error("target '", target, "' names no node");
+      return core::not_found_error("target '", target, "' names no node")
+        .with_context(name, "");
     roots.push_back(name);
   }
   if (roots.empty())

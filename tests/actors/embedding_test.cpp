@@ -38,7 +38,8 @@ TEST(embedding, user_actors_request_runs_from_a_session_actor) {
         a->request(session, caf::infinite, actors::run_atom::value, req)
           .then(
             [rp](actors::run_result& r) mutable {
-              rp.deliver(r[0].flat<float>()(0) + r[0].flat<float>()(1));
+              rp.deliver(r.outputs[0].flat<float>()(0)
+                         + r.outputs[0].flat<float>()(1));
             },
             [rp](caf::error& err) mutable { rp.deliver(err); });
         return rp;

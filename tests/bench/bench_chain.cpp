@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
     auto start = clock_type::now();
     for (int i = 0; i < opt.runs; ++i)
       self->request(sess.handle(), caf::infinite, actors::run_atom::value, req)
-        .receive([&](actors::run_result& r) { check(r[0]); },
+        .receive([&](actors::run_result& r) { check(r.outputs[0]); },
                  [&](caf::error& err) {
                    std::fprintf(stderr, "%s\n", e.system().render(err).c_str());
                    std::exit(1);
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < opt.in_flight && sent < opt.runs; ++i)
       send_one();
     while (received < opt.runs) {
-      self->receive([&](actors::run_result& r) { check(r[0]); },
+      self->receive([&](actors::run_result& r) { check(r.outputs[0]); },
                     [&](caf::error& err) {
                       std::fprintf(stderr, "%s\n",
                                    e.system().render(err).c_str());

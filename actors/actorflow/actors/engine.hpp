@@ -26,6 +26,14 @@ struct engine_options {
   int scheduler_threads = 0;
 };
 
+/// How a session runs its steps, like TensorFlow's ConfigProto.
+struct session_options {
+  /// Logs the device of every node when a run signature is compiled, at
+  /// level info (`ACTORFLOW_LOG_LEVEL=info`), as TensorFlow's
+  /// `log_device_placement` does; `run_metadata::placement` has the same.
+  bool log_device_placement = false;
+};
+
 /// An actorflow engine: registries, devices and variable containers, and
 /// the actor system that runs sessions.
 ///
@@ -62,7 +70,7 @@ public:
 
   /// Spawns a new session actor, for users who send it requests from their
   /// own actors.
-  session_actor spawn_session();
+  session_actor spawn_session(session_options options = {});
 
 private:
   void init(const engine_options& options);

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include <caf/allowed_unsafe_message_type.hpp>
+#include <map>
+
 #include <caf/atom.hpp>
 #include <caf/replies_to.hpp>
 #include <caf/typed_actor.hpp>
@@ -144,10 +146,24 @@ struct run_request {
   feed_list feeds;
   std::vector<std::string> fetches;
   std::vector<std::string> targets;
+  /// Whether `run_result::metadata` is filled in.
+  bool want_metadata = false;
 };
 
-/// The fetched tensors, in the order of `run_request::fetches`.
-using run_result = std::vector<core::tensor>;
+/// What a run tells besides its tensors, like TensorFlow's RunMetadata.
+struct run_metadata {
+  /// The device each node of the step was placed on, by node name: the
+  /// graph's nodes the step runs, and the `_Feed`, `_Fetch`, `_Send` and
+  /// `_Recv` nodes the session added for it.
+  std::map<std::string, std::string> placement;
+};
+
+/// The fetched tensors, in the order of `run_request::fetches`, and the
+/// metadata when asked for.
+struct run_result {
+  std::vector<core::tensor> outputs;
+  run_metadata metadata;
+};
 
 // -- queues -------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ namespace actorflow::actors {
 /// `run` may be called from several threads at once; each call is one step.
 class session {
 public:
-  explicit session(engine& e);
+  explicit session(engine& e, session_options options = {});
 
   /// Closes the session.
   ~session();
@@ -34,11 +34,17 @@ public:
   core::status extend(const graph::graph& g);
 
   /// Runs one step: feeds tensors by name, returns the fetched tensors in
-  /// `outputs` and runs `targets` for their effects.
+  /// `outputs` and runs `targets` for their effects; fills `metadata`
+  /// (where each node ran) when given.
   core::status run(const feed_list& feeds,
                    const std::vector<std::string>& fetches,
                    const std::vector<std::string>& targets,
-                   std::vector<core::tensor>* outputs);
+                   std::vector<core::tensor>* outputs,
+                   run_metadata* metadata = nullptr);
+
+  /// Adds the nodes of the graph in file `path` (written by
+  /// `net::save_graph`) to the session's graph.
+  core::status extend(const std::string& path);
 
   /// Releases the session's actors; later calls fail.
   core::status close();
