@@ -129,13 +129,14 @@ output assign_sub(const scope& s, const output& var, const output& value,
 
 namespace {
 
-/// `fn` in the graph's current scope; an invalid operand gives an invalid
-/// result (the error, if any, is in the scope's status already).
+/// `fn` in the current scope of the operands' graph; with an invalid
+/// operand `fn` records the error (unless neither knows its graph).
 template <class Fn>
 output in_current(const output& x, const output& y, Fn fn) {
-  if (!x.valid() || !y.valid())
+  const auto& known = x.valid() ? x : y;
+  if (!known.valid())
     return {};
-  return fn(scope::current(x), x, y);
+  return fn(scope::current(known), x, y);
 }
 
 } // namespace

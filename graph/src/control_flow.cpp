@@ -82,7 +82,7 @@ std::vector<output> cond(const scope& s, const output& pred,
                                               pivot.node_name());
     ctx->add_member(pivot.node_name());
     record->branches[branch] = ctx;
-    auto inside = s.sub("cond").sub(names[branch]);
+    auto inside = s.sub("cond").sub(names[branch]).in_current_region();
     std::vector<output> outs;
     {
       detail::build_guard in_branch{*s.state(), ctx, &inside};
@@ -197,7 +197,7 @@ std::vector<output> detail::build_while_loop(
   // The condition, anchored to the first Merge.
   auto cond_ctx
     = std::make_shared<loop_context>(loop, outer_ctx, merge_names[0]);
-  auto cs = s.sub("while").sub("cond");
+  auto cs = s.sub("while").sub("cond").in_current_region();
   std::vector<output> user_merges(merges.begin() + (counted ? 1 : 0),
                                   merges.end());
   output pivot;
@@ -247,7 +247,7 @@ std::vector<output> detail::build_while_loop(
   auto body_ctx
     = std::make_shared<loop_context>(loop, outer_ctx, body_in[0].node_name());
   record->body = body_ctx;
-  auto bs = s.sub("while").sub("body");
+  auto bs = s.sub("while").sub("body").in_current_region();
   std::vector<output> user_in(body_in.begin() + (counted ? 1 : 0),
                               body_in.end());
   std::vector<output> next;

@@ -50,6 +50,10 @@ scope scope::with_flow_context(
   return scope{state_, prefix_, device_, control_deps_, std::move(ctx), true};
 }
 
+scope scope::in_current_region() const {
+  return scope{state_, prefix_, device_, control_deps_, nullptr, false};
+}
+
 scope scope::current(const output& x) {
   const auto& st = x.state();
   if (st->current != nullptr)

@@ -157,3 +157,12 @@ TEST(builder, operators_in_a_body_build_in_the_body_scope_and_its_device) {
   // Outside the loop again: the root scope.
   EXPECT_EQ(device_of(s, x + x), "");
 }
+
+TEST(builder, an_operator_on_an_invalid_operand_records_an_error) {
+  graph::scope s;
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});
+  auto sum = x + graph::output{};
+  EXPECT_FALSE(sum.valid());
+  EXPECT_EQ(s.status().code(), core::errc::invalid_argument);
+  EXPECT_NE(s.status().message().find("invalid"), std::string::npos);
+}

@@ -67,6 +67,10 @@ public:
   /// such as the Enter that brings a tensor into a loop.
   scope with_flow_context(std::shared_ptr<detail::flow_context> ctx) const;
 
+  /// Returns a scope that builds in whatever region is being built (undoes
+  /// `with_flow_context`); scopes start that way.
+  scope in_current_region() const;
+
   /// The scope the operators on `x` build in now: the innermost
   /// `scope_guard`'s, or the scope given to the branch or body function
   /// being run, else the root of `x`'s graph.
