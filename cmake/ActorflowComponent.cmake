@@ -8,9 +8,6 @@ target_compile_options(actorflow_warnings INTERFACE -Wall -Wextra -Wpedantic
   # GCC 12 reports false positives inside its own AVX-512 intrinsics (Eigen).
   $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>
   $<$<BOOL:${ACTORFLOW_WARNINGS_AS_ERRORS}>:-Werror>)
-if(ACTORFLOW_NATIVE)
-  target_compile_options(actorflow_warnings INTERFACE -march=native)
-endif()
 if(ACTORFLOW_SANITIZERS)
   string(REPLACE ";" "," _af_san "${ACTORFLOW_SANITIZERS}")
   target_compile_options(actorflow_warnings INTERFACE -fsanitize=${_af_san}
@@ -30,6 +27,10 @@ function(actorflow_add_component)
     $<INSTALL_INTERFACE:include>)
   target_link_libraries(${tgt} PUBLIC ${C_DEPS}
     PRIVATE ${C_PRIVATE_DEPS} $<BUILD_INTERFACE:actorflow_warnings>)
+  if(ACTORFLOW_NATIVE)
+    # Public: whoever includes the headers must see the same Eigen.
+    target_compile_options(${tgt} PUBLIC -march=native)
+  endif()
   install(TARGETS ${tgt} EXPORT actorflowTargets
     ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
   install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/actorflow/
