@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "actorflow/actors/session.hpp"
+#include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/gradients.hpp"
@@ -176,4 +177,18 @@ TEST_F(build_context, arithmetic_operators_compute_what_tensorflow_does) {
   EXPECT_TRUE(out[5].scalar_value<bool>());
   EXPECT_TRUE(out[6].scalar_value<bool>());
   EXPECT_FALSE(out[7].scalar_value<bool>());
+}
+
+TEST_F(build_context, fill_zeros_and_ones_compute_their_values) {
+  graph::scope s{e.context().ops};
+  auto dims = graph::placeholder(s.sub("dims"), dtype::int32, {2});
+  auto out = run(s, {{dims.name(), tensor::from_vector<int32_t>({2}, {2, 3})}},
+                 {graph::fill(s, dims, graph::constant(s, 1.5)),
+                  graph::zeros(s, {2}), graph::ones(s, {3}, dtype::int64)});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].shape(), (core::shape{2, 3}));
+  for (int64_t i = 0; i < 6; ++i)
+    EXPECT_EQ(out[0].data<float>()[i], 1.5f);
+  EXPECT_EQ(out[1].data<float>()[1], 0.0f);
+  EXPECT_EQ(out[2].data<int64_t>()[2], 1);
 }

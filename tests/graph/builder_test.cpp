@@ -1,5 +1,6 @@
 #include "actorflow/graph/builder_ops.hpp"
 
+#include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/scope_guard.hpp"
@@ -165,4 +166,25 @@ TEST(builder, an_operator_on_an_invalid_operand_records_an_error) {
   EXPECT_FALSE(sum.valid());
   EXPECT_EQ(s.status().code(), core::errc::invalid_argument);
   EXPECT_NE(s.status().message().find("invalid"), std::string::npos);
+}
+
+TEST(builder, constants_are_typed_as_tensorflow_types_python_values) {
+  graph::scope s;
+  EXPECT_EQ(graph::constant(s, 1).dtype(), dtype::int32);
+  EXPECT_EQ(graph::constant(s, int64_t{1}).dtype(), dtype::int64);
+  EXPECT_EQ(graph::constant(s, true).dtype(), dtype::bool_);
+  EXPECT_EQ(graph::constant(s, 0.5).dtype(), dtype::float32);
+  EXPECT_EQ(graph::constant(s, 0.5f).dtype(), dtype::float32);
+  EXPECT_EQ(graph::constant(s, 0.5, dtype::float64).dtype(), dtype::float64);
+  auto z = graph::zeros(s, {2, 3});
+  auto o = graph::ones(s, {4}, dtype::int64);
+  EXPECT_EQ(z.dtype(), dtype::float32);
+  EXPECT_EQ(z.shape(), (core::shape{2, 3}));
+  EXPECT_EQ(o.dtype(), dtype::int64);
+  EXPECT_EQ(o.shape(), (core::shape{4}));
+  auto dims = graph::placeholder(s.sub("dims"), dtype::int32, {2});
+  auto f = graph::fill(s, dims, graph::constant(s, 7));
+  EXPECT_EQ(f.dtype(), dtype::int32);
+  EXPECT_EQ(f.shape().rank(), 2);
+  EXPECT_TRUE(s.ok()) << s.status().to_string();
 }
