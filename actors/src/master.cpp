@@ -1,6 +1,7 @@
 #include "master.hpp"
 
 #include <map>
+#include <new>
 #include <unordered_map>
 
 #include <caf/stateful_actor.hpp>
@@ -45,6 +46,19 @@ struct step_state {
   step_tracker* tracker = nullptr;
   core::status error;
 };
+
+/// Returns what `fn` returns, or the exception it threw as a status: the
+/// master answers a request that fails this way rather than dying of it.
+template <class F>
+core::status guarded(const char* doing, F&& fn) {
+  try {
+    return fn();
+  } catch (const std::bad_alloc&) {
+    return core::resource_exhausted_error(doing, " ran out of memory");
+  } catch (const std::exception& e) {
+    return core::internal_error(doing, " threw: ", e.what());
+  }
+}
 
 std::string signature_key(const run_request& req) {
   std::string key;
@@ -171,12 +185,8 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
   auto key = signature_key(req);
   auto& plan = st.plans[key];
   if (!plan) {
-    core::status cst;
-    try {
-      cst = compile(self, req, &plan);
-    } catch (const std::exception& e) {
-      cst = core::internal_error("compiling the graph threw: ", e.what());
-    }
+    auto cst = guarded("compiling the graph",
+                       [&] { return compile(self, req, &plan); });
     if (!cst.is_ok()) {
       st.plans.erase(key);
       return core::to_error(cst);
@@ -274,10 +284,11 @@ master_impl(master_actor::stateful_pointer<master_state> self,
         return core::to_error(
           core::failed_precondition_error("the session is closed"));
       graph::graph merged = st.g;
-      auto est = merged.extend(more);
       graph::graph_types types;
-      if (est.is_ok())
-        est = graph::validate(merged, st.rt->ops, &types);
+      auto est = guarded("extending the graph", [&] {
+        ACTORFLOW_RETURN_IF_ERROR(merged.extend(more));
+        return graph::validate(merged, st.rt->ops, &types);
+      });
       if (!est.is_ok())
         return core::to_error(est);
       st.g = std::move(merged);

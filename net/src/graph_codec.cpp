@@ -123,6 +123,10 @@ core::status decode_shape(schema::Shape::Reader in, core::shape* out) {
     *out = core::shape::unknown();
     return core::status::ok();
   }
+  if (in.getDims().size() > core::shape::max_rank)
+    return core::invalid_argument_error("shape of rank ", in.getDims().size(),
+                                        " exceeds the limit of ",
+                                        core::shape::max_rank);
   std::vector<int64_t> dims;
   for (auto d : in.getDims()) {
     if (d < -1)
@@ -136,6 +140,10 @@ core::status decode_shape(schema::Shape::Reader in, core::shape* out) {
 core::status decode_tensor(schema::Tensor::Reader in, core::tensor* out) {
   core::dtype type;
   ACTORFLOW_RETURN_IF_ERROR(decode_dtype(in.getDtype(), &type));
+  if (in.getShape().size() > core::shape::max_rank)
+    return core::invalid_argument_error("tensor of rank ", in.getShape().size(),
+                                        " exceeds the limit of ",
+                                        core::shape::max_rank);
   std::vector<int64_t> dims;
   int64_t n = 1;
   for (auto d : in.getShape()) {

@@ -59,7 +59,12 @@ core::status resolve(const op_def& op, const std::vector<arg_def>& args,
       if (i != values.end()
           && std::holds_alternative<std::vector<core::dtype>>(i->second)) {
         // A list(type) attr: one argument per listed dtype.
-        for (auto x : std::get<std::vector<core::dtype>>(i->second))
+        const auto& types = std::get<std::vector<core::dtype>>(i->second);
+        if (static_cast<int64_t>(types.size()) > op_def::max_args)
+          return core::invalid_argument_error(
+            "op ", op.name, " gets ", types.size(), " types in '",
+            arg.type_attr, "', more than the limit of ", op_def::max_args);
+        for (auto x : types)
           out->push_back(arg_type{x, arg.is_ref});
         continue;
       }
@@ -75,9 +80,10 @@ core::status resolve(const op_def& op, const std::vector<arg_def>& args,
         return core::invalid_argument_error("op ", op.name, " needs int attr '",
                                             arg.number_attr, "'");
       count = std::get<int64_t>(i->second);
-      if (count < 1)
+      if (count < 1 || count > op_def::max_args)
         return core::invalid_argument_error(
-          "op ", op.name, " needs ", arg.number_attr, " >= 1, got ", count);
+          "op ", op.name, " needs 1 <= ", arg.number_attr,
+          " <= ", op_def::max_args, ", got ", count);
     }
     out->insert(out->end(), static_cast<size_t>(count), t);
   }

@@ -153,3 +153,27 @@ TEST_F(session_api, extend_reads_a_graph_file) {
   EXPECT_EQ(out.at(0).data<float>()[3], 0.0f);
   EXPECT_EQ(sess.extend(path.string()).code(), core::errc::not_found);
 }
+
+// A graph whose AddN says N = 2^50 once killed the master (bad_alloc in
+// validation): the extend gets a status and the session goes on.
+TEST_F(session_api, a_graph_that_sizes_a_list_beyond_bounds_is_refused) {
+  graph::graph bad;
+  ASSERT_TRUE(
+    bad.add({"p", "Placeholder", {}, "", {{"dtype", dtype::float32}}}).is_ok());
+  ASSERT_TRUE(bad
+                .add({"sum",
+                      "AddN",
+                      {"p", "p"},
+                      "",
+                      {{"T", dtype::float32}, {"N", int64_t{1} << 50}}})
+                .is_ok());
+  actors::session sess{e};
+  auto st = sess.extend(bad);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  EXPECT_EQ(st.node(), "sum");
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto in = tensor::from_vector<float>({2, 3}, {1, -2, 3, -4, 5, -6});
+  ASSERT_TRUE(sess.run({{x.name(), in}}, {y.name()}, {}, &out).is_ok());
+  EXPECT_EQ(out.at(0).data<float>()[2], 3.0f);
+}

@@ -184,3 +184,43 @@ TEST_F(codec, decoded_graphs_are_validated) {
   EXPECT_EQ(st.code(), core::errc::not_found);
   EXPECT_EQ(st.node(), "q");
 }
+
+// A number attr sizes the argument list validation builds: one that says
+// 2^50 was once allocated (bad_alloc, the process gone); it and a rank
+// beyond TensorFlow's limit are refused before anything is allocated.
+TEST_F(codec, numbers_that_size_things_are_bounded) {
+  graph::graph g;
+  ASSERT_TRUE(
+    g.add({"p", "Placeholder", {}, "", {{"dtype", dtype::float32}}}).is_ok());
+  ASSERT_TRUE(g.add({"sum",
+                     "AddN",
+                     {"p", "p"},
+                     "",
+                     {{"T", dtype::float32}, {"N", int64_t{1} << 50}}})
+                .is_ok());
+  std::string bytes;
+  ASSERT_TRUE(net::encode_graph(g, &bytes).is_ok());
+  graph::graph back;
+  auto st = net::decode_graph(bytes, registry, &back);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  EXPECT_NE(st.message().find("N <= 1048576, got 1125899906842624"),
+            std::string::npos)
+    << st.to_string();
+  EXPECT_EQ(st.node(), "sum");
+
+  graph::graph deep;
+  ASSERT_TRUE(deep
+                .add({"p",
+                      "Placeholder",
+                      {},
+                      "",
+                      {{"dtype", dtype::float32},
+                       {"shape", core::shape{std::vector<int64_t>(300, 1)}}}})
+                .is_ok());
+  ASSERT_TRUE(net::encode_graph(deep, &bytes).is_ok());
+  st = net::decode_graph(bytes, registry, &back);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  EXPECT_NE(st.message().find("rank 300 exceeds the limit of 254"),
+            std::string::npos)
+    << st.to_string();
+}

@@ -14,6 +14,10 @@ namespace actorflow::core {
 /// have fully defined shapes; partially known ones appear in shape inference.
 class shape {
 public:
+  /// The highest rank a graph or message may give (TensorFlow's limit):
+  /// decoders refuse more before building the shape.
+  static constexpr size_t max_rank = 254;
+
   /// Constructs the shape of a scalar (rank 0).
   shape() = default;
 

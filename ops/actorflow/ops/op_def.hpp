@@ -67,6 +67,11 @@ struct op_def {
   /// internal and pass unchecked.
   core::status check_attrs(core::attr_map& attrs) const;
 
+  /// The most arguments one input or output may stand for: a number attr
+  /// (`N` of AddN, `num_split` of Split) or a list(type) attr above it
+  /// is refused before anything is allocated for it.
+  static constexpr int64_t max_args = int64_t{1} << 20;
+
   /// Resolves the dtypes of inputs and outputs from checked attrs.
   core::status resolve_types(const core::attr_map& attrs,
                              std::vector<arg_type>* in,
