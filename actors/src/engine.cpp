@@ -70,6 +70,12 @@ void engine::init(const engine_options& options) {
 session_actor engine::spawn_session(session_options options) {
   session_actor hdl = spawn_master(*sys_, rt_, options);
   std::lock_guard<std::mutex> guard{mtx_};
+  // An address keeps its actor's memory: forget the sessions that ended.
+  sessions_.erase(std::remove_if(sessions_.begin(), sessions_.end(),
+                                 [](const caf::actor_addr& addr) {
+                                   return !caf::actor_cast<caf::actor>(addr);
+                                 }),
+                  sessions_.end());
   sessions_.push_back(hdl.address());
   return hdl;
 }

@@ -100,6 +100,18 @@ public:
 
   behavior_type make_behavior() override;
 
+  /// Lets go of the plan (which holds every actor of the partition) and
+  /// of the consumers' handles: nothing keeps a stopped actor alive, so a
+  /// closed session frees its plans and actors. The contexts of kernels
+  /// still in flight stay until the actor object goes.
+  void on_exit() override {
+    nodes.clear();
+    instances.clear();
+    current = nullptr;
+    info = nullptr;
+    plan.reset();
+  }
+
   const char* name() const override {
     return "actorflow.node";
   }
@@ -385,12 +397,18 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
     auto handle = caf::actor_cast<node_actor>(self);
     if (offload) {
       // A short-lived actor runs the kernel on a CAF worker, so this
-      // actor goes on with other tags meanwhile.
-      auto* k = &kernel;
-      self->system().spawn([handle, k, raw, id] {
-        compute(*k, *raw);
-        caf::anon_send(handle, async_done_msg{id});
-      });
+      // actor goes on with other tags meanwhile; the plan it is given keeps
+      // the kernel and its device alive should the session close
+      // meanwhile. (Its arguments are passed to spawn, not captured: CAF
+      // 0.17 dereferences a null argument tuple for a function actor
+      // spawned without arguments.)
+      self->system().spawn(
+        [](node_actor done_to, std::shared_ptr<partition_plan>, ops::kernel* k,
+           ops::kernel_context* ctx, uint64_t call) {
+          compute(*k, *ctx);
+          caf::anon_send(done_to, async_done_msg{call});
+        },
+        handle, self->plan, &kernel, raw, id);
       return;
     }
     try {

@@ -18,7 +18,7 @@ struct loop_record;
 struct cond_record;
 class flow_context;
 
-struct builder_state {
+struct builder_state : std::enable_shared_from_this<builder_state> {
   /// Owns a registry of the built-in ops unless the user gave one.
   std::unique_ptr<ops::op_registry> own_registry;
   const ops::op_registry* registry = nullptr;

@@ -26,13 +26,16 @@ public:
   output capture(const output& x) override {
     auto key = x.name();
     if (auto i = captured_.find(key); i != captured_.end())
-      return i->second;
-    auto outs = outer_scope_.add_node(x.is_ref() ? "RefSwitch" : "Switch",
-                                      "Switch", {x, pred_}, {{"T", x.dtype()}});
+      return i->second.get();
+    auto outs = outer_scope_.get().add_node(x.is_ref() ? "RefSwitch" : "Switch",
+                                            "Switch", {x, pred_.get()},
+                                            {{"T", x.dtype()}});
     if (outs.size() != 2)
       return {};
     add_entry(outs[0].node_name());
-    return captured_[key] = outs[static_cast<size_t>(branch_)];
+    auto& y = outs[static_cast<size_t>(branch_)];
+    captured_[key] = y;
+    return y;
   }
 
   const std::string& pivot() const override {
@@ -40,11 +43,11 @@ public:
   }
 
 private:
-  scope outer_scope_; ///< Where the Switches are built.
-  output pred_;
+  detail::held<scope> outer_scope_; ///< Where the Switches are built.
+  detail::held<output> pred_;
   int branch_;
   std::string pivot_;
-  std::unordered_map<std::string, output> captured_;
+  std::unordered_map<std::string, detail::held<output>> captured_;
 };
 
 /// `x` with shape `s`, for loop variables whose shape the body changes.

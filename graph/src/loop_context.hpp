@@ -14,6 +14,7 @@
 #include "actorflow/graph/scope.hpp"
 #include "builder_util.hpp"
 #include "flow_context.hpp"
+#include "held.hpp"
 
 namespace actorflow::graph::detail {
 
@@ -22,10 +23,10 @@ namespace actorflow::graph::detail {
 class loop_context : public detail::flow_context {
 public:
   struct shared {
-    scope outer;
+    held<scope> outer;
     std::string frame;
     int64_t parallel_iterations;
-    std::unordered_map<std::string, output> captured;
+    std::unordered_map<std::string, held<output>> captured;
     std::vector<std::string> entries;
     std::vector<std::string> invariants;
     /// Where a captured tensor comes from instead, when set and it returns
@@ -47,17 +48,19 @@ public:
   output capture(const output& x) override {
     auto key = x.name();
     if (auto i = loop_->captured.find(key); i != loop_->captured.end())
-      return i->second;
+      return i->second.get();
     auto from = x;
     if (loop_->source) {
       bool inside = false;
       auto y = loop_->source(x, &inside);
-      if (y.valid() && inside)
-        return loop_->captured[key] = y;
+      if (y.valid() && inside) {
+        loop_->captured[key] = y;
+        return y;
+      }
       if (y.valid())
         from = y;
     }
-    auto in = detail::first(loop_->outer.add_node(
+    auto in = detail::first(loop_->outer.get().add_node(
       from.is_ref() ? "RefEnter" : "Enter", "Enter", {from},
       {{"T", from.dtype()},
        {"frame_name", loop_->frame},
@@ -67,7 +70,8 @@ public:
       return {};
     loop_->invariants.push_back(in.node_name());
     add_invariant(in.node_name());
-    return loop_->captured[key] = in;
+    loop_->captured[key] = in;
+    return in;
   }
 
   const std::string& pivot() const override {
@@ -86,8 +90,8 @@ struct loop_record {
   std::shared_ptr<loop_context::shared> loop;
   std::shared_ptr<loop_context> cond, body;
   std::vector<std::string> enters, merges, switches, exits, body_in;
-  std::vector<output> next; ///< what each NextIteration passes on
-  std::string pivot;        ///< the LoopCond
+  std::vector<held<output>> next; ///< what each NextIteration passes on
+  std::string pivot;              ///< the LoopCond
   /// The last node `while_loop` built for the loop (its last
   /// NextIteration); gradients add nodes to the loop later.
   std::string last;
@@ -107,7 +111,7 @@ struct loop_record {
 /// A cond as `cond` built it: its predicate, the regions of its branches
 /// (false, true) and its pivot Switch.
 struct cond_record {
-  output pred;
+  held<output> pred;
   std::shared_ptr<flow_context> branches[2];
   std::string pivot_switch;
 };

@@ -28,6 +28,12 @@ scope::scope(std::shared_ptr<detail::builder_state> state, std::string prefix,
   // nop
 }
 
+scope detail::rebind(const scope& s, std::shared_ptr<builder_state> state) {
+  auto copy = s;
+  copy.state_ = std::move(state);
+  return copy;
+}
+
 scope scope::sub(const std::string& prefix) const {
   auto name = prefix_.empty() ? prefix : prefix_ + "/" + prefix;
   return scope{state_, std::move(name), device_, control_deps_, flow_, pinned_};

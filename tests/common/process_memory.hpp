@@ -3,12 +3,39 @@
 // The memory this process holds, from /proc, for the tests and benchmarks
 // that bound it.
 
+#include <cstddef>
 #include <fstream>
 #include <string>
 
+#include <malloc.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#  define ACTORFLOW_TEST_ASAN 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define ACTORFLOW_TEST_ASAN 1
+#  endif
+#endif
+#ifdef ACTORFLOW_TEST_ASAN
+#  include <sanitizer/allocator_interface.h>
+#endif
+
 namespace actorflow::test {
+
+/// Bytes the program has allocated and not freed: malloc's count of bytes
+/// in use, or AddressSanitizer's (which leaves out the freed blocks it
+/// holds in quarantine). Unlike the resident set, it sees a leak of a few
+/// KiB per cycle through allocator caching and fragmentation, the same way
+/// with and without the sanitizer.
+inline size_t live_heap_bytes() {
+#ifdef ACTORFLOW_TEST_ASAN
+  return __sanitizer_get_current_allocated_bytes();
+#else
+  auto info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+#endif
+}
 
 /// Resident set size of this process in KiB.
 inline long rss_kib() {

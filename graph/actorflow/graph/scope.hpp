@@ -15,8 +15,13 @@ class op_registry;
 
 namespace actorflow::graph {
 
+class scope;
+
 namespace detail {
 class flow_context;
+struct builder_state;
+/// Returns `s` referring to `state` (owning it or not); see detail::held.
+scope rebind(const scope& s, std::shared_ptr<builder_state> state);
 } // namespace detail
 
 class gradient_registry;
@@ -139,6 +144,8 @@ public:
 
 private:
   friend class scope_guard;
+  friend scope detail::rebind(const scope& s,
+                              std::shared_ptr<detail::builder_state> state);
 
   scope(std::shared_ptr<detail::builder_state> state, std::string prefix,
         std::string device, std::vector<std::string> deps,

@@ -49,7 +49,8 @@ place place_of(const scope& s, const std::vector<const cond_record*>& conds,
     core::input_ref ref;
     if (def != nullptr && def->op == "Switch" && def->inputs.size() == 2
         && core::input_ref::parse(def->inputs[1], &ref)
-        && ref.node == c->pred.node_name() && ref.port == c->pred.port())
+        && ref.node == c->pred.peek().node_name()
+        && ref.port == c->pred.peek().port())
       return {c, x.port()};
     for (int b : {0, 1})
       if (c->branches[b]->contains(x.node_name()))
@@ -133,10 +134,10 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
                            std::vector<std::pair<output, output>>* sources) {
   auto conds = conds_in(s, loop);
   ACTORFLOW_RETURN_IF_ERROR(check_supported(s, loop, conds));
-  const auto& outer = loop.loop->outer;
+  const auto outer = loop.loop->outer.get();
   auto fwd = outer.sub("grad_acc").with_flow_context(loop.body);
   auto int64 = core::dtype::int64;
-  forward_counter counter{loop.loop->outer.sub("grad_counter"), {}, {}, {}};
+  forward_counter counter{outer.sub("grad_counter"), {}, {}, {}};
   ACTORFLOW_RETURN_IF_ERROR(add_forward_counter(s, loop, fwd, &counter));
   const auto& c_add = counter.add;
   // What the backward body reads of the forward loop: loop constants from
@@ -173,7 +174,7 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
     auto at = place_of(s, conds, x);
     if (at.cond != nullptr) {
       auto guard
-        = backward->add_node("Switch", "Switch", {stack, at.cond->pred},
+        = backward->add_node("Switch", "Switch", {stack, at.cond->pred.get()},
                              {{"T", core::dtype::string}});
       if (guard.size() != 2)
         return {};
@@ -212,7 +213,7 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
     backward = b.with_flow_context(b.flow_context());
     std::vector<output> ys, xs, grad_ys;
     for (size_t i = 0; i < vars.size(); ++i) {
-      ys.push_back(loop.next[vars[i]]);
+      ys.push_back(loop.next[vars[i]].get());
       grad_ys.push_back(v[1 + i]);
       xs.push_back(s.output_of(loop.body_in[vars[i]]));
     }
