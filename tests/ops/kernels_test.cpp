@@ -281,10 +281,11 @@ TEST_F(kernels, assign_add_copies_on_write_so_readers_never_see_a_change) {
 TEST_F(kernels, a_missing_kernel_is_not_found) {
   std::vector<ops::entry> outs;
   auto st = run("MatMul", {{"T", dtype::int32}},
-                {{tensor{dtype::int32, {1, 1}}, nullptr},
-                 {tensor{dtype::int32, {1, 1}}, nullptr}},
+                {{tensor::from_vector<int32_t>({1, 1}, {2}), nullptr},
+                 {tensor::from_vector<int32_t>({1, 1}, {3}), nullptr}},
                 &outs);
-  EXPECT_TRUE(st.is_ok()) << st.to_string();
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(outs[0].value.flat<int32_t>()(0), 6);
   core::node_def node{"n", "Relu", {}, "", {{"T", dtype::bfloat16}}};
   const auto* def = op_reg.find("MatMul");
   ops::kernel_construction ctx{node, *def, *devs.all()[0], resources, {}, {}};

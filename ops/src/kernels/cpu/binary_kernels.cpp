@@ -13,16 +13,27 @@ namespace actorflow::ops::cpu {
 namespace {
 
 // Each functor applies to two scalars; `tensor` builds the Eigen expression
-// for whole tensors, vectorised where Eigen has packet versions.
+// for whole tensors, vectorised where Eigen has packet versions. Signed
+// integers wrap around on overflow (as TensorFlow's kernels do in practice),
+// computed in the unsigned type so that the wrap is defined behaviour.
 #define ACTORFLOW_VECTOR_FN(name, op)                                          \
   struct name {                                                                \
     template <class T>                                                         \
-    auto operator()(T x, T y) const {                                          \
-      return x op y;                                                           \
+    T operator()(T x, T y) const {                                             \
+      if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {            \
+        static_assert(sizeof(T) >= sizeof(int), "promotes to int");            \
+        using U = std::make_unsigned_t<T>;                                     \
+        return static_cast<T>(static_cast<U>(x) op static_cast<U>(y));         \
+      } else {                                                                 \
+        return x op y;                                                         \
+      }                                                                        \
     }                                                                          \
     template <class X, class Y>                                                \
     static auto tensor(const X& x, const Y& y) {                               \
-      return x op y;                                                           \
+      if constexpr (std::is_integral_v<typename X::Scalar>)                    \
+        return x.binaryExpr(y, name{});                                        \
+      else                                                                     \
+        return x op y;                                                         \
     }                                                                          \
   };
 
@@ -249,9 +260,9 @@ public:
       else
         z = expr;
     };
-    assign(first.flat<T>() + ctx.input(1).flat<T>());
+    assign(add_fn::tensor(first.flat<T>(), ctx.input(1).flat<T>()));
     for (size_t i = 2; i < ctx.num_inputs(); ++i)
-      assign(z + ctx.input(i).flat<T>());
+      assign(add_fn::tensor(z, ctx.input(i).flat<T>()));
   }
 };
 
