@@ -157,16 +157,33 @@ int run_train(const train_options& o) {
                  "(--resume continues from them)\n",
                  ckpt_dir.c_str());
   if (o.resume) {
-    st = checkpoints.restore_latest(&step);
-    if (st.code() == core::errc::not_found)
+    using fit = actors::checkpoint_manager::fit;
+    std::vector<std::string> skipped;
+    st = checkpoints.restore_latest(
+      &step, o.restore_what_fits ? fit::what_fits : fit::all, &skipped);
+    if (st.code() == core::errc::not_found) {
       std::fprintf(stderr, "no checkpoint in %s: starting afresh\n",
                    ckpt_dir.c_str());
-    else if (!st.is_ok())
+    } else if (st.code() == core::errc::failed_precondition) {
+      return fail(st.to_string()
+                  + "\n  the model or optimizer differs from the one that "
+                    "wrote it: train with the same flags, add "
+                    "--restore-what-fits to restore what fits and initialise "
+                    "the rest, or give another --checkpoint-dir");
+    } else if (!st.is_ok()) {
       return fail(st.to_string());
-    else
+    } else {
       std::fprintf(stderr, "resumed from %s at step %lld\n",
                    checkpoints.path(step).c_str(),
                    static_cast<long long>(step));
+      for (const auto& name : skipped)
+        std::fprintf(stderr,
+                     "  not in the checkpoint or different there: "
+                     "%s (initialised afresh)\n",
+                     name.c_str());
+    }
+  } else if (o.restore_what_fits) {
+    return fail("--restore-what-fits goes with --resume");
   }
   actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
   runner.start();

@@ -18,6 +18,7 @@ struct train_options {
   int64_t seed = 1;
   std::string checkpoint_dir = "checkpoints";
   int keep = 3;
+  bool restore_what_fits = false;
   bool resume = false;
   bool quiet = false;
 };

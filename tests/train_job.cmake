@@ -44,3 +44,30 @@ if(second LESS 0.82)
   message(FATAL_ERROR "test accuracy after two epochs is ${second} < 0.82")
 endif()
 message(STATUS "accuracy ${first} after one epoch, ${second} after two")
+
+# A checkpoint that does not fit (another optimizer's slots are missing)
+# stops the job and deletes nothing; --restore-what-fits restores the
+# weights and starts the slots afresh.
+execute_process(COMMAND ${CLI} ${common} --epochs 2 --resume --optimizer adam
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT err MATCHES "model-936' does not fit"
+   OR NOT err MATCHES "--restore-what-fits")
+  message(FATAL_ERROR "--resume with another optimizer did not stop with a "
+                      "clear error (${rc}):\n${out}\n${err}")
+endif()
+foreach(step 468 936)
+  if(NOT EXISTS ${WORK_DIR}/fashion-mnist-mlp/model-${step})
+    message(FATAL_ERROR "checkpoint model-${step} is gone")
+  endif()
+endforeach()
+execute_process(COMMAND ${CLI} ${common} --epochs 2 --resume --optimizer adam
+                        --restore-what-fits
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "resumed from [^\n]*model-936"
+   OR NOT err MATCHES "initialised afresh")
+  message(FATAL_ERROR "--restore-what-fits failed (${rc}):\n${out}\n${err}")
+endif()
+accuracy_of("${out}" third)
+if(NOT third EQUAL second)
+  message(FATAL_ERROR "the restored weights give ${third}, not ${second}")
+endif()

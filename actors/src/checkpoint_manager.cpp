@@ -47,14 +47,22 @@ core::status checkpoint_manager::save(int64_t step) {
   ACTORFLOW_RETURN_IF_ERROR(
     sess_.run({{ops_.filename.name(), core::tensor::scalar(path(step))}}, {},
               {ops_.save.name}, &out));
-  auto all = steps();
-  for (size_t i = 0; i + static_cast<size_t>(keep_) < all.size(); ++i) {
+  line_.erase(std::remove(line_.begin(), line_.end(), step), line_.end());
+  line_.push_back(step);
+  auto first_kept = line_.size() > static_cast<size_t>(keep_)
+                      ? line_.end() - keep_
+                      : line_.begin();
+  for (auto s : steps()) {
     std::error_code ec;
-    fs::remove(path(all[i]), ec);
+    if (std::find(first_kept, line_.end(), s) != line_.end()
+        || !fs::is_regular_file(path(s), ec))
+      continue; // kept, or not a checkpoint file: not ours to delete
+    fs::remove(path(s), ec);
     if (ec)
-      core::log().warn("could not delete old checkpoint {}: {}", path(all[i]),
+      core::log().warn("could not delete old checkpoint {}: {}", path(s),
                        ec.message());
   }
+  line_.erase(line_.begin(), first_kept);
   return core::status::ok();
 }
 
@@ -64,20 +72,49 @@ core::status checkpoint_manager::restore(int64_t step) {
                    {}, {ops_.restore.name}, &out);
 }
 
-core::status checkpoint_manager::restore_latest(int64_t* step) {
+core::status
+checkpoint_manager::restore_what_fits(int64_t step,
+                                      std::vector<std::string>* skipped) {
+  std::vector<core::tensor> out;
+  for (const auto& [name, assign] : ops_.restore_each) {
+    auto st
+      = sess_.run({{ops_.filename.name(), core::tensor::scalar(path(step))}},
+                  {}, {assign.name}, &out);
+    if (st.code() == core::errc::not_found
+        || st.code() == core::errc::invalid_argument) {
+      core::log().info("not restored: {}", st.to_string());
+      skipped->push_back(name);
+    } else if (!st.is_ok()) {
+      return st;
+    }
+  }
+  return core::status::ok();
+}
+
+core::status
+checkpoint_manager::restore_latest(int64_t* step, fit mode,
+                                   std::vector<std::string>* skipped) {
   auto all = steps();
+  if (all.empty())
+    return core::not_found_error("no checkpoint '", prefix_, "-<step>' in '",
+                                 dir_, "'");
+  std::vector<std::string> ignored;
   for (auto i = all.rbegin(); i != all.rend(); ++i) {
-    auto st = restore(*i);
+    auto st = mode == fit::all
+                ? restore(*i)
+                : restore_what_fits(*i, skipped ? skipped : &ignored);
     if (st.is_ok()) {
       *step = *i;
+      line_.assign(all.begin(), i.base());
       return st;
     }
     if (st.code() != core::errc::data_loss)
-      return st;
+      return core::failed_precondition_error(
+        "checkpoint '", path(*i), "' does not fit the graph: ", st.message());
     core::log().warn("skipping damaged checkpoint: {}", st.to_string());
   }
-  return core::not_found_error("no checkpoint '", prefix_, "-<step>' in '",
-                               dir_, "' loads");
+  return core::data_loss_error("none of the ", all.size(), " checkpoints '",
+                               prefix_, "-<step>' in '", dir_, "' loads");
 }
 
 } // namespace actorflow::actors

@@ -42,6 +42,7 @@ saver make_saver(const scope& s,
     auto restored
       = restore(s.sub("restore_" + name), result.filename, name, var.dtype());
     assigns.push_back(assign(s.sub("assign_" + name), var, restored).op());
+    result.restore_each.emplace_back(name, assigns.back());
   }
   result.save = save(s.sub("save"), result.filename, names, values);
   result.restore

@@ -2,9 +2,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <system_error>
 
 #include <capnp/message.h>
 #include <capnp/serialize.h>
@@ -133,12 +135,22 @@ core::status write_checkpoint(const std::string& path,
 
 core::status read_checkpoint(const std::string& path,
                              std::map<std::string, core::tensor>* out) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return core::data_loss_error("checkpoint '", path,
+                                 "' is a directory, not a file");
   std::ifstream in{path, std::ios::binary};
   if (!in)
     return core::not_found_error("cannot open checkpoint '", path,
                                  "': ", std::strerror(errno));
-  std::vector<unsigned char> bytes{std::istreambuf_iterator<char>{in},
-                                   std::istreambuf_iterator<char>{}};
+  std::vector<unsigned char> bytes;
+  try {
+    bytes.assign(std::istreambuf_iterator<char>{in},
+                 std::istreambuf_iterator<char>{});
+  } catch (const std::exception& e) { // libstdc++'s filebuf on a read error
+    return core::data_loss_error("cannot read checkpoint '", path,
+                                 "': ", e.what());
+  }
   if (bytes.size() < header_bytes || std::memcmp(bytes.data(), magic, 8) != 0)
     return core::data_loss_error("'", path,
                                  "' is not a checkpoint (bad header)");

@@ -224,3 +224,73 @@ TEST(checkpoint_manager, keeps_the_last_n_and_falls_back_past_a_damaged_one) {
   EXPECT_EQ(empty.restore_latest(&step).code(), core::errc::not_found);
   fs::remove_all(dir);
 }
+
+// A checkpoint that loads but does not fit the graph (a variable the
+// graph has is not in it: another optimizer's slot) stops a restore with
+// failed_precondition rather than passing for "no checkpoint"; restoring
+// what fits restores the rest. A directory where a checkpoint file should
+// be is named and skipped. Nothing the line did not supersede is deleted.
+TEST(checkpoint_manager, a_checkpoint_that_does_not_fit_is_an_error) {
+  auto dir = fs::temp_directory_path()
+             / ("actorflow_ckpt_fit_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  actors::engine e;
+  graph::scope s{e.context().ops};
+  auto w = graph::variable(s.sub("w"), {2}, dtype::float64);
+  auto slot = graph::variable(s.sub("slot"), {2}, dtype::float64);
+  auto value = graph::placeholder(s.sub("value"), dtype::float64, {2});
+  auto set_w = graph::assign(s.sub("set_w"), w, value).node_name();
+  auto set_slot = graph::assign(s.sub("set_slot"), slot, value).node_name();
+  auto old_saver = graph::make_saver(s.sub("old"), {{"w", w}});
+  auto new_saver = graph::make_saver(s.sub("new"), {{"w", w}, {"slot", slot}});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto set = [&](const std::string& target, double x) {
+    return sess.run({{value.name(), tensor::from_vector<double>({2}, {x, x})}},
+                    {}, {target}, &out);
+  };
+  ASSERT_TRUE(set(set_w, 1).is_ok());
+  {
+    actors::checkpoint_manager old{sess, old_saver, dir.string(), "model", 2};
+    ASSERT_TRUE(old.save(3).is_ok());
+  }
+  fs::create_directories(dir / "model-5"); // newer, and not a file
+  actors::checkpoint_manager ckpt{sess, new_saver, dir.string(), "model", 2};
+  auto st = ckpt.restore(5);
+  EXPECT_EQ(st.code(), core::errc::data_loss);
+  EXPECT_NE(st.message().find("model-5' is a directory"), std::string::npos)
+    << st.to_string();
+  ASSERT_TRUE(set(set_w, 7).is_ok());
+  ASSERT_TRUE(set(set_slot, 7).is_ok());
+  int64_t step = 0;
+  st = ckpt.restore_latest(&step);
+  EXPECT_EQ(st.code(), core::errc::failed_precondition) << st.to_string();
+  EXPECT_NE(st.message().find("model-3' does not fit"), std::string::npos)
+    << st.to_string();
+  EXPECT_NE(st.message().find("no tensor 'slot'"), std::string::npos)
+    << st.to_string();
+  EXPECT_TRUE(fs::exists(ckpt.path(3)));
+
+  std::vector<std::string> skipped;
+  st = ckpt.restore_latest(&step, actors::checkpoint_manager::fit::what_fits,
+                           &skipped);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(step, 3);
+  EXPECT_EQ(skipped, std::vector<std::string>{"slot"});
+  ASSERT_TRUE(sess.run({}, {w.name(), slot.name()}, {}, &out).is_ok());
+  EXPECT_EQ(out[0].data<double>()[0], 1.0); // restored
+  EXPECT_EQ(out[1].data<double>()[0], 7.0); // left as it was
+
+  // The line is step 3 and what it saves: step 3 goes once two newer good
+  // ones exist; the directory was never part of it.
+  ASSERT_TRUE(ckpt.save(4).is_ok());
+  EXPECT_TRUE(fs::exists(ckpt.path(3)));
+  ASSERT_TRUE(ckpt.save(6).is_ok());
+  EXPECT_FALSE(fs::exists(ckpt.path(3)));
+  EXPECT_TRUE(fs::exists(ckpt.path(4)));
+  EXPECT_TRUE(fs::exists(ckpt.path(6)));
+  EXPECT_TRUE(fs::is_directory(dir / "model-5"));
+  fs::remove_all(dir);
+}

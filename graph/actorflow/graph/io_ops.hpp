@@ -28,6 +28,9 @@ struct saver {
   output filename;
   operation save;
   operation restore;
+  /// Each variable's own restore (name in the checkpoint, its Assign), for
+  /// restoring what fits.
+  std::vector<std::pair<std::string, operation>> restore_each;
 };
 
 /// Save and restore for `variables` (name in the checkpoint, variable
