@@ -7,10 +7,15 @@
 
 #include "actorflow/core/logging.hpp"
 #include "demo.hpp"
+#include "flags.hpp"
 #include "op_list.hpp"
 #include "train.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+using namespace actorflow::apps;
+
+int run(int argc, char** argv) {
   CLI::App app{"actorflow: an actor-native dataflow engine for machine "
                "learning graphs"};
   app.require_subcommand(1);
@@ -18,15 +23,15 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", log_level,
                  "trace, debug, info, warn (default), error, critical or off; "
                  "ACTORFLOW_LOG_LEVEL sets it too");
-  actorflow::apps::demo_options demo;
+  demo_options demo;
   auto* demo_cmd = app.add_subcommand(
     "demo", "Run the white paper's Figure 1 graph, relu(matmul(W, x) + b), "
             "split over cpu:0 and cpu:1");
   demo_cmd->add_option("--steps", demo.steps, "Steps to run")
-    ->check(CLI::PositiveNumber);
+    ->check(int_range(1, 1'000'000'000));
   demo_cmd->add_option("--batch", demo.batch, "Columns of x")
-    ->check(CLI::PositiveNumber);
-  actorflow::apps::op_list_options list;
+    ->check(int_range(1, 1 << 30));
+  op_list_options list;
   auto* ops_cmd = app.add_subcommand(
     "ops", "List the registered ops: inputs, outputs and attrs with their "
            "allowed dtypes and defaults");
@@ -35,7 +40,7 @@ int main(int argc, char** argv) {
                     "Print a Markdown table (docs/ops.md is this output)");
   ops_cmd->add_flag("--internal", list.internal,
                     "Include the runtime's internal ops (_Send, _Recv, ...)");
-  actorflow::apps::train_options train;
+  train_options train;
   auto* train_cmd = app.add_subcommand(
     "train", "Train a classifier on a dataset through an input queue, with "
              "a checkpoint and the test accuracy after each epoch; the last "
@@ -56,18 +61,18 @@ int main(int argc, char** argv) {
   train_cmd
     ->add_option("--lr,--learning-rate", train.learning_rate, "Learning rate")
     ->capture_default_str()
-    ->check(CLI::PositiveNumber);
+    ->check(finite_positive());
   train_cmd->add_option("--epochs", train.epochs, "Epochs in all")
     ->capture_default_str()
-    ->check(CLI::PositiveNumber);
+    ->check(int_range(1, 100'000));
   train_cmd->add_option("--batch", train.batch, "Examples per step")
     ->capture_default_str()
-    ->check(CLI::PositiveNumber);
+    ->check(int_range(1, 1 << 20));
   train_cmd
     ->add_option("--threads", train.threads,
                  "Threads for the actors and for kernels (default: "
                  "one per core)")
-    ->check(CLI::NonNegativeNumber);
+    ->check(int_range(0, max_threads()));
   train_cmd
     ->add_option("--seed", train.seed,
                  "Seed of the initial weights and the data order")
@@ -78,9 +83,15 @@ int main(int argc, char** argv) {
     ->capture_default_str();
   train_cmd->add_option("--keep", train.keep, "Checkpoints to keep")
     ->capture_default_str()
-    ->check(CLI::PositiveNumber);
+    ->check(int_range(1, 1'000'000));
   train_cmd->add_flag("--resume", train.resume,
-                      "Continue from the newest checkpoint");
+                      "Continue from the newest checkpoint; one that does "
+                      "not fit the model stops the job");
+  train_cmd->add_flag(
+    "--restore-what-fits", train.restore_what_fits,
+    "With --resume: restore the variables the checkpoint has with the "
+    "model's dtype and shape, initialise the others (as TensorFlow's "
+    "init_from_checkpoint)");
   train_cmd->add_flag("--quiet", train.quiet, "Print only the final JSON line");
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
@@ -88,10 +99,25 @@ int main(int argc, char** argv) {
     return EXIT_FAILURE;
   }
   if (demo_cmd->parsed())
-    return actorflow::apps::run_demo(demo);
+    return run_demo(demo);
   if (ops_cmd->parsed())
-    return actorflow::apps::list_ops(list);
+    return list_ops(list);
   if (train_cmd->parsed())
-    return actorflow::apps::run_train(train);
+    return run_train(train);
+  return EXIT_FAILURE;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  // Library code reports errors as statuses; anything thrown that gets here
+  // is reported the same way rather than aborting the process.
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "actorflow: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "actorflow: %s\n", e.what());
+  }
   return EXIT_FAILURE;
 }

@@ -5,6 +5,7 @@
 
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "flags.hpp"
 
 namespace actorflow::apps {
 
@@ -28,6 +29,12 @@ int fail(const core::status& st) {
 
 int run_demo(const demo_options& options) {
   using core::dtype;
+  // x, and the matmul, add and relu outputs, each perhaps twice at a time.
+  auto need = 2.0 * sizeof(float) * (784 + 3 * 100) * options.batch;
+  if (auto msg
+      = check_fits_in_memory(need, "--batch " + std::to_string(options.batch));
+      !msg.empty())
+    return fail(core::invalid_argument_error(msg, "; give a smaller --batch"));
   // Figure 1: W and x live on cpu:0, b and the rest of the layer on cpu:1.
   graph::scope root;
   auto cpu0 = root.with_device("cpu:0");

@@ -65,7 +65,7 @@ int list_ops(const op_list_options& options) {
                 "|\n");
   for (const auto& name : registry.names()) {
     if ((!options.name.empty() && name != options.name)
-        || (!options.internal && name.front() == '_'))
+        || (!options.internal && options.name.empty() && name.front() == '_'))
       continue;
     const auto& op = *registry.find(name);
     auto in = render_args(op.inputs), out = render_args(op.outputs),

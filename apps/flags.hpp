@@ -1,0 +1,28 @@
+#pragma once
+
+// Validators and limits for the command line's flags.
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace actorflow::apps {
+
+/// Accepts an integer in [lo, hi]; the message names both in plain digits.
+CLI::Validator int_range(int64_t lo, int64_t hi);
+
+/// Accepts a finite number > 0 (not nan, not inf).
+CLI::Validator finite_positive();
+
+/// The most threads a flag may ask for: four per core this machine has.
+int max_threads();
+
+/// The physical memory of this machine in bytes (0 if unknown).
+uint64_t physical_memory();
+
+/// Returns an empty string if `bytes` fit in this machine's memory, else
+/// a message naming `what`, the bytes needed and the bytes there are.
+std::string check_fits_in_memory(double bytes, const std::string& what);
+
+} // namespace actorflow::apps
