@@ -103,6 +103,8 @@ int run_train(const train_options& o) {
   if (o.dataset != "fashion-mnist")
     return fail("unknown dataset '" + o.dataset
                 + "' (the one dataset is fashion-mnist)");
+  if (o.restore_what_fits && !o.resume)
+    return fail("--restore-what-fits goes with --resume");
   training_options t;
   t.batch = o.batch;
   t.model.kind = o.model;
@@ -182,8 +184,6 @@ int run_train(const train_options& o) {
                      "%s (initialised afresh)\n",
                      name.c_str());
     }
-  } else if (o.restore_what_fits) {
-    return fail("--restore-what-fits goes with --resume");
   }
   actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
   runner.start();

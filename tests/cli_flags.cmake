@@ -1,0 +1,33 @@
+# Bad flags get a clear message and a failing exit status (1, or CLI11's
+# own code for a flag it refuses), never a crash or a silent success.
+# -DCLI=<path of actorflow>
+function(expect_refused message)
+  execute_process(COMMAND ${CLI} ${ARGN} OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc MATCHES "^[0-9]+$" OR rc EQUAL 0 OR rc GREATER 127
+     OR NOT "${out}${err}" MATCHES "${message}")
+    message(FATAL_ERROR "actorflow ${ARGN}: expected a failure and "
+                        "'${message}', got ${rc}:\n${out}${err}")
+  endif()
+endfunction()
+
+expect_refused("--lr: value nan is not a finite number > 0"
+               train fashion-mnist --lr nan)
+expect_refused("--lr: value inf is not a finite number > 0"
+               train fashion-mnist --lr inf)
+expect_refused("--threads: value 100000 is not in \\[0, [0-9]+\\]"
+               train fashion-mnist --threads 100000)
+expect_refused("--epochs: value 0 is not in \\[1, 100000\\]"
+               train fashion-mnist --epochs 0)
+expect_refused("--batch: 'x' is not an integer" train fashion-mnist --batch x)
+expect_refused("--restore-what-fits goes with --resume"
+               train fashion-mnist --restore-what-fits --data-dir /nonexistent)
+expect_refused("--batch 100000000 needs [0-9]+ MiB|--batch: value"
+               demo --batch 100000000)
+expect_refused("no op named 'Nope'" ops Nope)
+
+execute_process(COMMAND ${CLI} ops _Send OUTPUT_VARIABLE out
+                RESULT_VARIABLE rc TIMEOUT 60)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^_Send\\(")
+  message(FATAL_ERROR "actorflow ops _Send: ${rc}:\n${out}")
+endif()
