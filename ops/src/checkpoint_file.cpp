@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <string_view>
 #include <system_error>
 
 #include <capnp/message.h>
@@ -143,7 +144,7 @@ core::status read_checkpoint(const std::string& path,
   if (!in)
     return core::not_found_error("cannot open checkpoint '", path,
                                  "': ", std::strerror(errno));
-  std::vector<unsigned char> bytes;
+  std::string bytes;
   try {
     bytes.assign(std::istreambuf_iterator<char>{in},
                  std::istreambuf_iterator<char>{});
@@ -151,16 +152,22 @@ core::status read_checkpoint(const std::string& path,
     return core::data_loss_error("cannot read checkpoint '", path,
                                  "': ", e.what());
   }
-  if (bytes.size() < header_bytes || std::memcmp(bytes.data(), magic, 8) != 0)
+  return decode_checkpoint(bytes, path, out);
+}
+
+core::status decode_checkpoint(std::string_view text, const std::string& path,
+                               std::map<std::string, core::tensor>* out) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  if (text.size() < header_bytes || std::memcmp(bytes, magic, 8) != 0)
     return core::data_loss_error("'", path,
                                  "' is not a checkpoint (bad header)");
-  auto length = get_le(bytes.data() + 8, 8);
-  if (length != bytes.size() - header_bytes || length % 8 != 0)
-    return core::data_loss_error(
-      "checkpoint '", path, "' is truncated: ", bytes.size() - header_bytes,
-      " bytes of body, the header says ", length);
-  const auto* body = bytes.data() + header_bytes;
-  if (crc_of(body, length) != get_le(bytes.data() + 16, 4))
+  auto length = get_le(bytes + 8, 8);
+  if (length != text.size() - header_bytes || length % 8 != 0)
+    return core::data_loss_error("checkpoint '", path,
+                                 "' is truncated: ", text.size() - header_bytes,
+                                 " bytes of body, the header says ", length);
+  const auto* body = bytes + header_bytes;
+  if (crc_of(body, length) != get_le(bytes + 16, 4))
     return core::data_loss_error("checkpoint '", path,
                                  "' is corrupt: checksum mismatch");
   out->clear();
@@ -180,18 +187,28 @@ core::status read_checkpoint(const std::string& path,
       if (!type || *type == core::dtype::string)
         return core::data_loss_error("checkpoint '", path, "': tensor '", name,
                                      "' has an unknown dtype");
+      // The data's size is checked against the shape before anything is
+      // allocated for it.
+      auto shape = e.getShape();
+      auto data = e.getData();
+      uint64_t want = core::size_of(*type);
+      bool fits = shape.size() <= core::shape::max_rank;
       std::vector<int64_t> dims;
-      for (auto d : e.getShape())
+      for (auto d : shape) {
+        fits
+          = fits && d >= 0
+            && !__builtin_mul_overflow(want, static_cast<uint64_t>(d), &want);
         dims.push_back(d);
+      }
+      if (!fits || want != data.size())
+        return core::data_loss_error("checkpoint '", path, "': tensor '", name,
+                                     "' has ", data.size(),
+                                     " bytes of data for its shape");
       core::tensor t;
       ACTORFLOW_RETURN_IF_ERROR(core::tensor::make(
         core::host_allocator(), *type, core::shape{std::move(dims)}, &t));
-      auto data = e.getData();
-      if (data.size() != t.bytes())
-        return core::data_loss_error("checkpoint '", path, "': tensor '", name,
-                                     "' has ", data.size(),
-                                     " bytes of data for ", t.bytes());
-      std::memcpy(t.raw_mutable_data(), data.begin(), data.size());
+      if (data.size() > 0)
+        std::memcpy(t.raw_mutable_data(), data.begin(), data.size());
       (*out)[name] = std::move(t);
     }
   } catch (const kj::Exception& e) {

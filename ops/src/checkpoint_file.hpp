@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "actorflow/core/status.hpp"
@@ -25,5 +26,10 @@ core::status write_checkpoint(const std::string& path,
 /// is data_loss; both name the file.
 core::status read_checkpoint(const std::string& path,
                              std::map<std::string, core::tensor>* out);
+
+/// Decodes the bytes of a checkpoint file, naming it `path` in errors:
+/// what `read_checkpoint` does once it has read the file.
+core::status decode_checkpoint(std::string_view bytes, const std::string& path,
+                               std::map<std::string, core::tensor>* out);
 
 } // namespace actorflow::ops
