@@ -8,13 +8,17 @@ target_compile_options(actorflow_warnings INTERFACE -Wall -Wextra -Wpedantic
   # GCC 12 reports false positives inside its own AVX-512 intrinsics (Eigen).
   $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>
   $<$<BOOL:${ACTORFLOW_WARNINGS_AS_ERRORS}>:-Werror>)
+install(TARGETS actorflow_warnings EXPORT actorflowTargets)
+
+# Sanitizers (ACTORFLOW_SANITIZERS, e.g. address;undefined): compiled into
+# every component and exported with it, so that whatever links the
+# libraries, an installed package's consumers included, links the
+# sanitizers' runtimes too. A report stops the program (no recovery).
+set(_af_san_flags "")
 if(ACTORFLOW_SANITIZERS)
   string(REPLACE ";" "," _af_san "${ACTORFLOW_SANITIZERS}")
-  target_compile_options(actorflow_warnings INTERFACE -fsanitize=${_af_san}
-    -fno-omit-frame-pointer)
-  target_link_options(actorflow_warnings INTERFACE -fsanitize=${_af_san})
+  set(_af_san_flags -fsanitize=${_af_san} -fno-sanitize-recover=all)
 endif()
-install(TARGETS actorflow_warnings EXPORT actorflowTargets)
 
 function(actorflow_add_component)
   cmake_parse_arguments(C "" "NAME" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
@@ -27,6 +31,11 @@ function(actorflow_add_component)
     $<INSTALL_INTERFACE:include>)
   target_link_libraries(${tgt} PUBLIC ${C_DEPS}
     PRIVATE ${C_PRIVATE_DEPS} $<BUILD_INTERFACE:actorflow_warnings>)
+  if(_af_san_flags)
+    target_compile_options(${tgt} PUBLIC ${_af_san_flags}
+      -fno-omit-frame-pointer)
+    target_link_options(${tgt} PUBLIC ${_af_san_flags})
+  endif()
   if(ACTORFLOW_NATIVE)
     # Public: whoever includes the headers must see the same Eigen.
     target_compile_options(${tgt} PUBLIC -march=native)

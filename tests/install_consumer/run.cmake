@@ -20,6 +20,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/install_consumer
                         -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
                         -DCMAKE_BUILD_TYPE=Release
                         -DEXPECT_NATIVE=${EXPECT_NATIVE}
+                        "-DEXPECT_SANITIZERS=${EXPECT_SANITIZERS}"
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the consumer failed: ${rc}")
