@@ -6,14 +6,8 @@
 # arguments go to CMake. Run the suite with scripts/test-sanitized.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-jobs="${ACTORFLOW_JOBS:-$(nproc)}"
-launcher=()
-if command -v ccache >/dev/null 2>&1; then
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+ACTORFLOW_BUILD_DIR=build-asan bash scripts/build.sh \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
   "-DACTORFLOW_SANITIZERS=address;undefined" \
-  -DACTORFLOW_ENABLE_BENCHMARKS=OFF -DACTORFLOW_ENABLE_CUDA=OFF \
-  -DACTORFLOW_WARNINGS_AS_ERRORS=ON "${launcher[@]}" "$@"
-cmake --build build-asan -j "$jobs"
+  -DACTORFLOW_ENABLE_BENCHMARKS=OFF -DACTORFLOW_ENABLE_CUDA=OFF "$@"
