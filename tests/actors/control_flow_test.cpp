@@ -733,13 +733,13 @@ TEST_F(control_flow, a_long_loop_runs_in_bounded_memory) {
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
   // A short run compiles and settles the heap.
   run(sess, {{n.name(), tensor::scalar(int64_t{100})}}, {outs[1]});
-  auto before = test::peak_rss_mb();
+  test::heap_peak peak;
   auto out
     = run(sess, {{n.name(), tensor::scalar(int64_t{100000})}}, {outs[1]});
   EXPECT_NEAR(out[0].data<float>()[0], 2.0f, 1e-5);
-  // Measured: 0.1 MB with iterations bounded, 34 MB with parallel_iterations
-  // set out of reach.
-  EXPECT_LT(test::peak_rss_mb() - before, 10.0) << "the loop's state grew";
+  // Measured (peak resident set): 0.1 MB with iterations bounded, 34 MB
+  // with parallel_iterations set out of reach.
+  EXPECT_LT(peak.stop(), 10.0) << "the loop's state grew";
 }
 
 TEST_F(control_flow, finished_inner_loop_instances_free_their_state) {
@@ -782,7 +782,7 @@ TEST_F(control_flow, finished_inner_loop_instances_free_their_state) {
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
   run(sess, {{n.name(), tensor::scalar(int64_t{100})}}, {outs[2]});
-  auto before = test::peak_rss_mb();
+  test::heap_peak peak;
   constexpr int64_t count = 20000;
   auto out = run(sess, {{n.name(), tensor::scalar(count)}}, {outs[1], outs[2]});
   ASSERT_EQ(out.size(), 2u);
@@ -791,8 +791,7 @@ TEST_F(control_flow, finished_inner_loop_instances_free_their_state) {
   EXPECT_EQ(out[1].data<double>()[255], double(count) * double(count - 1));
   // Kept until the step ended, the inner instances' loop constants alone
   // would take count * 2 KB = 40 MB.
-  EXPECT_LT(test::peak_rss_mb() - before, 10.0)
-    << "inner frame instances piled up";
+  EXPECT_LT(peak.stop(), 10.0) << "inner frame instances piled up";
 }
 
 TEST_F(control_flow, an_outer_loop_waits_for_an_inner_loop_across_devices) {

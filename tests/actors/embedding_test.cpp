@@ -29,22 +29,29 @@ TEST(embedding, user_actors_request_runs_from_a_session_actor) {
       .receive([](actors::done_atom) {},
                [](caf::error& err) { FAIL() << caf::to_string(err); });
     // A user's own event-based actor asks for a step and forwards the answer.
-    auto client = sys.spawn([session, fetch = y.name()](
-                              caf::event_based_actor* a) -> caf::behavior {
-      return {[a, session, fetch](float v) -> caf::result<float> {
-        auto rp = a->make_response_promise<float>();
-        actors::run_request req{
-          {{"x", core::tensor::from_vector<float>({2}, {v, -v})}}, {fetch}, {}};
-        a->request(session, caf::infinite, actors::run_atom::value, req)
-          .then(
-            [rp](actors::run_result& r) mutable {
-              rp.deliver(r.outputs[0].flat<float>()(0)
-                         + r.outputs[0].flat<float>()(1));
-            },
-            [rp](caf::error& err) mutable { rp.deliver(err); });
-        return rp;
-      }};
-    });
+    // (What it needs is passed to spawn, not captured: CAF 0.17 binds a
+    // reference to a null argument tuple for a function actor spawned
+    // without arguments, which UBSan reports.)
+    auto client = sys.spawn(
+      [](caf::event_based_actor* a, actors::session_actor session,
+         std::string fetch) -> caf::behavior {
+        return {[a, session, fetch](float v) -> caf::result<float> {
+          auto rp = a->make_response_promise<float>();
+          actors::run_request req{
+            {{"x", core::tensor::from_vector<float>({2}, {v, -v})}},
+            {fetch},
+            {}};
+          a->request(session, caf::infinite, actors::run_atom::value, req)
+            .then(
+              [rp](actors::run_result& r) mutable {
+                rp.deliver(r.outputs[0].flat<float>()(0)
+                           + r.outputs[0].flat<float>()(1));
+              },
+              [rp](caf::error& err) mutable { rp.deliver(err); });
+          return rp;
+        }};
+      },
+      session, y.name());
     self->request(client, caf::infinite, 3.0f)
       .receive([](float sum) { EXPECT_EQ(sum, 3.0f); },
                [](caf::error& err) { FAIL() << caf::to_string(err); });
