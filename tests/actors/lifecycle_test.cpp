@@ -45,9 +45,12 @@ TEST(lifecycle, closing_a_session_releases_its_actors) {
 
 namespace {
 
-/// A graph with a while loop (sum of 1..n, n fed) and a gradient through
-/// it: frames, loop constants, stacks.
-graph::graph loop_graph(graph::output* y, graph::output* dy) {
+/// A graph with a while loop (x^n, n and x fed) and a gradient through
+/// it (frames, loop constants, stacks), and a variable `total` that
+/// `*add` (an AssignAdd) adds the loop's result to; `*init` sets it to 0.
+graph::graph loop_graph(graph::output* y, graph::output* dy,
+                        graph::output* add = nullptr,
+                        std::string* init = nullptr) {
   graph::scope s;
   auto n = graph::placeholder(s.sub("n"), dtype::int64, {});
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {4});
@@ -63,6 +66,11 @@ graph::graph loop_graph(graph::output* y, graph::output* dy) {
     {graph::constant(s, int64_t{0}), graph::ones(s, {4}, dtype::float32)});
   *y = outs[1];
   *dy = *graph::gradients(s, {graph::reduce_sum(s, *y, {0})}, {x})[0];
+  auto total = graph::variable(s.sub("total"), graph::zeros(s, {4}));
+  if (add != nullptr)
+    *add = graph::assign_add(s, total, *y);
+  if (init != nullptr)
+    *init = s.initializer().name;
   return s.graph_def();
 }
 
@@ -116,22 +124,28 @@ TEST(lifecycle, open_run_close_a_thousand_times_does_not_grow_the_heap) {
                        << " bytes per cycle with a loop";
 }
 
-// Many steps through one session keep no state per step.
+// Many steps of a loop and an AssignAdd through one session keep no state
+// per step.
 TEST(lifecycle, steps_of_a_loop_through_one_session_do_not_grow_the_heap) {
   actors::engine e;
-  graph::output ly, dy;
-  auto lg = loop_graph(&ly, &dy);
+  graph::output ly, dy, add;
+  std::string init;
+  auto lg = loop_graph(&ly, &dy, &add, &init);
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(lg).is_ok());
-  auto x4 = core::tensor::from_vector<float>({4}, {1, 2, 3, 0.5f});
   std::vector<core::tensor> out;
-  auto growth = heap_growth_per_cycle(100, 2000, [&] {
+  ASSERT_TRUE(sess.run({}, {}, {init}, &out).is_ok());
+  auto x4 = core::tensor::from_vector<float>({4}, {1, 2, 3, 0.5f});
+  constexpr int warm = 100, steps = 2000;
+  auto growth = heap_growth_per_cycle(warm, steps, [&] {
     ASSERT_TRUE(sess
-                  .run({{"n", core::tensor::scalar<int64_t>(5)}, {"x", x4}},
-                       {ly.name(), dy.name()}, {}, &out)
+                  .run({{"n", core::tensor::scalar<int64_t>(2)}, {"x", x4}},
+                       {ly.name(), dy.name(), add.name()}, {}, &out)
                   .is_ok());
   });
   EXPECT_LT(growth, 64) << "the heap grew by " << growth << " bytes per step";
+  // x^2 added once per step: the variable saw every one.
+  EXPECT_EQ(out[2].flat<float>()(1), 4.0f * (warm + steps));
 }
 
 // The records of loops and conds a scope keeps for their gradients refer
