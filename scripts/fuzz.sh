@@ -32,6 +32,6 @@ for target in graph checkpoint; do
   mkdir -p "$corpus"
   cp -n build-fuzz/tests/fuzz/seeds/$target/* "$corpus/"
   echo "fuzz: ${target}_fuzzer, $runs runs"
-  (cd build-fuzz && "bin/${target}_fuzzer" -runs="$runs" -max_len=4096 \
+  (cd build-fuzz && "bin/${target}_fuzzer" -runs="$runs" -max_len=65536 \
      -print_final_stats=1 "corpus/$target")
 done
