@@ -1,18 +1,36 @@
 #include "flags.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <system_error>
 #include <thread>
 
 #include <unistd.h>
 
 namespace actorflow::apps {
 
+namespace {
+
+/// Parses all of `text` as a number: std::from_chars's syntax ("nan" and
+/// "inf" for doubles) with an optional leading '+'.
+template <class T>
+bool parse(const std::string& text, T* out) {
+  const auto* begin = text.data();
+  const auto* end = begin + text.size();
+  if (begin != end && *begin == '+')
+    ++begin;
+  auto [ptr, ec] = std::from_chars(begin, end, *out);
+  return ec == std::errc{} && ptr == end;
+}
+
+} // namespace
+
 CLI::Validator int_range(int64_t lo, int64_t hi) {
   auto desc
     = "INT in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]";
   return CLI::Validator{[lo, hi](std::string& text) -> std::string {
                           int64_t x = 0;
-                          if (!CLI::detail::lexical_cast(text, x))
+                          if (!parse(text, &x))
                             return "'" + text + "' is not an integer";
                           if (x < lo || x > hi)
                             return "value " + text + " is not in ["
@@ -26,7 +44,7 @@ CLI::Validator int_range(int64_t lo, int64_t hi) {
 CLI::Validator finite_positive() {
   return CLI::Validator{[](std::string& text) -> std::string {
                           double x = 0;
-                          if (!CLI::detail::lexical_cast(text, x))
+                          if (!parse(text, &x))
                             return "'" + text + "' is not a number";
                           if (!std::isfinite(x) || x <= 0)
                             return "value " + text
