@@ -118,15 +118,21 @@ core::status decode_dtype(uint8_t raw, core::dtype* out) {
   return core::status::ok();
 }
 
+/// Refuses a `what` (shape or tensor) of more dims than a shape may have,
+/// before any is read.
+core::status check_rank(const char* what, size_t rank) {
+  if (rank > core::shape::max_rank)
+    return core::invalid_argument_error(
+      what, " of rank ", rank, " exceeds the limit of ", core::shape::max_rank);
+  return core::status::ok();
+}
+
 core::status decode_shape(schema::Shape::Reader in, core::shape* out) {
   if (in.getUnknownRank()) {
     *out = core::shape::unknown();
     return core::status::ok();
   }
-  if (in.getDims().size() > core::shape::max_rank)
-    return core::invalid_argument_error("shape of rank ", in.getDims().size(),
-                                        " exceeds the limit of ",
-                                        core::shape::max_rank);
+  ACTORFLOW_RETURN_IF_ERROR(check_rank("shape", in.getDims().size()));
   std::vector<int64_t> dims;
   for (auto d : in.getDims()) {
     if (d < -1)
@@ -140,10 +146,7 @@ core::status decode_shape(schema::Shape::Reader in, core::shape* out) {
 core::status decode_tensor(schema::Tensor::Reader in, core::tensor* out) {
   core::dtype type;
   ACTORFLOW_RETURN_IF_ERROR(decode_dtype(in.getDtype(), &type));
-  if (in.getShape().size() > core::shape::max_rank)
-    return core::invalid_argument_error("tensor of rank ", in.getShape().size(),
-                                        " exceeds the limit of ",
-                                        core::shape::max_rank);
+  ACTORFLOW_RETURN_IF_ERROR(check_rank("tensor", in.getShape().size()));
   std::vector<int64_t> dims;
   int64_t n = 1;
   for (auto d : in.getShape()) {

@@ -72,6 +72,14 @@ std::string dir_of(const std::string& path) {
 
 } // namespace
 
+std::string checkpoint_header(const unsigned char* body, size_t size) {
+  unsigned char header[header_bytes];
+  std::memcpy(header, magic, 8);
+  put_le(header + 8, size, 8);
+  put_le(header + 16, crc_of(body, size), 4);
+  return std::string{reinterpret_cast<const char*>(header), header_bytes};
+}
+
 core::status write_checkpoint(const std::string& path,
                               const std::vector<std::string>& names,
                               const std::vector<core::tensor>& tensors) {
@@ -103,10 +111,7 @@ core::status write_checkpoint(const std::string& path,
   }
   auto words = capnp::messageToFlatArray(message);
   auto body = words.asBytes();
-  unsigned char header[header_bytes];
-  std::memcpy(header, magic, 8);
-  put_le(header + 8, body.size(), 8);
-  put_le(header + 16, crc_of(body.begin(), body.size()), 4);
+  auto header = checkpoint_header(body.begin(), body.size());
   // A name of its own beside the target, so that the rename is atomic and
   // two writers do not share a temporary file.
   std::random_device rd;
@@ -115,7 +120,8 @@ core::status write_checkpoint(const std::string& path,
   if (fd < 0)
     return core::not_found_error("cannot write checkpoint '", path,
                                  "': ", std::strerror(errno));
-  bool ok = write_all(fd, header, header_bytes)
+  bool ok = write_all(fd, reinterpret_cast<const unsigned char*>(header.data()),
+                      header.size())
             && write_all(fd, body.begin(), body.size()) && ::fsync(fd) == 0;
   auto err = errno;
   ok = ::close(fd) == 0 && ok;

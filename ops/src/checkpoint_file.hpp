@@ -13,6 +13,10 @@
 
 namespace actorflow::ops {
 
+/// The header a checkpoint file starts with, for a body of `size` bytes
+/// (a multiple of 8) at `body`: magic, body length, CRC-32 of the body.
+std::string checkpoint_header(const unsigned char* body, size_t size);
+
 /// Writes `tensors` under `names` to `path` atomically: into a temporary
 /// file beside it, flushed to disk, then renamed over `path`, so a reader
 /// sees the old file or the new one, never a part. The file is a header
