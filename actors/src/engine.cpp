@@ -9,6 +9,7 @@
 #include "actorflow/ops/registration.hpp"
 #include "master.hpp"
 #include "queue_actor.hpp"
+#include "worker.hpp"
 
 namespace actorflow::actors {
 
@@ -39,11 +40,20 @@ engine::~engine() {
   for (const auto& addr : sessions_)
     if (auto hdl = caf::actor_cast<caf::actor>(addr))
       caf::anon_send_exit(hdl, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(worker_, caf::exit_reason::user_shutdown);
   // An owned actor system waits for every actor in its destructor.
 }
 
 void engine::add_message_types(caf::actor_system_config& cfg) {
   cfg.add_error_category(core::error_category, core::render_error);
+  // The names on the wire: the same on every process of a cluster.
+  cfg.add_message_type<value_msg>("actorflow.value");
+  cfg.add_message_type<partition_set>("actorflow.partition_set");
+  cfg.add_message_type<registration>("actorflow.registration");
+  cfg.add_message_type<recv_entry>("actorflow.recv_entry");
+  cfg.add_message_type<recv_table>("actorflow.recv_table");
+  cfg.add_message_type<run_step_msg>("actorflow.run_step");
+  cfg.add_message_type<step_report>("actorflow.step_report");
 }
 
 void engine::init(const engine_options& options) {
@@ -65,11 +75,29 @@ void engine::init(const engine_options& options) {
       init_ = core::invalid_argument_error(
         "default device '", options.default_device, "' matches no device");
   }
+  worker_ = spawn_worker(*sys_, rt_);
+  worker_ref self{"", worker_, {}};
+  for (const auto& d : rt_->devices.all()) {
+    self.devices.push_back(d->name());
+    const auto& n = d->parsed_name();
+    self.task = "/job:" + *n.job + "/task:" + std::to_string(*n.task);
+  }
+  workers_.push_back(std::move(self));
+}
+
+std::vector<worker_ref> engine::workers() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return workers_;
+}
+
+void engine::use_workers(std::vector<worker_ref> workers) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  workers_ = std::move(workers);
 }
 
 session_actor engine::spawn_session(session_options options) {
-  session_actor hdl = spawn_master(*sys_, rt_, options);
   std::lock_guard<std::mutex> guard{mtx_};
+  session_actor hdl = spawn_master(*sys_, rt_, workers_, options);
   // An address keeps its actor's memory: forget the sessions that ended.
   sessions_.erase(std::remove_if(sessions_.begin(), sessions_.end(),
                                  [](const caf::actor_addr& addr) {

@@ -4,11 +4,9 @@
 
 namespace actorflow::actors {
 
-frame_instance::frame_instance(int64_t entries, int64_t parallel_iterations,
-                               uint64_t parent)
+frame_instance::frame_instance(int64_t entries, int64_t parallel_iterations)
   : entries_left_(entries),
-    parallel_(std::max<int64_t>(parallel_iterations, 1)), parent_(parent),
-    work_(1, 0) {
+    parallel_(std::max<int64_t>(parallel_iterations, 1)), work_(1, 0) {
   // Iteration 0 starts with the instance.
 }
 

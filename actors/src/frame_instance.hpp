@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "actorflow/actors/protocol.hpp"
+#include "actorflow/actors/step_tracker.hpp"
 
 namespace actorflow::actors {
 
@@ -33,12 +34,26 @@ public:
     ops::entry value;
   };
 
-  /// `entries`: the values the frame's Enters send into the instance;
-  /// `parent`: the enclosing frame instance (0 for the root).
-  frame_instance(int64_t entries, int64_t parallel_iterations, uint64_t parent);
+  /// `entries`: the values the frame's Enters send into the instance.
+  frame_instance(int64_t entries, int64_t parallel_iterations);
 
+  /// The enclosing frame instance (0 for the root), once learnt.
   uint64_t parent() const noexcept {
     return parent_;
+  }
+
+  /// Learns the enclosing frame instance from the worker's record of frame
+  /// `id` (this instance), unless it is known already. An instance may be
+  /// made by a value from another worker before the step's tracker or the
+  /// frame's record exists here; it learns its parent from a later message.
+  void learn_parent(step_tracker* tracker, uint64_t id) {
+    if (parent_known_ || tracker == nullptr)
+      return;
+    frame_ref f;
+    if (tracker->find_frame(id, &f)) {
+      parent_ = f.parent;
+      parent_known_ = true;
+    }
   }
 
   /// The oldest iteration not retired and the newest started.
@@ -108,7 +123,8 @@ public:
 private:
   int64_t entries_left_;
   int64_t parallel_;
-  uint64_t parent_;
+  uint64_t parent_ = 0;
+  bool parent_known_ = false;
   int64_t oldest_ = 0;
   /// Outstanding work of iterations oldest_ .. newest().
   std::deque<int64_t> work_;

@@ -1,9 +1,10 @@
 #include "master.hpp"
 
 #include <map>
-#include <new>
+#include <random>
 #include <unordered_map>
 
+#include <caf/send.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 #include <caf/typed_response_promise.hpp>
@@ -12,16 +13,29 @@
 #include "actorflow/core/logging.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/validate.hpp"
-#include "node_actor_impl.hpp"
-#include "partition_plan.hpp"
+#include "actorflow/ops/registration.hpp"
+#include "guarded.hpp"
 
 namespace actorflow::actors {
 
 namespace {
 
-/// Everything compiled for one run signature.
+/// A run waiting for its signature's partitions to be registered.
+struct waiting_run {
+  run_request req;
+  caf::typed_response_promise<run_result> promise;
+};
+
+/// Everything compiled for one run signature: the partitions of each
+/// participating worker and how they are registered there.
 struct compiled_plan {
-  std::vector<std::shared_ptr<partition_plan>> parts;
+  struct worker_part {
+    size_t worker = 0;          ///< Index in the session's workers.
+    uint64_t handle = 0;        ///< The registration, once it is known.
+    std::vector<int32_t> feeds; ///< The feeds its partitions read.
+    partition_set set;          ///< Sent once, when registering.
+  };
+  std::vector<worker_part> parts;
   /// Expected dtype and (partial) shape of each feed, and its node.
   std::vector<core::dtype> feed_types;
   std::vector<core::shape> feed_shapes;
@@ -29,36 +43,27 @@ struct compiled_plan {
   std::vector<std::string> fetch_names;
   /// Each node's device, for run_metadata.
   std::map<std::string, std::string> placement;
-
-  void shutdown() {
-    for (auto& p : parts)
-      p->shutdown();
-  }
+  /// Registration: replies still to come, the Recvs of every worker, the
+  /// first error, and the runs that wait until the plan is ready.
+  size_t replies_left = 0;
+  recv_table recvs;
+  core::status error;
+  bool ready = false;
+  std::vector<waiting_run> waiting;
 };
+
+using plan_ptr = std::shared_ptr<compiled_plan>;
 
 /// One step in flight.
 struct step_state {
   caf::typed_response_promise<run_result> promise;
-  std::shared_ptr<compiled_plan> plan;
+  plan_ptr plan;
   std::vector<core::tensor> fetched;
   std::vector<value_state> fetch_states;
   bool want_metadata = false;
-  step_tracker* tracker = nullptr;
+  size_t reports_left = 0;
   core::status error;
 };
-
-/// Returns what `fn` returns, or the exception it threw as a status: the
-/// master answers a request that fails this way rather than dying of it.
-template <class F>
-core::status guarded(const char* doing, F&& fn) {
-  try {
-    return fn();
-  } catch (const std::bad_alloc&) {
-    return core::resource_exhausted_error(doing, " ran out of memory");
-  } catch (const std::exception& e) {
-    return core::internal_error(doing, " threw: ", e.what());
-  }
-}
 
 std::string signature_key(const run_request& req) {
   std::string key;
@@ -73,26 +78,50 @@ std::string signature_key(const run_request& req) {
   return key;
 }
 
+/// The first step id of a master: random, so that the steps of masters
+/// sharing workers never collide (TensorFlow's step ids are random too).
+uint64_t first_step_id() {
+  std::random_device rd;
+  auto x = (uint64_t{rd()} << 32) ^ rd();
+  return x == 0 ? 1 : x;
+}
+
 } // namespace
 
 struct master_state {
   std::shared_ptr<runtime_context> rt;
+  std::vector<worker_ref> workers;
   session_options options;
   graph::graph g;
   graph::graph_types types;
-  std::map<std::string, std::shared_ptr<compiled_plan>> plans;
+  std::map<std::string, plan_ptr> plans;
   std::unordered_map<uint64_t, step_state> steps;
-  /// Shared with the partition plans, whose node actors use them.
-  std::shared_ptr<step_trackers> trackers = std::make_shared<step_trackers>();
+  uint64_t next_step = first_step_id();
   bool closed = false;
 
+  uint64_t new_step_id() {
+    auto id = next_step++;
+    return id == 0 ? next_step++ : id;
+  }
+
+  void deregister(const compiled_plan& plan) {
+    for (const auto& part : plan.parts)
+      if (part.handle != 0)
+        caf::anon_send(workers[part.worker].handle, deregister_atom::value,
+                       part.handle);
+  }
+
   void shutdown() {
-    for (auto& kvp : plans)
-      kvp.second->shutdown();
+    auto gone = core::to_error(
+      core::cancelled_error("the session was closed during the step"));
+    for (auto& kvp : plans) {
+      deregister(*kvp.second);
+      for (auto& w : kvp.second->waiting)
+        w.promise.deliver(gone);
+    }
     plans.clear();
     for (auto& kvp : steps)
-      kvp.second.promise.deliver(core::to_error(
-        core::cancelled_error("the session was closed during the step")));
+      kvp.second.promise.deliver(gone);
     steps.clear();
   }
 
@@ -107,8 +136,9 @@ namespace {
 
 using self_ptr = master_actor::stateful_pointer<master_state>;
 
-core::status compile(self_ptr self, const run_request& req,
-                     std::shared_ptr<compiled_plan>* out) {
+/// Rewrites, places and partitions the graph for `req`, and groups the
+/// partitions by worker.
+core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
   auto& st = self->state;
   auto& rt = *st.rt;
   graph::run_signature sig;
@@ -121,8 +151,15 @@ core::status compile(self_ptr self, const run_request& req,
     graph::rewrite_for_run(st.g, st.types, sig, &pruned));
   graph::graph_types types;
   ACTORFLOW_RETURN_IF_ERROR(graph::validate(pruned, rt.ops, &types, true));
+  std::vector<std::string> devices;
+  std::map<std::string, size_t> worker_of;
+  for (size_t w = 0; w < st.workers.size(); ++w)
+    for (const auto& d : st.workers[w].devices) {
+      devices.push_back(d);
+      worker_of.emplace(d, w);
+    }
   ACTORFLOW_RETURN_IF_ERROR(
-    graph::place(pruned, types, rt.devices, rt.kernels, rt.default_device));
+    graph::place(pruned, types, devices, rt.kernels, rt.default_device));
   std::map<std::string, graph::graph> parts;
   ACTORFLOW_RETURN_IF_ERROR(graph::partition(pruned, types, &parts));
   auto plan = std::make_shared<compiled_plan>();
@@ -142,111 +179,207 @@ core::status compile(self_ptr self, const run_request& req,
     plan->feed_nodes.emplace_back(node.name, node.op);
   }
   plan->fetch_names = req.fetches;
-  for (const auto& [device, part] : parts)
+  std::map<size_t, size_t> part_of_worker;
+  for (auto& [device, part] : parts) {
+    auto w = worker_of.at(device);
+    auto [it, fresh] = part_of_worker.try_emplace(w, plan->parts.size());
+    if (fresh) {
+      plan->parts.emplace_back();
+      plan->parts.back().worker = w;
+    }
+    auto& wp = plan->parts[it->second];
     for (const auto& node : part.nodes()) {
       plan->placement.emplace(node.name, node.device);
       if (st.options.log_device_placement)
         core::log().info("placement: {} ({}) on {}", node.name, node.op,
                          node.device);
+      if (node.op == ops::runtime_op::feed)
+        wp.feeds.push_back(
+          static_cast<int32_t>(std::get<int64_t>(node.attrs.at("index"))));
     }
-  master_actor master = self;
-  auto spawn = [self](std::shared_ptr<partition_plan> p, int group) {
-    return spawn_nodes(self->system(), std::move(p), group);
-  };
-  for (auto& kvp : parts) {
-    std::shared_ptr<partition_plan> part;
-    auto bst = partition_plan::build(kvp.second, rt, master, spawn, &part);
-    if (!bst.is_ok()) {
-      plan->shutdown();
-      return bst;
-    }
-    part->context = st.rt;
-    part->trackers = st.trackers;
-    plan->parts.push_back(std::move(part));
+    wp.set.graphs.push_back(std::move(part));
   }
-  auto wst = partition_plan::wire(plan->parts);
-  if (!wst.is_ok()) {
-    plan->shutdown();
-    return wst;
-  }
-  core::log().debug("compiled run signature with {} nodes in {} partitions",
+  core::log().debug("compiled run signature with {} nodes on {} workers",
                     pruned.size(), plan->parts.size());
   *out = std::move(plan);
   return core::status::ok();
 }
 
-void finish_step(self_ptr self, uint64_t id, step_state& step);
+void launch(self_ptr self, const plan_ptr& plan, run_request& req,
+            caf::typed_response_promise<run_result> promise);
 
-caf::result<run_result> start_step(self_ptr self, run_request& req) {
+/// Registration of `plan` failed or succeeded on every worker: the runs
+/// waiting for it go on or fail.
+void plan_settled(self_ptr self, const std::string& key, const plan_ptr& plan) {
   auto& st = self->state;
-  if (st.closed)
-    return core::to_error(
-      core::failed_precondition_error("the session is closed"));
-  auto key = signature_key(req);
-  auto& plan = st.plans[key];
-  if (!plan) {
-    auto cst = guarded("compiling the graph",
-                       [&] { return compile(self, req, &plan); });
-    if (!cst.is_ok()) {
-      st.plans.erase(key);
-      return core::to_error(cst);
-    }
+  auto waiting = std::move(plan->waiting);
+  plan->waiting.clear();
+  if (!plan->error.is_ok()) {
+    st.deregister(*plan);
+    auto i = st.plans.find(key);
+    if (i != st.plans.end() && i->second == plan)
+      st.plans.erase(i);
+    for (auto& w : waiting)
+      w.promise.deliver(core::to_error(plan->error));
+    return;
   }
+  plan->ready = true;
+  for (auto& w : waiting)
+    launch(self, plan, w.req, std::move(w.promise));
+}
+
+/// Tells every worker where the Recvs of all workers are.
+void wire(self_ptr self, const std::string& key, const plan_ptr& plan) {
+  plan->replies_left = plan->parts.size();
+  for (const auto& part : plan->parts)
+    self
+      ->request(self->state.workers[part.worker].handle, caf::infinite,
+                wire_atom::value, part.handle, plan->recvs)
+      .then(
+        [self, key, plan](done_atom) {
+          if (--plan->replies_left == 0)
+            plan_settled(self, key, plan);
+        },
+        [self, key, plan](caf::error& err) {
+          if (plan->error.is_ok())
+            plan->error = core::from_error(err);
+          if (--plan->replies_left == 0)
+            plan_settled(self, key, plan);
+        });
+}
+
+/// Registers each worker's partitions, then wires them.
+void register_plan(self_ptr self, const std::string& key,
+                   const plan_ptr& plan) {
+  if (plan->parts.empty()) {
+    plan_settled(self, key, plan);
+    return;
+  }
+  plan->replies_left = plan->parts.size();
+  auto settle = [self, key, plan] {
+    if (--plan->replies_left > 0)
+      return;
+    if (plan->error.is_ok())
+      wire(self, key, plan);
+    else
+      plan_settled(self, key, plan);
+  };
+  for (size_t i = 0; i < plan->parts.size(); ++i) {
+    auto& part = plan->parts[i];
+    self
+      ->request(self->state.workers[part.worker].handle, caf::infinite,
+                register_atom::value, std::move(part.set))
+      .then(
+        [plan, i, settle](registration& reg) {
+          plan->parts[i].handle = reg.handle;
+          for (auto& r : reg.recvs)
+            plan->recvs.push_back(std::move(r));
+          settle();
+        },
+        [self, plan, i, settle](caf::error& err) {
+          if (plan->error.is_ok())
+            plan->error = core::from_error(err).with_context(
+              "", "", self->state.workers[plan->parts[i].worker].task);
+          settle();
+        });
+    part.set = partition_set{};
+  }
+}
+
+core::status check_feeds(const compiled_plan& plan, const run_request& req) {
   for (size_t i = 0; i < req.feeds.size(); ++i) {
     const auto& [name, value] = req.feeds[i];
-    const auto& [node, op] = plan->feed_nodes[i];
-    if (value.dtype() != plan->feed_types[i])
-      return core::to_error(
-        core::invalid_argument_error(
-          "feed '", name, "' has dtype ", core::to_string(value.dtype()),
-          ", the graph expects ", core::to_string(plan->feed_types[i]))
-          .with_context(node, op));
-    if (!plan->feed_shapes[i].compatible_with(value.shape()))
-      return core::to_error(
-        core::invalid_argument_error(
-          "feed '", name, "' has shape ", value.shape().to_string(),
-          ", the placeholder expects ", plan->feed_shapes[i].to_string())
-          .with_context(node, op));
+    const auto& [node, op] = plan.feed_nodes[i];
+    if (value.dtype() != plan.feed_types[i])
+      return core::invalid_argument_error(
+               "feed '", name, "' has dtype ", core::to_string(value.dtype()),
+               ", the graph expects ", core::to_string(plan.feed_types[i]))
+        .with_context(node, op);
+    if (!plan.feed_shapes[i].compatible_with(value.shape()))
+      return core::invalid_argument_error(
+               "feed '", name, "' has shape ", value.shape().to_string(),
+               ", the placeholder expects ", plan.feed_shapes[i].to_string())
+        .with_context(node, op);
   }
-  auto id = st.rt->resources.next_step_id();
+  return core::status::ok();
+}
+
+void on_report(self_ptr self, uint64_t id, step_report& report,
+               const std::string& task);
+
+void finish_step(self_ptr self, uint64_t id, step_state& step);
+
+/// Starts a step of a ready plan: one message per participating worker.
+void launch(self_ptr self, const plan_ptr& plan, run_request& req,
+            caf::typed_response_promise<run_result> promise) {
+  auto& st = self->state;
+  auto fst = check_feeds(*plan, req);
+  if (!fst.is_ok()) {
+    promise.deliver(core::to_error(fst));
+    return;
+  }
+  auto id = st.new_step_id();
   auto& step = st.steps[id];
-  step.promise = self->make_response_promise<run_result>();
+  step.promise = std::move(promise);
   step.plan = plan;
   step.want_metadata = req.want_metadata;
   step.fetched.resize(plan->fetch_names.size());
   step.fetch_states.resize(plan->fetch_names.size(), value_state::failed);
-  // One token per root message, minted before the first is sent.
-  step.tracker = st.trackers->acquire(id);
-  int64_t roots = 0;
-  for (const auto& part : plan->parts)
-    roots += static_cast<int64_t>(part->roots.size());
-  step.tracker->mint(roots);
-  if (roots == 0) {
-    auto result = step.promise;
+  step.reports_left = plan->parts.size();
+  if (plan->parts.empty()) {
     finish_step(self, id, step);
-    return result;
+    return;
   }
-  tag t{id, 0, 0, nullptr, step.tracker};
-  for (auto& part : plan->parts)
-    for (auto root : part->roots) {
-      const auto& item = part->nodes[static_cast<size_t>(root)];
-      value_msg m{t, control_slot, value_state::live, {}, root};
-      if (item.kind == node_kind::feed) {
-        m.slot = 0;
-        m.value.value = req.feeds[static_cast<size_t>(item.index_attr)].second;
-      }
-      self->send(part->actors[static_cast<size_t>(root)], std::move(m));
+  for (const auto& part : plan->parts) {
+    run_step_msg msg{part.handle, id, {}};
+    for (auto index : part.feeds)
+      msg.feeds.push_back(
+        indexed_tensor{index, value_state::live,
+                       req.feeds[static_cast<size_t>(index)].second});
+    const auto& w = st.workers[part.worker];
+    self->request(w.handle, caf::infinite, std::move(msg))
+      .then([self, id, task = w.task](
+              step_report& report) { on_report(self, id, report, task); },
+            [self, id, task = w.task](caf::error& err) {
+              step_report report;
+              report.step = id;
+              report.error = core::from_error(err);
+              on_report(self, id, report, task);
+            });
+  }
+}
+
+void on_report(self_ptr self, uint64_t id, step_report& report,
+               const std::string& task) {
+  auto i = self->state.steps.find(id);
+  if (i == self->state.steps.end())
+    return;
+  auto& step = i->second;
+  for (auto& f : report.fetches) {
+    auto idx = static_cast<size_t>(f.index);
+    if (f.index < 0 || idx >= step.fetched.size()) {
+      report.error = core::internal_error("a worker reported fetch ", f.index,
+                                          " of ", step.fetched.size());
+      break;
     }
-  return step.promise;
+    step.fetched[idx] = std::move(f.value);
+    step.fetch_states[idx] = f.state;
+  }
+  if (!report.error.is_ok() && step.error.is_ok()) {
+    step.error = std::move(report.error);
+    if (step.error.device().empty() && self->state.workers.size() > 1)
+      step.error
+        = step.error.with_context(step.error.node(), step.error.op(), task);
+  }
+  if (--step.reports_left == 0)
+    finish_step(self, id, step);
 }
 
 void finish_step(self_ptr self, uint64_t id, step_state& step) {
-  // No message of the step can arrive any more: its stacks go.
-  self->state.rt->resources.drop_step(id);
-  // Nodes that keep loop constants per step drop this step's.
+  auto& st = self->state;
   for (const auto& part : step.plan->parts)
-    for (const auto& a : part->step_state_actors)
-      self->send(a, step_done_msg{id});
+    self->send(st.workers[part.worker].handle, drop_atom::value, part.handle,
+               id);
   if (step.error.is_ok())
     for (size_t i = 0; i < step.fetched.size(); ++i)
       if (step.fetch_states[i] != value_state::live) {
@@ -264,18 +397,43 @@ void finish_step(self_ptr self, uint64_t id, step_state& step) {
     core::log().debug("step {} failed: {}", id, step.error.to_string());
     step.promise.deliver(core::to_error(step.error));
   }
-  self->state.trackers->release(step.tracker);
-  self->state.steps.erase(id);
+  st.steps.erase(id);
 }
 
-} // namespace
+caf::result<run_result> start_step(self_ptr self, run_request& req) {
+  auto& st = self->state;
+  if (st.closed)
+    return core::to_error(
+      core::failed_precondition_error("the session is closed"));
+  auto key = signature_key(req);
+  auto& plan = st.plans[key];
+  bool fresh = !plan;
+  if (fresh) {
+    auto cst = guarded("compiling the graph",
+                       [&] { return compile(self, req, &plan); });
+    if (!cst.is_ok()) {
+      st.plans.erase(key);
+      return core::to_error(cst);
+    }
+  }
+  // (Made after the last error returned: a promise takes over the reply.)
+  auto promise = self->make_response_promise<run_result>();
+  if (!plan->ready) {
+    plan->waiting.push_back(waiting_run{std::move(req), promise});
+    if (fresh)
+      register_plan(self, key, plan_ptr{plan});
+    return promise;
+  }
+  launch(self, plan, req, promise);
+  return promise;
+}
 
-namespace {
-
-master_actor::behavior_type
-master_impl(master_actor::stateful_pointer<master_state> self,
-            std::shared_ptr<runtime_context> rt, session_options options) {
+master_actor::behavior_type master_impl(self_ptr self,
+                                        std::shared_ptr<runtime_context> rt,
+                                        std::vector<worker_ref> workers,
+                                        session_options options) {
   self->state.rt = std::move(rt);
+  self->state.workers = std::move(workers);
   self->state.options = options;
   return {
     [self](extend_atom, graph::graph& more) -> caf::result<done_atom> {
@@ -301,24 +459,6 @@ master_impl(master_actor::stateful_pointer<master_state> self,
       self->state.closed = true;
       return done_atom::value;
     },
-    [self](fetch_msg& m) {
-      auto i = self->state.steps.find(m.step);
-      if (i == self->state.steps.end())
-        return;
-      auto idx = static_cast<size_t>(m.index);
-      i->second.fetched[idx] = std::move(m.value);
-      i->second.fetch_states[idx] = m.state;
-    },
-    [self](step_error_msg& m) {
-      auto i = self->state.steps.find(m.step);
-      if (i != self->state.steps.end() && i->second.error.is_ok())
-        i->second.error = std::move(m.error);
-    },
-    [self](step_complete_msg m) {
-      auto i = self->state.steps.find(m.step);
-      if (i != self->state.steps.end())
-        finish_step(self, m.step, i->second);
-    },
   };
 }
 
@@ -326,8 +466,9 @@ master_impl(master_actor::stateful_pointer<master_state> self,
 
 master_actor spawn_master(caf::actor_system& sys,
                           std::shared_ptr<runtime_context> rt,
+                          std::vector<worker_ref> workers,
                           session_options options) {
-  return sys.spawn(master_impl, std::move(rt), options);
+  return sys.spawn(master_impl, std::move(rt), std::move(workers), options);
 }
 
 } // namespace actorflow::actors

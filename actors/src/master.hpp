@@ -1,21 +1,27 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include <caf/actor_system.hpp>
 
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
+#include "actorflow/actors/worker_ref.hpp"
 
 namespace actorflow::actors {
 
+using master_actor = session_actor;
+
 /// Spawns a session's master: it holds the session's graph, compiles each
-/// distinct run signature once (rewrite, prune, place, partition, spawn node
-/// actors), starts steps and answers them when every partition has
-/// finished.
+/// distinct run signature once (rewrite, prune, place over the devices of
+/// `workers`, partition), registers each worker's partitions with it, and
+/// runs steps with one message per participating worker. `rt` gives the
+/// op and kernel registries and the default device.
 master_actor spawn_master(caf::actor_system& sys,
                           std::shared_ptr<runtime_context> rt,
+                          std::vector<worker_ref> workers,
                           session_options options);
 
 } // namespace actorflow::actors

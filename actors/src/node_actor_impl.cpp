@@ -10,6 +10,7 @@
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "actorflow/core/logging.hpp"
 #include "actorflow/ops/kernel_context.hpp"
 #include "frame_instance.hpp"
 #include "local_queue.hpp"
@@ -28,6 +29,9 @@ struct pending_inputs {
   int controls_left = 0;
   bool has_live = false;
   bool fired = false;
+  /// Recv only: tokens of local inputs kept while the value from another
+  /// worker is on its way (a half-arrived Recv is outstanding work).
+  int64_t held_tokens = 0;
 };
 
 /// The worse of two states: failed beats dead beats live.
@@ -87,7 +91,8 @@ struct async_call {
   int node;
   actors::tag tag;
   std::unique_ptr<ops::kernel_context> ctx;
-  bool counted; ///< As work of its frame instance.
+  bool counted;          ///< As work of its frame instance.
+  step_tracker* tracker; ///< Of the token it holds.
 };
 
 /// The actor class of a group of nodes. A class of its own rather than a
@@ -127,8 +132,10 @@ public:
   /// Asynchronous kernels in flight, by id.
   std::unordered_map<uint64_t, async_call> async;
   uint64_t next_async = 0;
-  /// The tracker of the step whose message is being handled, and how many
-  /// of its tokens this actor owns meanwhile (see `step_tracker`).
+  /// The tracker of the step whose message is being handled (nullptr for
+  /// a value from another worker that arrived before the step started
+  /// here), and how many of its tokens this actor owns meanwhile (see
+  /// `step_tracker`). Kept as a cache: most messages in a row share a step.
   step_tracker* tracker = nullptr;
   int64_t owned = 0;
   /// The group, and for a loop frame its instances with work here, by
@@ -148,31 +155,46 @@ constexpr int drain_budget = 4096;
 
 /// The key of the frame instance `t` belongs to.
 tag frame_key(const tag& t) {
-  return tag{t.step, t.frame, invariant_iter, nullptr, nullptr};
+  return tag{t.step, t.frame, invariant_iter};
 }
 
-/// Starts handling a message of the step of `t`: its token is ours now,
-/// and in a loop frame its frame instance is the current one.
-void begin(self_ptr self, const tag& t) {
-  self->tracker = t.tracker;
-  self->owned = 1;
+/// Points `self->tracker` at the tracker of `step` (nullptr if the step
+/// has not started on this worker, or ended).
+void use_tracker(self_ptr self, uint64_t step) {
+  auto* t = self->tracker;
+  if (t == nullptr || t->step.load(std::memory_order_acquire) != step)
+    self->tracker = self->plan->trackers->find(step);
+}
+
+/// Starts handling a message of the step of `t` that holds a token of
+/// `tracker` (ours now), or none (`tracker` nullptr: a value from another
+/// worker); in a loop frame the message's frame instance becomes the
+/// current one.
+void begin(self_ptr self, const tag& t, step_tracker* tracker) {
+  if (tracker != nullptr) {
+    self->tracker = tracker;
+    self->owned = 1;
+  } else {
+    use_tracker(self, t.step);
+    self->owned = 0;
+  }
   if (self->info->frame == 0)
     return;
   if (self->current != nullptr && self->current_key.step == t.step
-      && self->current_key.frame == t.frame)
+      && self->current_key.frame == t.frame) {
+    self->current->learn_parent(self->tracker, t.frame);
     return;
+  }
   auto key = frame_key(t);
   auto i = self->instances.find(key);
-  if (i == self->instances.end()) {
-    const auto& parent = t.frame_info ? t.frame_info->parent : nullptr;
+  if (i == self->instances.end())
     i = self->instances
           .emplace(key, frame_instance{self->info->entries,
-                                       self->info->parallel_iterations,
-                                       parent ? parent->id : 0})
+                                       self->info->parallel_iterations})
           .first;
-  }
   self->current = &i->second;
   self->current_key = key;
+  self->current->learn_parent(self->tracker, t.frame);
 }
 
 /// Makes sure this actor owns at least `n` tokens of the current step.
@@ -194,7 +216,8 @@ void take_token(self_ptr self) {
 void finish(self_ptr self) {
   if (self->owned > 0 && self->tracker != nullptr
       && self->tracker->release(self->owned))
-    self->send(self->plan->master, step_complete_msg{self->tracker->step});
+    self->send(self->plan->sink, step_complete_msg{self->tracker->step.load(
+                                   std::memory_order_relaxed)});
   self->owned = 0;
 }
 
@@ -240,6 +263,7 @@ void wire(self_ptr self, node_state& st) {
 void post(self_ptr self, const out_edge& e, value_msg&& msg) {
   take_token(self);
   msg.node = e.node;
+  msg.tracker = self->tracker;
   if (e.dst)
     enqueue(self, e.dst, std::move(msg));
   else
@@ -291,7 +315,7 @@ core::status named_after_fetched(self_ptr self, const node_item& fetch,
 void report(self_ptr self, const node_state& st, const tag& t,
             const core::status& err) {
   const auto& item = *st.item;
-  self->send(self->plan->master,
+  self->send(self->plan->sink,
              step_error_msg{t.step, err.with_context(item.def.name, item.def.op,
                                                      self->plan->device_name)});
 }
@@ -391,7 +415,7 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
     bool counted = self->current != nullptr && self->current->add_work(t.iter);
     self->async.emplace(id,
                         async_call{static_cast<int>(&st - self->nodes.data()),
-                                   t, std::move(ctx), counted});
+                                   t, std::move(ctx), counted, self->tracker});
     // The handle keeps this actor, and with it the kernel and its context,
     // alive until the kernel is done.
     auto handle = caf::actor_cast<node_actor>(self);
@@ -461,9 +485,7 @@ void next_iteration(self_ptr self, node_state& st, const tag& t,
       state, std::move(inputs[0])});
     return;
   }
-  send_outputs(self, st,
-               tag{t.step, t.frame, t.iter + 1, t.frame_info, t.tracker}, state,
-               &inputs);
+  send_outputs(self, st, tag{t.step, t.frame, t.iter + 1}, state, &inputs);
 }
 
 /// The id of the child frame `name_hash` entered from iteration `iter` of
@@ -509,7 +531,10 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
         }
       }
       value_msg m{t, 0, state, std::move(value), item.send_target_node};
-      take_token(self);
+      if (!item.send_remote) { // the Recv's worker counts its own work
+        take_token(self);
+        m.tracker = self->tracker;
+      }
       enqueue(self, item.send_target, std::move(m));
       send_outputs(self, st, t, state, nullptr);
       return;
@@ -525,7 +550,7 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
           state = value_state::failed;
         }
       }
-      self->send(self->plan->master,
+      self->send(self->plan->sink,
                  fetch_msg{t.step, item.index_attr, state, std::move(v)});
       send_outputs(self, st, t, state, nullptr);
       return;
@@ -534,25 +559,22 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
       auto id = child_frame(t.frame, t.iter, item.frame_hash);
       if (self->current != nullptr) // waits for the child it creates
         self->current->add_child(id, t.iter);
-      const auto* info = t.tracker == nullptr
-                           ? nullptr
-                           : t.tracker->frame(id, t.frame_info, t.iter,
-                                              state == value_state::dead);
-      tag out{t.step, id, item.is_constant_enter ? invariant_iter : 0, info,
-              t.tracker};
+      if (self->tracker != nullptr)
+        self->tracker->enter_frame(
+          frame_ref{id, t.frame, t.iter, state == value_state::dead});
+      tag out{t.step, id, item.is_constant_enter ? invariant_iter : 0};
       send_outputs(self, st, out, state, &inputs);
       return;
     }
     case node_kind::exit: {
       // A dead Exit of a live loop belongs to an iteration that went on;
       // only a loop entered dead (an untaken branch) exits dead.
-      bool frame_dead = t.frame_info && t.frame_info->dead;
-      if (state == value_state::dead && !frame_dead)
+      frame_ref frame;
+      bool known = self->tracker != nullptr
+                   && self->tracker->find_frame(t.frame, &frame);
+      if (state == value_state::dead && !(known && frame.dead))
         return;
-      const auto& info = t.frame_info;
-      tag out{t.step, info && info->parent ? info->parent->id : 0,
-              info ? info->parent_iter : 0, info ? info->parent : nullptr,
-              t.tracker};
+      tag out{t.step, known ? frame.parent : 0, known ? frame.parent_iter : 0};
       send_outputs(self, st, out, state, &inputs);
       return;
     }
@@ -590,6 +612,7 @@ pending_iterator pending_entry(node_state& st, const tag& t) {
   p.state = value_state::live;
   p.has_live = false;
   p.fired = false;
+  p.held_tokens = 0;
   p.inputs.resize(static_cast<size_t>(st.num_slots));
   for (const auto& c : st.constants)
     p.inputs[static_cast<size_t>(c.slot)].value = c.value;
@@ -601,7 +624,6 @@ void recycle(node_state& st, pending_node node) {
   constexpr size_t max_spare = 16;
   if (st.spare.size() == max_spare)
     return;
-  node.key().frame_info = nullptr;
   node.mapped().inputs.clear();
   st.spare.push_back(std::move(node));
 }
@@ -706,10 +728,18 @@ void on_value(self_ptr self, node_state& st, value_msg& m) {
   if (m.slot >= 0)
     p.inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
   p.state = combine(p.state, m.state);
-  if (--p.remaining > 0)
+  if (--p.remaining > 0) {
+    if (st.kind == node_kind::recv && self->owned > 0) {
+      // Waits for a value that may come from another worker: the step
+      // is not done here until it has.
+      ++p.held_tokens;
+      --self->owned;
+    }
     return;
+  }
   auto node = st.pending.extract(it);
   auto& done = node.mapped();
+  self->owned += done.held_tokens;
   if (!st.has_invariants)
     fire(self, st, m.tag, done.state, done.inputs);
   else
@@ -745,9 +775,8 @@ void advance(self_ptr self) {
       self->plan->index_in_group[static_cast<size_t>(held.node)])];
     std::vector<ops::entry> outputs{std::move(held.value)};
     const auto& t = held.tag;
-    send_outputs(self, st,
-                 tag{t.step, t.frame, t.iter + 1, t.frame_info, t.tracker},
-                 held.state, &outputs);
+    send_outputs(self, st, tag{t.step, t.frame, t.iter + 1}, held.state,
+                 &outputs);
   }
   if (!inst->finished() || !inst->first_report())
     return;
@@ -786,13 +815,28 @@ void drain(self_ptr self) {
     auto& m = queued.msg;
     auto& st = self->nodes[static_cast<size_t>(
       self->plan->index_in_group[static_cast<size_t>(m.node)])];
-    begin(self, m.tag);
+    begin(self, m.tag, m.tracker);
     on_value(self, st, m);
     if (queued.counted)
       self->current->work_done(m.tag.iter);
     advance(self);
     finish(self);
   }
+}
+
+/// Whether a value from another worker may be handled: it names a node of
+/// this group, an input slot the node has, and no loop constant.
+bool acceptable(self_ptr self, const value_msg& m) {
+  const auto& plan = *self->plan;
+  auto n = static_cast<size_t>(m.node);
+  bool ok = m.node >= 0 && n < plan.nodes.size()
+            && plan.group_of[n] == self->group
+            && m.slot < plan.nodes[n].num_slots && m.tag.iter != invariant_iter;
+  if (!ok)
+    core::log().warn("dropped a malformed value message from another worker "
+                     "(node {}, slot {}, step {})",
+                     m.node, m.slot, m.tag.step);
+  return ok;
 }
 
 node_worker::node_worker(caf::actor_config& cfg,
@@ -821,9 +865,11 @@ node_worker::behavior_type node_worker::make_behavior() {
   auto* self = this;
   return {
     [self](value_msg& m) {
+      if (m.tracker == nullptr && !acceptable(self, m))
+        return;
       auto& st = self->nodes[static_cast<size_t>(
         self->plan->index_in_group[static_cast<size_t>(m.node)])];
-      begin(self, m.tag);
+      begin(self, m.tag, m.tracker);
       if (m.entry && self->current != nullptr)
         self->current->entry_arrived();
       on_value(self, st, m);
@@ -841,7 +887,7 @@ node_worker::behavior_type node_worker::make_behavior() {
         return;
       auto call = std::move(i->second);
       self->async.erase(i);
-      begin(self, call.tag); // the token the kernel held
+      begin(self, call.tag, call.tracker); // the token the kernel held
       finish_kernel(self, self->nodes[static_cast<size_t>(call.node)], call.tag,
                     *call.ctx);
       if (call.counted)
@@ -853,7 +899,7 @@ node_worker::behavior_type node_worker::make_behavior() {
     [self](frame_done_msg m) {
       self->tracker = m.tracker; // the token the message holds
       self->owned = 1;
-      auto key = tag{m.step, m.parent_frame, invariant_iter, nullptr, nullptr};
+      auto key = tag{m.step, m.parent_frame, invariant_iter};
       auto i = self->instances.find(key);
       if (i != self->instances.end()) {
         self->current = &i->second;

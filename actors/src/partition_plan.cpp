@@ -45,11 +45,11 @@ uint64_t fnv1a(const std::string& x) {
 } // namespace
 
 core::status partition_plan::build(
-  const graph::graph& part, runtime_context& rt, master_actor master,
+  const graph::graph& part, runtime_context& rt, worker_sink_actor sink,
   const std::function<node_actor(std::shared_ptr<partition_plan>, int)>& spawn,
   std::shared_ptr<partition_plan>* out) {
   auto plan = std::make_shared<partition_plan>();
-  plan->master = std::move(master);
+  plan->sink = std::move(sink);
   graph::graph g = part;
   graph::graph_types types;
   ACTORFLOW_RETURN_IF_ERROR(graph::validate(g, rt.ops, &types, true));
@@ -287,27 +287,31 @@ core::status partition_plan::build(
   return core::status::ok();
 }
 
-core::status partition_plan::wire(
-  const std::vector<std::shared_ptr<partition_plan>>& parts) {
-  std::map<std::string, std::pair<node_actor, int32_t>> recvs;
-  for (const auto& p : parts)
-    for (size_t i = 0; i < p->nodes.size(); ++i)
-      if (p->nodes[i].kind == node_kind::recv)
-        recvs.emplace(
-          std::get<std::string>(p->nodes[i].def.attrs.at("tensor_name")),
-          std::make_pair(p->actors[i], static_cast<int32_t>(i)));
-  for (const auto& p : parts)
-    for (auto& item : p->nodes)
-      if (item.kind == node_kind::send) {
-        const auto& name
-          = std::get<std::string>(item.def.attrs.at("tensor_name"));
-        auto i = recvs.find(name);
-        if (i == recvs.end())
-          return core::internal_error("no Recv for tensor '", name, "'")
-            .with_context(item.def.name, item.def.op, p->device_name);
-        item.send_target = i->second.first;
-        item.send_target_node = i->second.second;
-      }
+void partition_plan::list_recvs(recv_table* out) const {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].kind == node_kind::recv)
+      out->push_back(
+        recv_entry{std::get<std::string>(nodes[i].def.attrs.at("tensor_name")),
+                   actors[i], static_cast<int32_t>(i)});
+}
+
+core::status partition_plan::wire(const recv_table& recvs,
+                                  const caf::node_id& here) {
+  std::map<std::string_view, const recv_entry*> by_name;
+  for (const auto& r : recvs)
+    by_name.emplace(r.tensor_name, &r);
+  for (auto& item : nodes)
+    if (item.kind == node_kind::send) {
+      const auto& name
+        = std::get<std::string>(item.def.attrs.at("tensor_name"));
+      auto i = by_name.find(name);
+      if (i == by_name.end() || !i->second->actor)
+        return core::internal_error("no Recv for tensor '", name, "'")
+          .with_context(item.def.name, item.def.op, device_name);
+      item.send_target = i->second->actor;
+      item.send_target_node = i->second->node;
+      item.send_remote = item.send_target.node() != here;
+    }
   return core::status::ok();
 }
 

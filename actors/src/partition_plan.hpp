@@ -1,11 +1,13 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
+#include "actorflow/actors/step_tracker.hpp"
 #include "actorflow/graph/graph.hpp"
 #include "actorflow/graph/validate.hpp"
 #include "actorflow/ops/kernel.hpp"
@@ -68,9 +70,11 @@ struct node_item {
   std::vector<int32_t> invariant_slots;
   std::vector<std::vector<edge>> out; ///< Per output port.
   std::vector<int> control_out;
-  /// For Sends: the Recv's actor and its index in its partition.
+  /// For Sends: the Recv's actor and its index in its partition, and
+  /// whether it lives on another worker (its value then carries no token).
   node_actor send_target;
   int32_t send_target_node = 0;
+  bool send_remote = false;
 };
 
 /// Nodes that share an actor: one root-frame node, or the nodes of one loop
@@ -113,7 +117,7 @@ struct partition_plan {
   /// actor holds the plan: a node may still finish a message of a step
   /// after its session ended.
   std::shared_ptr<runtime_context> context;
-  /// The session's step trackers: tags hold their addresses.
+  /// The worker's step trackers, where node actors find a step's count.
   std::shared_ptr<step_trackers> trackers;
   std::string device_name;
   devices::device* device = nullptr;
@@ -130,20 +134,24 @@ struct partition_plan {
   /// The actors of loop frames, which keep state per step beyond a tag
   /// (frame instances, loop constants): told when a step is done.
   std::vector<node_actor> step_state_actors;
-  master_actor master;
+  /// The worker, told of fetched values, errors and the step's end.
+  worker_sink_actor sink;
 
   /// Builds the items of `part` (kernels included: attrs are checked here),
   /// groups them and spawns one actor per group through `spawn` (given the
   /// group's index).
   static core::status
-  build(const graph::graph& part, runtime_context& rt, master_actor master,
+  build(const graph::graph& part, runtime_context& rt, worker_sink_actor sink,
         const std::function<node_actor(std::shared_ptr<partition_plan>, int)>&
           spawn,
         std::shared_ptr<partition_plan>* out);
 
-  /// Points every Send at the Recv with the same `tensor_name` in `parts`.
-  static core::status
-  wire(const std::vector<std::shared_ptr<partition_plan>>& parts);
+  /// Adds this partition's Recvs to `out`.
+  void list_recvs(recv_table* out) const;
+
+  /// Points every Send at the Recv with the same `tensor_name` in `recvs`
+  /// (the Recvs of every worker); `here` is this worker's node.
+  core::status wire(const recv_table& recvs, const caf::node_id& here);
 
   /// Stops every node actor.
   void shutdown();

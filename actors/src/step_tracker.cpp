@@ -2,13 +2,18 @@
 
 namespace actorflow::actors {
 
-const frame_ref* step_tracker::frame(uint64_t id, const frame_ref* parent,
-                                     int64_t parent_iter, bool dead) {
+void step_tracker::enter_frame(const frame_ref& x) {
   std::lock_guard<std::mutex> guard{mtx_};
-  auto& x = frames_[id];
-  if (!x)
-    x = std::make_unique<frame_ref>(frame_ref{id, parent, parent_iter, dead});
-  return x.get();
+  frames_.try_emplace(x.id, x);
+}
+
+bool step_tracker::find_frame(uint64_t id, frame_ref* out) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto i = frames_.find(id);
+  if (i == frames_.end())
+    return false;
+  *out = i->second;
+  return true;
 }
 
 void step_tracker::drop_frame(uint64_t id) {
@@ -33,13 +38,22 @@ step_tracker* step_trackers::acquire(uint64_t step) {
   }
   result->tokens.store(0, std::memory_order_relaxed);
   result->clear_frames();
-  result->step = step;
+  result->step.store(step, std::memory_order_release);
+  active_[step] = result;
   return result;
+}
+
+step_tracker* step_trackers::find(uint64_t step) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto i = active_.find(step);
+  return i == active_.end() ? nullptr : i->second;
 }
 
 void step_trackers::release(step_tracker* tracker) {
   tracker->clear_frames();
   std::lock_guard<std::mutex> guard{mtx_};
+  active_.erase(tracker->step.load(std::memory_order_relaxed));
+  tracker->step.store(0, std::memory_order_release);
   free_.push_back(tracker);
 }
 

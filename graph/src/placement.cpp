@@ -1,6 +1,7 @@
+#include <algorithm>
 #include <numeric>
 
-#include "actorflow/devices/device_set.hpp"
+#include "actorflow/core/device_name.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 
@@ -24,7 +25,7 @@ bool is_runtime_op(const std::string& op) {
 } // namespace
 
 core::status place(graph& g, const graph_types& types,
-                   const devices::device_set& devices,
+                   const std::vector<std::string>& devices,
                    const ops::kernel_registry& kernels,
                    const std::string& default_device) {
   auto n = g.size();
@@ -47,20 +48,29 @@ core::status place(graph& g, const graph_types& types,
       ++data;
     }
   }
+  std::vector<core::device_name> names;
+  for (const auto& d : devices) {
+    auto parsed = core::device_name::parse(d);
+    if (!parsed || !parsed->job || !parsed->task || !parsed->type
+        || !parsed->id)
+      return core::invalid_argument_error("device '", d,
+                                          "' is not a full device name");
+    names.push_back(std::move(*parsed));
+  }
   auto default_spec = core::device_name::parse(default_device);
   if (!default_spec)
     return core::invalid_argument_error("malformed default device '",
                                         default_device, "'");
   // Candidates per group: devices matching every request of the group and
   // supporting every op of it.
-  std::map<int, std::vector<devices::device*>> candidates;
+  std::map<int, std::vector<size_t>> candidates;
   std::map<int, std::string> first_request; // for error messages
   for (size_t i = 0; i < n; ++i) {
     auto root = find_root(parent, static_cast<int>(i));
     auto [it, fresh] = candidates.try_emplace(root);
     if (fresh)
-      for (const auto& d : devices.all())
-        it->second.push_back(d.get());
+      for (size_t d = 0; d < names.size(); ++d)
+        it->second.push_back(d);
     const auto& node = nodes[i];
     auto spec = core::device_name::parse(node.device);
     if (!spec)
@@ -68,15 +78,18 @@ core::status place(graph& g, const graph_types& types,
                                           node.device, "'")
         .with_context(node.name, node.op, node.device);
     auto& cands = it->second;
-    std::vector<devices::device*> kept;
-    for (auto* d : cands)
-      if (spec->matches(d->parsed_name())
-          && (is_runtime_op(node.op) || kernels.supports(node.op, d->type())))
+    std::vector<size_t> kept;
+    for (auto d : cands)
+      if (spec->matches(names[d])
+          && (is_runtime_op(node.op)
+              || kernels.supports(node.op, *names[d].type)))
         kept.push_back(d);
     if (kept.empty()) {
       auto& req = first_request[root];
       std::string why;
-      if (!node.device.empty() && devices.matching(*spec).empty())
+      bool any = std::any_of(names.begin(), names.end(),
+                             [&](const auto& d) { return spec->matches(d); });
+      if (!node.device.empty() && !any)
         why = "no device matches the request";
       else if (!node.device.empty() && !req.empty())
         why = "it must share a device with a node requesting '" + req
@@ -95,13 +108,13 @@ core::status place(graph& g, const graph_types& types,
   for (size_t i = 0; i < n; ++i) {
     auto root = find_root(parent, static_cast<int>(i));
     const auto& cands = candidates[root];
-    devices::device* chosen = cands.front();
-    for (auto* d : cands)
-      if (default_spec->matches(d->parsed_name())) {
+    auto chosen = cands.front();
+    for (auto d : cands)
+      if (default_spec->matches(names[d])) {
         chosen = d;
         break;
       }
-    nodes[i].device = chosen->name();
+    nodes[i].device = devices[chosen];
   }
   return core::status::ok();
 }

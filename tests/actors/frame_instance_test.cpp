@@ -9,19 +9,25 @@
 
 using namespace actorflow;
 using actors::frame_instance;
+using actors::frame_ref;
+using actors::step_tracker;
 using actors::tag;
 
 namespace {
 
 frame_instance::held_value held(int node, int64_t iter) {
-  return {
-    node, tag{1, 42, iter, nullptr, nullptr}, actors::value_state::live, {}};
+  return {node, tag{1, 42, iter}, actors::value_state::live, {}};
 }
 
 } // namespace
 
 TEST(frame_instance, iterations_retire_in_order_when_their_work_is_done) {
-  frame_instance f{2, 10, 7};
+  frame_instance f{2, 10};
+  step_tracker tracker;
+  f.learn_parent(&tracker, 42);
+  EXPECT_EQ(f.parent(), 0u) << "frame 42 is not known yet";
+  tracker.enter_frame(frame_ref{42, 7, 3, false});
+  f.learn_parent(&tracker, 42);
   EXPECT_EQ(f.parent(), 7u);
   EXPECT_TRUE(f.add_work(0));
   EXPECT_TRUE(f.may_enter(1)); // starts iteration 1
@@ -44,7 +50,7 @@ TEST(frame_instance, iterations_retire_in_order_when_their_work_is_done) {
 }
 
 TEST(frame_instance, parallel_iterations_bound_the_iterations_in_flight) {
-  frame_instance f{0, 2, 0};
+  frame_instance f{0, 2};
   EXPECT_TRUE(f.add_work(0));
   EXPECT_TRUE(f.may_enter(1));
   EXPECT_TRUE(f.add_work(1));
@@ -74,7 +80,7 @@ TEST(frame_instance, parallel_iterations_bound_the_iterations_in_flight) {
 }
 
 TEST(frame_instance, an_iteration_waits_for_the_child_frames_it_created) {
-  frame_instance f{0, 10, 0};
+  frame_instance f{0, 10};
   f.add_child(99, 0);
   f.add_child(99, 0); // a second Enter of the same child instance
   f.retire();

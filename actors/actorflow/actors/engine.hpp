@@ -10,6 +10,7 @@
 
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
+#include "actorflow/actors/worker_ref.hpp"
 
 namespace actorflow::actors {
 
@@ -34,8 +35,8 @@ struct session_options {
   bool log_device_placement = false;
 };
 
-/// An actorflow engine: registries, devices and variable containers, and
-/// the actor system that runs sessions.
+/// An actorflow engine: registries, devices and variable containers, the
+/// worker actor that owns them, and the actor system that runs sessions.
 ///
 /// It either owns its `caf::actor_system` or runs inside one the user
 /// already has (call `add_message_types` on that system's config first).
@@ -68,6 +69,20 @@ public:
     return *rt_;
   }
 
+  /// The worker of this process, which owns the devices, variables and
+  /// queues of `context()`.
+  const worker_actor& local_worker() const noexcept {
+    return worker_;
+  }
+
+  /// The workers sessions place nodes on: this process's worker, or the
+  /// workers of a cluster (see `use_workers`).
+  std::vector<worker_ref> workers() const;
+
+  /// Makes later sessions run on `workers` (e.g. from `actors::cluster`)
+  /// rather than on this process's worker alone.
+  void use_workers(std::vector<worker_ref> workers);
+
   /// Spawns a new session actor, for users who send it requests from their
   /// own actors.
   session_actor spawn_session(session_options options = {});
@@ -80,7 +95,9 @@ private:
   caf::actor_system* sys_;
   std::shared_ptr<runtime_context> rt_;
   core::status init_;
-  std::mutex mtx_;
+  worker_actor worker_;
+  mutable std::mutex mtx_;
+  std::vector<worker_ref> workers_;
   std::vector<caf::actor_addr> sessions_;
 };
 

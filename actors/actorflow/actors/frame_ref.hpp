@@ -4,13 +4,13 @@
 
 namespace actorflow::actors {
 
-/// A loop frame instance as the values in it know it: its id and the way
-/// back out, the frame and iteration that entered it. Immutable; owned by
-/// the step's `step_tracker` (tags hold plain pointers, so handing a value
-/// on touches no reference count); the root frame has none.
+/// A loop frame instance as a worker knows it: its id and the way back
+/// out, the frame and iteration that entered it. A plain value: a worker
+/// keeps one per frame instance of a step (see `step_tracker`) and tags
+/// carry only the id, so a tag means the same on every worker.
 struct frame_ref {
   uint64_t id = 0;
-  const frame_ref* parent = nullptr; ///< nullptr: the root frame.
+  uint64_t parent = 0; ///< 0: the root frame.
   int64_t parent_iter = 0;
   /// Entered with a dead value (a loop in an untaken branch): its Exits
   /// are dead rather than dropped.

@@ -4,9 +4,10 @@
 ///
 /// Values travel between node actors as `value_msg`: a (step, frame,
 /// iteration) tag, the consumer's input slot, a state (live, dead, or failed
-/// because an upstream kernel failed) and the value. Messages inside one
-/// process share tensor buffers; the network layer adds a Cap'n Proto
-/// encoding for the types that cross machines.
+/// because an upstream kernel failed) and the value. A master drives its
+/// workers (one per process) with the `worker_actor` protocol. Messages
+/// inside one process share tensor buffers; those that cross processes are
+/// encoded as Cap'n Proto when, and only when, they do.
 
 #include <cstdint>
 #include <functional>
@@ -15,11 +16,15 @@
 #include <utility>
 #include <vector>
 
-#include <caf/allowed_unsafe_message_type.hpp>
 #include <map>
 
+#include <caf/allowed_unsafe_message_type.hpp>
 #include <caf/atom.hpp>
+#include <caf/deserializer.hpp>
+#include <caf/fwd.hpp>
+#include <caf/meta/type_name.hpp>
 #include <caf/replies_to.hpp>
+#include <caf/serializer.hpp>
 #include <caf/typed_actor.hpp>
 
 #include "actorflow/actors/step_tracker.hpp"
@@ -38,6 +43,11 @@ using run_atom = caf::atom_constant<caf::atom("run")>;
 using close_atom = caf::atom_constant<caf::atom("close")>;
 using done_atom = caf::atom_constant<caf::atom("done")>;
 using drain_atom = caf::atom_constant<caf::atom("drain")>;
+using devices_atom = caf::atom_constant<caf::atom("devices")>;
+using register_atom = caf::atom_constant<caf::atom("register")>;
+using wire_atom = caf::atom_constant<caf::atom("wire")>;
+using drop_atom = caf::atom_constant<caf::atom("drop")>;
+using deregister_atom = caf::atom_constant<caf::atom("deregister")>;
 
 // -- tags and values ----------------------------------------------------------
 
@@ -47,16 +57,14 @@ inline constexpr int64_t invariant_iter = -1;
 
 /// Which execution a value belongs to: a step, a frame instance of that
 /// step and an iteration of the frame (root frame 0, iteration 0 outside
-/// loops). A frame id is a pure function of (parent frame, parent
-/// iteration, frame name), so partitions agree on it without talking;
-/// `frame_info` is how an Exit finds its way back, `tracker` counts the
-/// step's outstanding work.
+/// loops). No pointers: a frame id is a pure function of (parent frame,
+/// parent iteration, frame name), so partitions and workers agree on it
+/// without talking, and each worker finds the frame's way back out and the
+/// step's outstanding-work count by id (see `step_tracker`).
 struct tag {
   uint64_t step = 0;
   uint64_t frame = 0;
   int64_t iter = 0;
-  const frame_ref* frame_info = nullptr;
-  step_tracker* tracker = nullptr;
 
   friend bool operator==(const tag& x, const tag& y) noexcept {
     return x.step == y.step && x.frame == y.frame && x.iter == y.iter;
@@ -83,7 +91,9 @@ enum class value_state : uint8_t {
 /// The input slot that activations and control edges use.
 inline constexpr int32_t control_slot = -1;
 
-/// One value for one input slot of a node.
+/// One value for one input slot of a node. Crosses processes (from a Send
+/// to a Recv on another worker), encoded as Cap'n Proto (net/schema/
+/// wire.capnp) only when it does.
 struct value_msg {
   actors::tag tag;
   int32_t slot = control_slot;
@@ -94,16 +104,21 @@ struct value_msg {
   int32_t node = 0;
   /// Sent by an Enter: one of the values that start a frame instance.
   bool entry = false;
+  /// Inside a worker, the step's count there, of which the message holds a
+  /// token (see `step_tracker`). Never encoded: a value from another
+  /// worker arrives without one, holding no token, and the receiver finds
+  /// the step's count by its id.
+  step_tracker* tracker = nullptr;
 };
 
 /// A frame instance has no work left on a partition: its group tells the
 /// group of the enclosing frame (instance `parent_frame`), which created
-/// it.
+/// it. Holds a token of the step.
 struct frame_done_msg {
   uint64_t step = 0;
   uint64_t parent_frame = 0;
   uint64_t frame = 0;
-  step_tracker* tracker = nullptr; ///< The message holds one of its tokens.
+  step_tracker* tracker = nullptr; ///< Of the token it holds.
 };
 
 /// A step finished: node actors drop what they kept for it (loop
@@ -117,7 +132,7 @@ struct async_done_msg {
   uint64_t id = 0;
 };
 
-/// A fetched value (or why there is none), from a fetch node to the master.
+/// A fetched value (or why there is none), from a fetch node to its worker.
 struct fetch_msg {
   uint64_t step = 0;
   int32_t index = 0;
@@ -125,15 +140,88 @@ struct fetch_msg {
   core::tensor value;
 };
 
-/// The first error of a node in a step, from the node to the master.
+/// The first error of a node in a step, from the node to its worker.
 struct step_error_msg {
   uint64_t step = 0;
   core::status error;
 };
 
-/// A step's last outstanding work is done (see `step_tracker`).
+/// The worker's last outstanding work of a step is done (see
+/// `step_tracker`), from the node actor that finished it to its worker.
 struct step_complete_msg {
   uint64_t step = 0;
+};
+
+/// The actor of a group of nodes of one partition: one node of the root
+/// frame, or the nodes of one loop frame (see `partition_plan::groups`).
+/// `drain_atom` is a note to itself to go on with the values its nodes
+/// sent each other.
+using node_actor
+  = caf::typed_actor<caf::reacts_to<value_msg>, caf::reacts_to<async_done_msg>,
+                     caf::reacts_to<step_done_msg>, caf::reacts_to<drain_atom>,
+                     caf::reacts_to<frame_done_msg>>;
+
+/// What node actors report to their worker.
+using worker_sink_actor
+  = caf::typed_actor<caf::reacts_to<fetch_msg>, caf::reacts_to<step_error_msg>,
+                     caf::reacts_to<step_complete_msg>>;
+
+// -- between the master and its workers --------------------------------------
+
+/// Where a Recv of a registered partition lives: Sends with the same
+/// `tensor_name` anywhere in the cluster deliver to it.
+struct recv_entry {
+  std::string tensor_name;
+  node_actor actor;
+  int32_t node = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, recv_entry& x) {
+  return f(caf::meta::type_name("recv_entry"), x.tensor_name, x.actor, x.node);
+}
+
+using recv_table = std::vector<recv_entry>;
+
+/// The partitions of one run signature that a worker hosts, to register.
+struct partition_set {
+  std::vector<graph::graph> graphs;
+};
+
+/// A registered partition set: the handle to run it by and its Recvs.
+struct registration {
+  uint64_t handle = 0;
+  recv_table recvs;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, registration& x) {
+  return f(caf::meta::type_name("registration"), x.handle, x.recvs);
+}
+
+/// A tensor by position: a feed (by its index in the run's feeds) or a
+/// fetch (by its index in the run's fetches, with its state).
+struct indexed_tensor {
+  int32_t index = 0;
+  value_state state = value_state::live;
+  core::tensor value;
+};
+
+/// Runs one step of a registered partition set on a worker: the one
+/// message per worker and step that starts it.
+struct run_step_msg {
+  uint64_t handle = 0;
+  uint64_t step = 0;
+  /// The feeds the worker's partitions read.
+  std::vector<indexed_tensor> feeds;
+};
+
+/// A worker's part of a step is done: what its fetch nodes got and its
+/// first error. The one message per worker and step that ends it.
+struct step_report {
+  uint64_t step = 0;
+  std::vector<indexed_tensor> fetches;
+  core::status error;
 };
 
 // -- the session's client interface ------------------------------------------
@@ -200,19 +288,25 @@ using session_actor = caf::typed_actor<
   caf::replies_to<run_atom, run_request>::with<run_result>,
   caf::replies_to<close_atom>::with<done_atom>>;
 
-/// The session plus what its node actors report to it.
-using master_actor = session_actor::extend<caf::reacts_to<fetch_msg>,
-                                           caf::reacts_to<step_error_msg>,
-                                           caf::reacts_to<step_complete_msg>>;
+/// A worker: one per process, owning its devices, variables and queues and
+/// the partitions registered with it. Masters talk to a local worker and to
+/// a remote one (published through CAF's middleman) alike:
+/// - `devices_atom`: the full names of its devices;
+/// - `register_atom`: builds a partition set, returns its handle and Recvs;
+/// - `wire_atom`: the Recvs of every worker of the set, for its Sends;
+/// - `run_step_msg`: runs a step, answered when its part is done;
+/// - `drop_atom`: the step (handle, step) ended everywhere: drop its state;
+/// - `deregister_atom`: stops a partition set's actors.
+using worker_actor = caf::typed_actor<
+  caf::replies_to<devices_atom>::with<std::vector<std::string>>,
+  caf::replies_to<register_atom, partition_set>::with<registration>,
+  caf::replies_to<wire_atom, uint64_t, recv_table>::with<done_atom>,
+  caf::replies_to<run_step_msg>::with<step_report>,
+  caf::reacts_to<drop_atom, uint64_t, uint64_t>,
+  caf::replies_to<deregister_atom, uint64_t>::with<done_atom>>;
 
-/// The actor of a group of nodes of one partition: one node of the root
-/// frame, or the nodes of one loop frame (see `partition_plan::groups`).
-/// `drain_atom` is a note to itself to go on with the values its nodes
-/// sent each other.
-using node_actor
-  = caf::typed_actor<caf::reacts_to<value_msg>, caf::reacts_to<async_done_msg>,
-                     caf::reacts_to<step_done_msg>, caf::reacts_to<drain_atom>,
-                     caf::reacts_to<frame_done_msg>>;
+/// The worker as its own node actors see it too.
+using local_worker_actor = worker_actor::extend_with<worker_sink_actor>;
 
 /// A FIFOQueue or RandomShuffleQueue: one actor per queue owns its state.
 using queue_actor = caf::typed_actor<
@@ -221,9 +315,33 @@ using queue_actor = caf::typed_actor<
 
 } // namespace actorflow::actors
 
-// These messages never leave the process in this layer; the network layer
-// gives the ones that do a Cap'n Proto encoding.
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::value_msg)
+// -- serialization ------------------------------------------------------------
+
+namespace actorflow::actors {
+
+/// The messages that cross processes are encoded as Cap'n Proto
+/// (net/schema/wire.capnp) when CAF serializes them, and only then: a local
+/// send shares the tensors. Decoding checks sizes and every field; a
+/// malformed message is an error, never a crash.
+caf::error inspect(caf::serializer& f, value_msg& x);
+caf::error inspect(caf::deserializer& f, value_msg& x);
+caf::error inspect(caf::serializer& f, partition_set& x);
+caf::error inspect(caf::deserializer& f, partition_set& x);
+caf::error inspect(caf::serializer& f, run_step_msg& x);
+caf::error inspect(caf::deserializer& f, run_step_msg& x);
+caf::error inspect(caf::serializer& f, step_report& x);
+caf::error inspect(caf::deserializer& f, step_report& x);
+
+std::string to_string(const value_msg& x);
+std::string to_string(const partition_set& x);
+std::string to_string(const run_step_msg& x);
+std::string to_string(const step_report& x);
+
+} // namespace actorflow::actors
+
+// These messages never leave their process: between the node actors of a
+// worker, from them to their worker, queue requests with callbacks, and a
+// session's client requests (a session actor lives beside its client).
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::async_done_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::step_done_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::frame_done_msg)

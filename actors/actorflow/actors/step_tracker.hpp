@@ -11,27 +11,33 @@
 
 namespace actorflow::actors {
 
-/// Counts the work of one step that is not done yet, as TensorFlow's
-/// executor counts outstanding ops: the step is complete when the count
-/// drops to zero, whatever frame or partition the last work ran in.
+/// Counts the work of one step that is not done yet on one worker, as
+/// TensorFlow's executor counts outstanding ops: the worker's part of the
+/// step is complete when the count drops to zero, whatever frame or
+/// partition the last work ran in.
 ///
-/// The count is of *tokens*. Every value message in flight carries one,
-/// and so does every asynchronous or offloaded kernel still running. A
-/// node actor handling a message owns its token; each message it sends
-/// takes one of the tokens it owns or a new one (`mint`), and what it owns
-/// after the message is handled goes back (`release`). A hop with one
-/// output so passes its token on without touching the count.
+/// The count is of *tokens*. Every value message in flight inside the
+/// worker carries one, and so does every asynchronous or offloaded kernel
+/// still running and every Recv that has its activation but not yet its
+/// value (a half-arrived Recv is outstanding work). A node actor handling
+/// a message owns its token; each message it sends takes one of the tokens
+/// it owns or a new one (`mint`), and what it owns after the message is
+/// handled goes back (`release`). A hop with one output so passes its token
+/// on without touching the count. A value from another worker carries no
+/// token here: the Recv waiting for it holds one.
 ///
-/// The tracker also owns the step's loop frame instances (`frame_ref`s),
-/// one per instance however many Enters create it.
+/// The tracker also knows the step's loop frame instances on the worker
+/// (`frame_ref`s), entered by the worker's own Enters.
 struct step_tracker {
   std::atomic<int64_t> tokens{0};
-  uint64_t step = 0;
+  /// The step, 0 while the tracker is free (no step has id 0).
+  std::atomic<uint64_t> step{0};
 
-  /// The `frame_ref` of frame instance `id`, made by the first Enter that
-  /// asks. It lives until `drop_frame(id)` or the end of the step.
-  const frame_ref* frame(uint64_t id, const frame_ref* parent,
-                         int64_t parent_iter, bool dead);
+  /// Records frame instance `x` (the first Enter that creates it wins).
+  void enter_frame(const frame_ref& x);
+
+  /// Looks up frame instance `id`; false if this worker never entered it.
+  bool find_frame(uint64_t id, frame_ref* out);
 
   /// Frame instance `id` is done and no value refers to it any more.
   void drop_frame(uint64_t id);
@@ -52,24 +58,30 @@ struct step_tracker {
 
 private:
   std::mutex mtx_;
-  std::unordered_map<uint64_t, std::unique_ptr<frame_ref>> frames_;
+  std::unordered_map<uint64_t, frame_ref> frames_;
 };
 
-/// Step trackers for reuse, shared by a session's master and its partition
-/// plans: a node actor may still hold a tracker's address after its step
-/// (in a tag it keeps), so trackers live as long as any plan does.
+/// The step trackers of one worker, by step: the worker acquires one when
+/// it starts its part of a step and releases it when the step is dropped;
+/// node actors look the tracker of a message's step up here (and cache
+/// it). Trackers are reused, never freed while the set lives, so a cached
+/// pointer stays valid: compare its `step` before trusting it.
 class step_trackers {
 public:
   /// A tracker for `step` with no tokens.
   step_tracker* acquire(uint64_t step);
 
-  /// Returns a tracker whose step completed.
+  /// The tracker of `step`, or nullptr if the worker runs no such step.
+  step_tracker* find(uint64_t step);
+
+  /// Returns the tracker of a step that was dropped.
   void release(step_tracker* tracker);
 
 private:
   std::mutex mtx_;
   std::vector<std::unique_ptr<step_tracker>> all_;
   std::vector<step_tracker*> free_;
+  std::unordered_map<uint64_t, step_tracker*> active_;
 };
 
 } // namespace actorflow::actors

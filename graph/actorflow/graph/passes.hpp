@@ -12,10 +12,6 @@
 #include "actorflow/graph/graph.hpp"
 #include "actorflow/graph/validate.hpp"
 
-namespace actorflow::devices {
-class device_set;
-} // namespace actorflow::devices
-
 namespace actorflow::ops {
 class kernel_registry;
 } // namespace actorflow::ops
@@ -39,10 +35,12 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
 
 /// Sets every node's `device` to a full device name: explicit requests are
 /// honoured, nodes joined by reference edges (a variable and its Assign)
-/// share a device, the rest go to `default_device`. A request no device can
-/// meet, or a group whose requests conflict, is `invalid_argument`.
+/// share a device, the rest go to `default_device`. `devices` are full
+/// device names (of every worker of a cluster), in order of preference. A
+/// request no device can meet, or a group whose requests conflict, is
+/// `invalid_argument`.
 core::status place(graph& g, const graph_types& types,
-                   const devices::device_set& devices,
+                   const std::vector<std::string>& devices,
                    const ops::kernel_registry& kernels,
                    const std::string& default_device);
 

@@ -1,0 +1,228 @@
+#include "worker.hpp"
+
+#include <unordered_map>
+
+#include <caf/send.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
+
+#include "actorflow/core/caf_error.hpp"
+#include "actorflow/core/logging.hpp"
+#include "guarded.hpp"
+#include "node_actor_impl.hpp"
+#include "partition_plan.hpp"
+
+namespace actorflow::actors {
+
+namespace {
+
+using plan_list = std::vector<std::shared_ptr<partition_plan>>;
+
+/// A step this worker takes part in, from its `run_step_msg` until the
+/// master drops it.
+struct running_step {
+  caf::typed_response_promise<step_report> promise;
+  step_report report;
+  step_tracker* tracker = nullptr;
+  uint64_t handle = 0;
+  bool reported = false;
+};
+
+struct worker_state {
+  std::shared_ptr<runtime_context> rt;
+  std::shared_ptr<step_trackers> trackers = std::make_shared<step_trackers>();
+  std::unordered_map<uint64_t, plan_list> sets;
+  uint64_t next_handle = 1;
+  std::unordered_map<uint64_t, running_step> steps;
+
+  ~worker_state() {
+    for (auto& kvp : steps)
+      if (!kvp.second.reported)
+        kvp.second.promise.deliver(core::to_error(
+          core::cancelled_error("the worker stopped during the step")));
+    for (auto& kvp : sets)
+      for (auto& p : kvp.second)
+        p->shutdown();
+  }
+
+  static inline const char* name = "actorflow.worker";
+};
+
+using self_ptr = local_worker_actor::stateful_pointer<worker_state>;
+
+core::status register_set(self_ptr self, partition_set& set,
+                          registration* out) {
+  auto& st = self->state;
+  worker_sink_actor sink = self;
+  auto spawn = [self](std::shared_ptr<partition_plan> p, int group) {
+    return spawn_nodes(self->system(), std::move(p), group);
+  };
+  plan_list parts;
+  auto fail = [&](core::status err) {
+    for (auto& p : parts)
+      p->shutdown();
+    return err;
+  };
+  for (const auto& g : set.graphs) {
+    std::shared_ptr<partition_plan> part;
+    auto bst = partition_plan::build(g, *st.rt, sink, spawn, &part);
+    if (!bst.is_ok())
+      return fail(bst);
+    part->context = st.rt;
+    part->trackers = st.trackers;
+    parts.push_back(std::move(part));
+  }
+  out->handle = st.next_handle++;
+  for (const auto& p : parts)
+    p->list_recvs(&out->recvs);
+  st.sets.emplace(out->handle, std::move(parts));
+  return core::status::ok();
+}
+
+/// Starts this worker's part of a step: one activation per root, a feed's
+/// with its tensor.
+caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
+  auto& st = self->state;
+  auto set = st.sets.find(msg.handle);
+  if (set == st.sets.end())
+    return core::to_error(core::failed_precondition_error(
+      "no partition set ", msg.handle, " is registered with this worker"));
+  if (msg.step == 0 || st.steps.count(msg.step) > 0)
+    return core::to_error(core::invalid_argument_error(
+      "step id ", msg.step, " is 0 or already running on this worker"));
+  std::unordered_map<int32_t, core::tensor*> feeds;
+  for (auto& f : msg.feeds)
+    feeds[f.index] = &f.value;
+  for (const auto& part : set->second)
+    for (auto root : part->roots) {
+      const auto& item = part->nodes[static_cast<size_t>(root)];
+      if (item.kind == node_kind::feed && feeds.count(item.index_attr) == 0)
+        return core::to_error(
+          core::invalid_argument_error("feed ", item.index_attr,
+                                       " was not sent to this worker")
+            .with_context(item.def.name, item.def.op, part->device_name));
+    }
+  auto& step = st.steps[msg.step];
+  step.handle = msg.handle;
+  step.report.step = msg.step;
+  step.promise = self->make_response_promise<step_report>();
+  step.tracker = st.trackers->acquire(msg.step);
+  int64_t roots = 0;
+  for (const auto& part : set->second)
+    roots += static_cast<int64_t>(part->roots.size());
+  if (roots == 0) {
+    step.reported = true;
+    step.promise.deliver(std::move(step.report));
+    return step.promise;
+  }
+  // Minted before the first is sent: the count cannot reach zero early.
+  step.tracker->mint(roots);
+  tag t{msg.step, 0, 0};
+  for (const auto& part : set->second)
+    for (auto root : part->roots) {
+      const auto& item = part->nodes[static_cast<size_t>(root)];
+      value_msg m{t, control_slot, value_state::live, {}, root};
+      m.tracker = step.tracker;
+      if (item.kind == node_kind::feed) {
+        m.slot = 0;
+        m.value.value = *feeds[item.index_attr];
+      }
+      self->send(part->actors[static_cast<size_t>(root)], std::move(m));
+    }
+  return step.promise;
+}
+
+/// The step ended on every worker: its state here goes.
+void drop_step(self_ptr self, uint64_t handle, uint64_t id) {
+  auto& st = self->state;
+  auto i = st.steps.find(id);
+  if (i == st.steps.end())
+    return;
+  auto& step = i->second;
+  if (!step.reported)
+    step.promise.deliver(core::to_error(
+      core::aborted_error("step ", id, " was dropped before it finished")));
+  st.rt->resources.drop_step(id);
+  auto set = st.sets.find(handle);
+  if (set != st.sets.end())
+    for (const auto& part : set->second)
+      for (const auto& a : part->step_state_actors)
+        self->send(a, step_done_msg{id});
+  st.trackers->release(step.tracker);
+  st.steps.erase(i);
+}
+
+local_worker_actor::behavior_type
+worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt) {
+  self->state.rt = std::move(rt);
+  return {
+    [self](devices_atom) {
+      std::vector<std::string> names;
+      for (const auto& d : self->state.rt->devices.all())
+        names.push_back(d->name());
+      return names;
+    },
+    [self](register_atom, partition_set& set) -> caf::result<registration> {
+      registration reg;
+      auto st = guarded("registering partitions",
+                        [&] { return register_set(self, set, &reg); });
+      if (!st.is_ok())
+        return core::to_error(st);
+      return reg;
+    },
+    [self](wire_atom, uint64_t handle,
+           const recv_table& recvs) -> caf::result<done_atom> {
+      auto set = self->state.sets.find(handle);
+      if (set == self->state.sets.end())
+        return core::to_error(core::failed_precondition_error(
+          "no partition set ", handle, " is registered with this worker"));
+      for (auto& part : set->second) {
+        auto st = part->wire(recvs, self->node());
+        if (!st.is_ok())
+          return core::to_error(st);
+      }
+      return done_atom::value;
+    },
+    [self](run_step_msg& msg) { return run_step(self, msg); },
+    [self](drop_atom, uint64_t handle, uint64_t step) {
+      drop_step(self, handle, step);
+    },
+    [self](deregister_atom, uint64_t handle) {
+      auto set = self->state.sets.find(handle);
+      if (set != self->state.sets.end()) {
+        for (auto& p : set->second)
+          p->shutdown();
+        self->state.sets.erase(set);
+      }
+      return done_atom::value;
+    },
+    [self](fetch_msg& m) {
+      auto i = self->state.steps.find(m.step);
+      if (i != self->state.steps.end())
+        i->second.report.fetches.push_back(
+          indexed_tensor{m.index, m.state, std::move(m.value)});
+    },
+    [self](step_error_msg& m) {
+      auto i = self->state.steps.find(m.step);
+      if (i != self->state.steps.end() && i->second.report.error.is_ok())
+        i->second.report.error = std::move(m.error);
+    },
+    [self](step_complete_msg m) {
+      auto i = self->state.steps.find(m.step);
+      if (i == self->state.steps.end() || i->second.reported)
+        return;
+      i->second.reported = true;
+      i->second.promise.deliver(std::move(i->second.report));
+    },
+  };
+}
+
+} // namespace
+
+local_worker_actor spawn_worker(caf::actor_system& sys,
+                                std::shared_ptr<runtime_context> rt) {
+  return sys.spawn(worker_impl, std::move(rt));
+}
+
+} // namespace actorflow::actors
