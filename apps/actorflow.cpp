@@ -10,6 +10,7 @@
 #include "flags.hpp"
 #include "op_list.hpp"
 #include "train.hpp"
+#include "worker.hpp"
 
 namespace {
 
@@ -93,6 +94,26 @@ int run(int argc, char** argv) {
     "model's dtype and shape, initialise the others (as TensorFlow's "
     "init_from_checkpoint)");
   train_cmd->add_flag("--quiet", train.quiet, "Print only the final JSON line");
+  worker_options worker;
+  auto* worker_cmd = app.add_subcommand(
+    "worker", "Serve one task of a cluster file: publish this process's "
+              "worker, print the address it listens on, run the partitions "
+              "clients register until SIGTERM or SIGINT");
+  worker_cmd->add_option("--config", worker.config, "The cluster file (YAML)")
+    ->required()
+    ->check(CLI::ExistingFile);
+  worker_cmd->add_option("--task", worker.task, "This task, as job:index")
+    ->required();
+  worker_cmd
+    ->add_option("--port", worker.port,
+                 "Listen on this port instead of the file's (0: any free "
+                 "port)")
+    ->check(int_range(0, 65535));
+  worker_cmd
+    ->add_option("--threads", worker.threads,
+                 "Threads for the actors and for kernels (default: one per "
+                 "core)")
+    ->check(int_range(0, max_threads()));
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());
@@ -104,6 +125,8 @@ int run(int argc, char** argv) {
     return list_ops(list);
   if (train_cmd->parsed())
     return run_train(train);
+  if (worker_cmd->parsed())
+    return run_worker(worker);
   return EXIT_FAILURE;
 }
 

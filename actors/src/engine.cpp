@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include <caf/io/middleman.hpp>
 #include <caf/send.hpp>
 
 #include "actorflow/core/caf_error.hpp"
@@ -24,6 +25,8 @@ engine::engine(engine_options options)
                    ? static_cast<size_t>(options.scheduler_threads)
                    : std::max<size_t>(std::thread::hardware_concurrency(), 1);
   own_cfg_->set("scheduler.max-threads", threads);
+  if (options.network)
+    own_cfg_->load<caf::io::middleman>();
   own_sys_ = std::make_unique<caf::actor_system>(*own_cfg_);
   sys_ = own_sys_.get();
   init(options);
@@ -66,7 +69,7 @@ void engine::init(const engine_options& options) {
     threads
       = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   rt_->devices = devices::device_set::make_local(
-    std::max(1, options.num_cpu_devices), threads);
+    std::max(1, options.num_cpu_devices), threads, options.job, options.task);
   rt_->default_device = options.default_device;
   rt_->resources.set_queue_factory(make_queue_factory(*sys_));
   if (init_.is_ok()) {

@@ -78,9 +78,16 @@ core::status partition_plan::build(
         = fnv1a(std::get<std::string>(item.def.attrs.at("frame_name")));
       item.is_constant_enter = std::get<bool>(item.def.attrs.at("is_constant"));
     }
-    // A Recv waits for its activation and for the value its Send forwards.
+    // A Recv waits for its activation (a root's from the worker, or its
+    // control inputs') and for the value its Send forwards: holding the
+    // activation's token, it is outstanding work of the step until the
+    // value is in, wherever the value comes from.
     item.num_messages = static_cast<int>(item.def.inputs.size())
                         + (item.kind == node_kind::recv ? 1 : 0);
+    if (item.kind == node_kind::recv && item.def.inputs.empty()) {
+      item.num_messages = 2;
+      plan->roots.push_back(static_cast<int>(i));
+    }
     item.is_merge = item.def.op == "Merge";
     item.is_control_trigger = item.def.op == "ControlTrigger";
     item.unset_outputs_dead

@@ -4,12 +4,13 @@
 
 namespace actorflow::devices {
 
-device_set device_set::make_local(int num_cpus, int threads_per_cpu) {
+device_set device_set::make_local(int num_cpus, int threads_per_cpu,
+                                  const std::string& job, int task) {
   device_set result;
   for (int i = 0; i < num_cpus; ++i) {
     core::device_name name;
-    name.job = "localhost";
-    name.task = 0;
+    name.job = job;
+    name.task = task;
     name.type = "cpu";
     name.id = i;
     result.add(std::make_shared<cpu_device>(name, threads_per_cpu));

@@ -25,6 +25,14 @@ struct engine_options {
   /// CAF scheduler threads when the engine owns its actor system; 0 means
   /// one per core.
   int scheduler_threads = 0;
+  /// The task this process is in a cluster: its devices are named
+  /// `/job:<job>/task:<task>/device:cpu:N`.
+  std::string job = "localhost";
+  int task = 0;
+  /// Loads CAF's middleman into an actor system the engine owns, so that
+  /// its worker can be published or remote workers reached (see
+  /// actors/cluster.hpp). A system of the user's must load it itself.
+  bool network = false;
 };
 
 /// How a session runs its steps, like TensorFlow's ConfigProto.

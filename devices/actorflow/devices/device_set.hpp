@@ -12,9 +12,11 @@ namespace actorflow::devices {
 /// preference).
 class device_set {
 public:
-  /// Makes `num_cpus` CPU devices `/job:localhost/task:0/device:cpu:N`,
-  /// each with `threads_per_cpu` threads.
-  static device_set make_local(int num_cpus, int threads_per_cpu);
+  /// Makes `num_cpus` CPU devices `/job:J/task:T/device:cpu:N`, each with
+  /// `threads_per_cpu` threads.
+  static device_set make_local(int num_cpus, int threads_per_cpu,
+                               const std::string& job = "localhost",
+                               int task = 0);
 
   void add(std::shared_ptr<device> dev);
 

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "actorflow/actors/engine.hpp"
+#include "actorflow/core/status.hpp"
+
+namespace actorflow::actors {
+
+/// One task of a cluster: a process running an `actorflow worker`.
+struct cluster_task {
+  std::string job;
+  int index = 0;
+  std::string host;
+  uint16_t port = 0; ///< 0 in a file: the worker binds any free port.
+  int cpus = 1;      ///< CPU devices cpu:0 .. cpu:N-1.
+
+  /// `/job:J/task:T`.
+  std::string name() const;
+};
+
+/// A cluster file (YAML), as `actorflow worker` and clients read it:
+///
+/// ~~~
+/// jobs:
+///   ps:
+///     tasks: [127.0.0.1:7100]
+///   worker:
+///     tasks: [127.0.0.1:7101, 127.0.0.1:7102]
+///     cpus: 2            # CPU devices per task (default 1)
+/// timeouts:
+///   connect_ms: 10000    # connecting to a worker, asking its devices
+/// ~~~
+struct cluster_spec {
+  std::vector<cluster_task> tasks;
+  std::chrono::milliseconds connect_timeout{10000};
+
+  /// Parses YAML text; `invalid_argument` naming what is wrong.
+  static core::status parse(const std::string& yaml, cluster_spec* out);
+
+  /// Reads and parses a file.
+  static core::status load(const std::string& path, cluster_spec* out);
+
+  /// The task named `job:index` (or `/job:J/task:T`), or nullptr.
+  const cluster_task* find(std::string_view name) const;
+};
+
+/// Engine options for the worker of `task`: its devices are named
+/// `/job:J/task:T/device:cpu:N`, and the network is on.
+engine_options worker_options(const cluster_task& task);
+
+/// Publishes the engine's worker on `host:port` (port 0: any free port)
+/// through CAF's middleman (the engine needs `engine_options::network`);
+/// returns the port bound.
+core::status serve_worker(engine& e, const std::string& host, uint16_t port,
+                          uint16_t* bound);
+
+/// Connects to the worker of every task of `spec`, asks each for its
+/// devices and makes the engine's later sessions run on them (the engine
+/// needs `engine_options::network`). `unavailable` names a task that cannot
+/// be reached within the connect timeout.
+core::status connect_cluster(engine& e, const cluster_spec& spec);
+
+} // namespace actorflow::actors

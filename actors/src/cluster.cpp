@@ -1,0 +1,187 @@
+#include "actorflow/actors/cluster.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <caf/io/middleman.hpp>
+#include <caf/scoped_actor.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "actorflow/core/caf_error.hpp"
+#include "actorflow/core/device_name.hpp"
+
+namespace actorflow::actors {
+
+namespace {
+
+core::status parse_address(const std::string& text, cluster_task* task) {
+  auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0)
+    return core::invalid_argument_error("task address '", text,
+                                        "' is not host:port");
+  task->host = text.substr(0, colon);
+  auto port = text.substr(colon + 1);
+  char* end = nullptr;
+  auto value = std::strtol(port.c_str(), &end, 10);
+  if (port.empty() || *end != '\0' || value < 0 || value > 65535)
+    return core::invalid_argument_error("task address '", text,
+                                        "' has no port in 0..65535");
+  task->port = static_cast<uint16_t>(value);
+  return core::status::ok();
+}
+
+core::status parse_tree(const YAML::Node& root, cluster_spec* out) {
+  cluster_spec spec;
+  auto jobs = root["jobs"];
+  if (!jobs || !jobs.IsMap() || jobs.size() == 0)
+    return core::invalid_argument_error(
+      "a cluster file needs a map 'jobs' of job name to its tasks");
+  for (const auto& job : jobs) {
+    auto name = job.first.as<std::string>();
+    if (name.empty()
+        || !std::all_of(name.begin(), name.end(), [](unsigned char c) {
+             return std::isalnum(c) || c == '_' || c == '-';
+           }))
+      return core::invalid_argument_error("job name '", name,
+                                          "' is not [A-Za-z0-9_-]+");
+    auto tasks = job.second["tasks"];
+    if (!tasks || !tasks.IsSequence() || tasks.size() == 0)
+      return core::invalid_argument_error(
+        "job '", name, "' needs a list 'tasks' of host:port");
+    int cpus = 1;
+    if (auto c = job.second["cpus"]) {
+      cpus = c.as<int>();
+      if (cpus < 1 || cpus > 1024)
+        return core::invalid_argument_error("job '", name,
+                                            "': cpus must be 1..1024");
+    }
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      cluster_task t;
+      t.job = name;
+      t.index = static_cast<int>(i);
+      t.cpus = cpus;
+      ACTORFLOW_RETURN_IF_ERROR(parse_address(tasks[i].as<std::string>(), &t));
+      spec.tasks.push_back(std::move(t));
+    }
+  }
+  if (auto timeouts = root["timeouts"])
+    if (auto c = timeouts["connect_ms"]) {
+      auto ms = c.as<int64_t>();
+      if (ms < 1)
+        return core::invalid_argument_error("timeouts.connect_ms must be > 0");
+      spec.connect_timeout = std::chrono::milliseconds{ms};
+    }
+  *out = std::move(spec);
+  return core::status::ok();
+}
+
+} // namespace
+
+std::string cluster_task::name() const {
+  return "/job:" + job + "/task:" + std::to_string(index);
+}
+
+core::status cluster_spec::parse(const std::string& yaml, cluster_spec* out) {
+  try {
+    return parse_tree(YAML::Load(yaml), out);
+  } catch (const YAML::Exception& e) {
+    return core::invalid_argument_error("malformed cluster file: ", e.what());
+  }
+}
+
+core::status cluster_spec::load(const std::string& path, cluster_spec* out) {
+  std::ifstream in{path};
+  if (!in)
+    return core::not_found_error("cannot read cluster file '", path, "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto st = parse(text.str(), out);
+  if (!st.is_ok())
+    return core::status{st.code(), path + ": " + st.message()};
+  return st;
+}
+
+const cluster_task* cluster_spec::find(std::string_view name) const {
+  std::string job;
+  int index = -1;
+  if (auto parsed = core::device_name::parse(name);
+      parsed && parsed->job && parsed->task) {
+    job = *parsed->job;
+    index = *parsed->task;
+  } else if (auto colon = name.rfind(':'); colon != std::string_view::npos) {
+    job = std::string{name.substr(0, colon)};
+    auto digits = std::string{name.substr(colon + 1)};
+    char* end = nullptr;
+    auto value = std::strtol(digits.c_str(), &end, 10);
+    if (digits.empty() || *end != '\0')
+      return nullptr;
+    index = static_cast<int>(value);
+  }
+  for (const auto& t : tasks)
+    if (t.job == job && t.index == index)
+      return &t;
+  return nullptr;
+}
+
+engine_options worker_options(const cluster_task& task) {
+  engine_options opts;
+  opts.num_cpu_devices = task.cpus;
+  opts.job = task.job;
+  opts.task = task.index;
+  opts.network = true;
+  return opts;
+}
+
+core::status serve_worker(engine& e, const std::string& host, uint16_t port,
+                          uint16_t* bound) {
+  if (!e.system().has_middleman())
+    return core::failed_precondition_error(
+      "serving a worker needs the network: set engine_options::network");
+  auto res = e.system().middleman().publish(e.local_worker(), port,
+                                            host.c_str(), true);
+  if (!res)
+    return core::unavailable_error("cannot listen on ", host, ":", port, ": ",
+                                   e.system().render(res.error()));
+  *bound = *res;
+  return core::status::ok();
+}
+
+core::status connect_cluster(engine& e, const cluster_spec& spec) {
+  auto& sys = e.system();
+  if (!sys.has_middleman())
+    return core::failed_precondition_error(
+      "connecting to a cluster needs the network: set "
+      "engine_options::network");
+  std::vector<worker_ref> workers;
+  caf::scoped_actor self{sys};
+  for (const auto& task : spec.tasks) {
+    auto hdl = sys.middleman().remote_actor<worker_actor>(task.host, task.port);
+    if (!hdl)
+      return core::unavailable_error("cannot reach the worker of ", task.name(),
+                                     " at ", task.host, ":", task.port, ": ",
+                                     sys.render(hdl.error()));
+    worker_ref ref{task.name(), *hdl, {}};
+    core::status st;
+    self->request(*hdl, spec.connect_timeout, devices_atom::value)
+      .receive([&](std::vector<std::string>& names) { ref.devices = names; },
+               [&](caf::error& err) {
+                 st = core::unavailable_error(
+                   "the worker of ", task.name(),
+                   " did not list its devices: ", sys.render(err));
+               });
+    ACTORFLOW_RETURN_IF_ERROR(st);
+    for (const auto& d : ref.devices) {
+      auto n = core::device_name::parse(d);
+      if (!n || n->job != task.job || n->task != task.index)
+        return core::failed_precondition_error(
+          "the worker at ", task.host, ":", task.port, " has device '", d,
+          "', not one of ", task.name(), ": is it started with that task?");
+    }
+    workers.push_back(std::move(ref));
+  }
+  e.use_workers(std::move(workers));
+  return core::status::ok();
+}
+
+} // namespace actorflow::actors

@@ -1,0 +1,68 @@
+#include "worker.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <pthread.h>
+
+#include "actorflow/actors/cluster.hpp"
+#include "actorflow/actors/engine.hpp"
+
+namespace actorflow::apps {
+
+int run_worker(const worker_options& o) {
+  actors::cluster_spec spec;
+  auto st = actors::cluster_spec::load(o.config, &spec);
+  if (!st.is_ok()) {
+    std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
+    return EXIT_FAILURE;
+  }
+  const auto* task = spec.find(o.task);
+  if (task == nullptr) {
+    std::fprintf(stderr,
+                 "actorflow worker: the cluster file has no task '%s' "
+                 "(name it job:index, e.g. worker:0)\n",
+                 o.task.c_str());
+    return EXIT_FAILURE;
+  }
+  // SIGTERM and SIGINT are taken by sigwait below: blocked before any
+  // thread starts, so that every thread inherits the mask.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  auto options = actors::worker_options(*task);
+  if (o.threads > 0) {
+    options.threads_per_device = o.threads;
+    options.scheduler_threads = o.threads;
+  }
+  actors::engine e{options};
+  if (!e.init_status().is_ok()) {
+    std::fprintf(stderr, "actorflow worker: %s\n",
+                 e.init_status().to_string().c_str());
+    return EXIT_FAILURE;
+  }
+  uint16_t port = 0;
+  st = actors::serve_worker(
+    e, task->host, o.port >= 0 ? static_cast<uint16_t>(o.port) : task->port,
+    &port);
+  if (!st.is_ok()) {
+    std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
+    return EXIT_FAILURE;
+  }
+  // The line tests and scripts wait for: the port is bound.
+  std::printf("actorflow worker %s listening on %s:%u\n", task->name().c_str(),
+              task->host.c_str(), static_cast<unsigned>(port));
+  std::fflush(stdout);
+  int sig = 0;
+  sigwait(&stop, &sig);
+  std::printf("actorflow worker %s stopping (signal %d)\n",
+              task->name().c_str(), sig);
+  std::fflush(stdout);
+  // The engine's destructor stops the worker, which fails the steps still
+  // running, and waits for every actor.
+  return EXIT_SUCCESS;
+}
+
+} // namespace actorflow::apps

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <string>
+
+namespace actorflow::apps {
+
+/// Options of `actorflow worker`.
+struct worker_options {
+  std::string config;
+  std::string task; ///< `job:index`
+  int port = -1;    ///< Overrides the file's port when >= 0.
+  int threads = 0;
+};
+
+/// Runs the worker of one task of a cluster file: publishes it, prints
+/// the address it listens on, and serves until SIGTERM or SIGINT, then
+/// stops its steps and exits 0. Returns the exit code.
+int run_worker(const worker_options& options);
+
+} // namespace actorflow::apps

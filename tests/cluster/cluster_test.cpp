@@ -1,0 +1,331 @@
+// Graphs over several processes: a client and two real `actorflow worker`
+// processes on loopback ports the OS picks. Each graph runs once in one
+// process (devices cpu:0 and cpu:1) and once over the two workers (task 0
+// and task 1), and the results must be the same bits: the cluster runs the
+// same partitions, Send/Recv pairs and control loops, only the transport
+// of the values between the two sides differs.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <functional>
+
+#include <gtest/gtest.h>
+
+#include "actorflow/actors/cluster.hpp"
+#include "actorflow/actors/session.hpp"
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/gradients.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
+#include "common/golden.hpp"
+#include "common/worker_processes.hpp"
+
+using namespace actorflow;
+using core::dtype;
+using core::tensor;
+
+namespace {
+
+constexpr const char* task0 = "/job:worker/task:0/device:cpu:0";
+constexpr const char* task1 = "/job:worker/task:1/device:cpu:0";
+
+/// Builds a graph whose nodes go to devices `a` and `b`; returns what to
+/// fetch, and fills feeds and targets.
+struct built {
+  std::vector<std::string> fetches;
+  actors::feed_list feeds;
+  std::vector<std::string> init;    ///< Run once first.
+  std::vector<std::string> targets; ///< Run with the fetches.
+};
+using builder = std::function<built(graph::scope&, const std::string& a,
+                                    const std::string& b)>;
+
+bool same_bits(const tensor& x, const tensor& y) {
+  return x.dtype() == y.dtype() && x.shape() == y.shape()
+         && x.bytes() == y.bytes()
+         && std::memcmp(x.raw_data(), y.raw_data(), x.bytes()) == 0;
+}
+
+class cluster : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    procs_ = new test::worker_processes{ACTORFLOW_CLI, 2};
+  }
+
+  static void TearDownTestSuite() {
+    delete procs_;
+    procs_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(procs_->ok()) << procs_->error();
+    actors::engine_options o;
+    o.network = true;
+    client_ = std::make_unique<actors::engine>(o);
+    auto st = actors::connect_cluster(*client_, procs_->spec());
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+  }
+
+  /// Runs what `build` makes `steps` times on `e` with devices a and b.
+  std::vector<std::vector<tensor>> run_on(actors::engine& e, const builder& b,
+                                          const std::string& dev_a,
+                                          const std::string& dev_b, int steps) {
+    graph::scope s{e.context().ops};
+    auto what = b(s, dev_a, dev_b);
+    EXPECT_TRUE(s.ok()) << s.status().to_string();
+    actors::session sess{e};
+    auto st = sess.extend(s.graph_def());
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    std::vector<tensor> out;
+    if (!what.init.empty()) {
+      st = sess.run({}, {}, what.init, &out);
+      EXPECT_TRUE(st.is_ok()) << st.to_string();
+    }
+    std::vector<std::vector<tensor>> results;
+    for (int i = 0; i < steps; ++i) {
+      st = sess.run(what.feeds, what.fetches, what.targets, &out);
+      EXPECT_TRUE(st.is_ok()) << st.to_string();
+      results.push_back(out);
+    }
+    return results;
+  }
+
+  /// One process against the cluster, bit for bit.
+  void expect_same(const builder& b, int steps = 3) {
+    actors::engine local;
+    auto one = run_on(local, b, "cpu:0", "cpu:1", steps);
+    auto many = run_on(*client_, b, task0, task1, steps);
+    ASSERT_EQ(one.size(), many.size());
+    for (size_t i = 0; i < one.size(); ++i) {
+      ASSERT_EQ(one[i].size(), many[i].size());
+      for (size_t k = 0; k < one[i].size(); ++k)
+        EXPECT_TRUE(same_bits(one[i][k], many[i][k]))
+          << "step " << i << ", fetch " << k << ": " << one[i][k].debug_string()
+          << " vs " << many[i][k].debug_string();
+    }
+  }
+
+  static test::worker_processes* procs_;
+  std::unique_ptr<actors::engine> client_;
+};
+
+test::worker_processes* cluster::procs_ = nullptr;
+
+tensor iota(const core::shape& s, float scale) {
+  std::vector<float> v(static_cast<size_t>(s.num_elements()));
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = scale * static_cast<float>(i % 17) - 1.0f;
+  return tensor::from_vector<float>(s, v);
+}
+
+} // namespace
+
+TEST_F(cluster, the_workers_list_their_devices) {
+  auto workers = client_->workers();
+  ASSERT_EQ(workers.size(), 2u);
+  EXPECT_EQ(workers[0].task, "/job:worker/task:0");
+  EXPECT_EQ(workers[1].devices,
+            (std::vector<std::string>{"/job:worker/task:1/device:cpu:0",
+                                      "/job:worker/task:1/device:cpu:1"}));
+}
+
+TEST_F(cluster, figure_one_split_over_two_processes) {
+  // relu(W x + b): W and b on one side, the product and relu on the other.
+  expect_same([](graph::scope& s, const std::string& a, const std::string& b) {
+    auto x = graph::placeholder(s.sub("x"), dtype::float32, {64, 32});
+    auto w = graph::constant(s.sub("W").with_device(a), iota({48, 64}, 0.03f));
+    auto bias = graph::constant(s.sub("b").with_device(a), iota({48, 1}, 0.1f));
+    auto y = graph::relu(
+      s.sub("relu").with_device(b),
+      graph::add(s.sub("add").with_device(b),
+                 graph::matmul(s.sub("matmul").with_device(b), w, x), bias));
+    return built{{y.name()}, {{x.name(), iota({64, 32}, 0.05f)}}, {}, {}};
+  });
+}
+
+TEST_F(cluster, a_loop_whose_body_is_on_the_other_process) {
+  // The halving loop of control_flow_test, with TensorFlow's own results:
+  // the condition and counter on task 0, the body and an inner loop on
+  // task 1; the predicate crosses the network once per iteration.
+  auto golden = test::load_golden("control_flow.txt");
+  auto build = [](graph::scope& s, const std::string& a, const std::string& b,
+                  int64_t steps) {
+    auto here = s.with_device(a);
+    auto n = graph::constant(here.sub("n"), steps, dtype::int64);
+    auto c = graph::constant(here.sub("c"), 3.0);
+    auto outs = graph::while_loop(
+      here,
+      [&](const graph::scope& cs, const std::vector<graph::output>& v) {
+        return graph::less(cs, v[0], n);
+      },
+      [&](const graph::scope& body, const std::vector<graph::output>& v) {
+        auto far = body.with_device(b);
+        auto half = graph::mul(far, v[1], graph::constant(far, 0.5));
+        auto inner = graph::while_loop(
+          far,
+          [&](const graph::scope& ic, const std::vector<graph::output>& w) {
+            return graph::less(ic, w[0], graph::constant(ic, 3.0));
+          },
+          [&](const graph::scope& ib, const std::vector<graph::output>& w) {
+            return std::vector<graph::output>{
+              graph::add(ib, w[0], graph::constant(ib, 1.0)),
+              graph::add(ib, w[1], w[0])};
+          },
+          {graph::constant(far, 0.0), half});
+        return std::vector<graph::output>{
+          graph::add(body, v[0], graph::constant(body, 1.0, dtype::int64)),
+          graph::add(far, inner[1], c)};
+      },
+      {graph::constant(here, 0.0, dtype::int64), graph::constant(here, 1.0)});
+    return built{{outs[1].name()}, {}, {}, {}};
+  };
+  for (int64_t steps : {0, 1, 20}) {
+    auto results = run_on(
+      *client_,
+      [&](graph::scope& s, const std::string& a, const std::string& b) {
+        return build(s, a, b, steps);
+      },
+      task0, task1, 1);
+    ASSERT_EQ(results.size(), 1u);
+    auto key = "halving_n" + std::to_string(steps);
+    EXPECT_TRUE(same_bits(results[0][0], golden.at(key)))
+      << key << ": " << results[0][0].debug_string();
+  }
+}
+
+TEST_F(cluster, a_cond_with_its_branches_on_the_other_process) {
+  expect_same([](graph::scope& s, const std::string& a, const std::string& b) {
+    auto here = s.with_device(a);
+    auto x = graph::placeholder(here.sub("x"), dtype::float32, {8});
+    auto pred = graph::greater(here, graph::reduce_sum(here, x, {0}),
+                               graph::constant(here, 0.0f));
+    auto out = graph::cond(
+      here, pred,
+      [&](const graph::scope& t) {
+        auto far = t.with_device(b);
+        return std::vector<graph::output>{graph::mul(far, x, x)};
+      },
+      [&](const graph::scope& f) {
+        auto far = f.with_device(b);
+        return std::vector<graph::output>{graph::sub(far, x, x)};
+      });
+    return built{{out[0].name()}, {{x.name(), iota({8}, 0.5f)}}, {}, {}};
+  });
+}
+
+TEST_F(cluster, the_gradient_of_a_loop_split_over_processes) {
+  // d/dx of sum(x * w^k) after k iterations, the multiplication on the
+  // other process: the backward loop crosses the network too.
+  expect_same([](graph::scope& s, const std::string& a, const std::string& b) {
+    auto here = s.with_device(a);
+    auto x = graph::placeholder(here.sub("x"), dtype::float64, {4});
+    auto w = graph::constant(here.sub("w"), 1.25, dtype::float64);
+    auto outs = graph::while_loop(
+      here,
+      [&](const graph::scope& cs, const std::vector<graph::output>& v) {
+        return graph::less(cs, v[0], graph::constant(cs, 5.0));
+      },
+      [&](const graph::scope& body, const std::vector<graph::output>& v) {
+        auto far = body.with_device(b);
+        return std::vector<graph::output>{
+          graph::add(body, v[0], graph::constant(body, 1.0)),
+          graph::mul(far, v[1], w)};
+      },
+      {graph::constant(here, 0.0), x});
+    if (outs.size() != 2)
+      return built{};
+    auto loss = graph::reduce_sum(here, graph::square(here, outs[1]), {0});
+    auto grads = graph::gradients(here, {loss}, {x});
+    auto values = std::vector<double>{0.5, -1.0, 2.0, 0.25};
+    return built{{loss.name(), grads[0]->name()},
+                 {{x.name(), tensor::from_vector<double>({4}, values)}},
+                 {},
+                 {}};
+  });
+}
+
+TEST_F(cluster, a_variable_on_one_process_updated_from_the_other) {
+  // v lives on task 0 with its AssignAdd (a reference edge keeps them
+  // together); the increment is computed on task 1 from v's value.
+  expect_same(
+    [](graph::scope& s, const std::string& a, const std::string& b) {
+      auto v = graph::variable(s.sub("v").with_device(a),
+                               graph::constant(s, iota({16}, 0.25f)));
+      auto far = s.with_device(b);
+      auto step
+        = graph::mul(far, graph::identity(far, v), graph::constant(far, 0.5f));
+      auto update = graph::assign_add(s.sub("update"), v, step);
+      return built{{update.name()}, {}, {s.initializer().name}, {}};
+    },
+    4);
+}
+
+TEST_F(cluster, a_device_no_worker_has_is_a_clear_error) {
+  graph::scope s{client_->context().ops};
+  auto x = graph::constant(s.sub("x").with_device("/job:worker/task:7"), 1.0f);
+  auto y = graph::identity(s.sub("y"), x);
+  actors::session sess{*client_};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto st = sess.run({}, {y.name()}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  EXPECT_NE(st.message().find("no device matches"), std::string::npos)
+    << st.to_string();
+  EXPECT_EQ(st.node(), "x/Const");
+}
+
+TEST_F(cluster, garbage_on_a_workers_port_leaves_it_serving) {
+  // Bytes that are no BASP handshake, then a truncated header: the worker
+  // drops that connection and goes on serving the client.
+  const std::string truncated{"\x00\x00\x00\x07"
+                              "abc",
+                              7};
+  for (const auto& garbage : {std::string(64, '\xff'), truncated}) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(procs_->spec().tasks[1].port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)),
+              0);
+    ASSERT_EQ(::write(fd, garbage.data(), garbage.size()),
+              static_cast<ssize_t>(garbage.size()));
+    ::close(fd);
+  }
+  expect_same(
+    [](graph::scope& s, const std::string& a, const std::string& b) {
+      auto x = graph::constant(s.sub("x").with_device(a), iota({4}, 1.0f));
+      auto y = graph::mul(s.sub("y").with_device(b), x, x);
+      return built{{y.name()}, {}, {}, {}};
+    },
+    1);
+}
+
+TEST(cluster_spec, files_are_checked) {
+  actors::cluster_spec spec;
+  EXPECT_TRUE(actors::cluster_spec::parse(
+                "jobs:\n  ps:\n    tasks: [a:1]\n  worker:\n    cpus: 2\n"
+                "    tasks: [b:2, c:3]\ntimeouts:\n  connect_ms: 500\n",
+                &spec)
+                .is_ok());
+  ASSERT_EQ(spec.tasks.size(), 3u);
+  ASSERT_NE(spec.find("worker:1"), nullptr);
+  EXPECT_EQ(spec.find("worker:1")->host, "c");
+  EXPECT_EQ(spec.find("/job:worker/task:1")->port, 3);
+  EXPECT_EQ(spec.find("worker:1")->cpus, 2);
+  EXPECT_EQ(spec.find("worker:2"), nullptr);
+  EXPECT_EQ(spec.connect_timeout.count(), 500);
+  for (const char* bad :
+       {"", "jobs: 3", "jobs:\n  w:\n    tasks: []\n",
+        "jobs:\n  w:\n    tasks: [nohost]\n",
+        "jobs:\n  w:\n    tasks: [h:70000]\n",
+        "jobs:\n  'a/b':\n    tasks: [h:1]\n", "jobs: [unclosed"}) {
+    auto st = actors::cluster_spec::parse(bad, &spec);
+    EXPECT_EQ(st.code(), core::errc::invalid_argument) << bad;
+  }
+}

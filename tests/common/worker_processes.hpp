@@ -1,0 +1,181 @@
+#pragma once
+
+// Real `actorflow worker` processes for multi-process tests: started on
+// ports the OS picks, waited for by the line each prints once its port is
+// bound (no sleeps), and stopped with SIGTERM -- SIGKILL if one does not
+// exit within its deadline -- when the object goes, a failed test included.
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "actorflow/actors/cluster.hpp"
+
+namespace actorflow::test {
+
+class worker_processes {
+public:
+  /// Starts one worker per task of a job `worker` of `n` tasks with `cpus`
+  /// CPU devices each, on 127.0.0.1. Check `ok()` and `error()`.
+  worker_processes(const std::string& cli, int n, int cpus = 2) {
+    config_ = ::testing::TempDir() + "cluster-" + std::to_string(::getpid())
+              + "-" + std::to_string(counter()++) + ".yaml";
+    std::ofstream out{config_};
+    out << "jobs:\n  worker:\n    cpus: " << cpus << "\n    tasks: [";
+    for (int i = 0; i < n; ++i)
+      out << (i ? ", " : "") << "127.0.0.1:0";
+    out << "]\n";
+    out.close();
+    spec_.connect_timeout = std::chrono::milliseconds{10000};
+    for (int i = 0; i < n && error_.empty(); ++i)
+      start(cli, i, cpus);
+  }
+
+  ~worker_processes() {
+    for (auto& w : workers_)
+      ::kill(w.pid, SIGTERM);
+    for (auto& w : workers_) {
+      if (!reap(w.pid, std::chrono::seconds{10})) {
+        ::kill(w.pid, SIGKILL);
+        reap(w.pid, std::chrono::seconds{10});
+      }
+      ::close(w.out);
+    }
+    std::remove(config_.c_str());
+  }
+
+  worker_processes(const worker_processes&) = delete;
+  worker_processes& operator=(const worker_processes&) = delete;
+
+  bool ok() const {
+    return error_.empty();
+  }
+
+  const std::string& error() const {
+    return error_;
+  }
+
+  /// The cluster as a client sees it: the ports the workers bound.
+  const actors::cluster_spec& spec() const {
+    return spec_;
+  }
+
+  /// The process id of task `i`.
+  pid_t pid(size_t i) const {
+    return workers_.at(i).pid;
+  }
+
+private:
+  struct process {
+    pid_t pid;
+    int out;
+  };
+
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+
+  /// Waits at most `limit` for `pid` to exit (on a pidfd, which becomes
+  /// readable when it does) and reaps it.
+  static bool reap(pid_t pid, std::chrono::seconds limit) {
+    int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    if (fd >= 0) {
+      pollfd p{fd, POLLIN, 0};
+      ::poll(&p, 1, static_cast<int>(limit.count() * 1000));
+      ::close(fd);
+    }
+    int status = 0;
+    auto r = ::waitpid(pid, &status, WNOHANG);
+    return r == pid || r < 0;
+  }
+
+  void start(const std::string& cli, int index, int cpus) {
+    int fds[2];
+    if (::pipe(fds) != 0) {
+      error_ = "pipe failed";
+      return;
+    }
+    auto task = "worker:" + std::to_string(index);
+    std::vector<std::string> args{cli,      "worker", "--config",  config_,
+                                  "--task", task,     "--threads", "1"};
+    std::vector<char*> argv;
+    for (auto& a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    auto parent = ::getpid();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      // The worker gets SIGTERM should the test process die first, so a
+      // killed test leaves no worker behind.
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (::getppid() != parent)
+        ::_exit(1);
+      ::dup2(fds[1], STDOUT_FILENO);
+      ::close(fds[0]);
+      ::close(fds[1]);
+      ::execv(cli.c_str(), argv.data());
+      ::_exit(127);
+    }
+    ::close(fds[1]);
+    if (pid < 0) {
+      ::close(fds[0]);
+      error_ = "cannot start " + cli;
+      return;
+    }
+    workers_.push_back(process{pid, fds[0]});
+    auto line = read_line(fds[0], std::chrono::seconds{30});
+    auto at = line.rfind(':');
+    if (line.find("listening on") == std::string::npos
+        || at == std::string::npos) {
+      error_ = "worker " + task + " printed '" + line + "'";
+      return;
+    }
+    actors::cluster_task t;
+    t.job = "worker";
+    t.index = index;
+    t.host = "127.0.0.1";
+    t.port = static_cast<uint16_t>(std::atoi(line.c_str() + at + 1));
+    t.cpus = cpus;
+    spec_.tasks.push_back(t);
+  }
+
+  /// Reads one line from `fd`, waiting at most `limit` in all.
+  static std::string read_line(int fd, std::chrono::seconds limit) {
+    std::string line;
+    auto deadline = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+      if (left <= 0)
+        return line + " (timed out)";
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(left)) <= 0)
+        continue;
+      char c;
+      if (::read(fd, &c, 1) != 1)
+        return line + " (closed)";
+      if (c == '\n')
+        return line;
+      line += c;
+    }
+  }
+
+  std::string config_;
+  std::string error_;
+  std::vector<process> workers_;
+  actors::cluster_spec spec_;
+};
+
+} // namespace actorflow::test
