@@ -19,6 +19,7 @@
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "common/golden.hpp"
+#include "common/loop_cases.hpp"
 #include "common/process_memory.hpp"
 
 using namespace actorflow;
@@ -656,31 +657,7 @@ TEST_F(control_flow, a_loop_spanning_two_devices_equals_one_device) {
   auto build = [&](const std::string& body_device, graph::scope& s,
                    graph::output* n, std::vector<graph::output>* outs) {
     *n = graph::placeholder(s.sub("n"), dtype::int64, {});
-    auto c = graph::constant(s.sub("c"), 3.0);
-    *outs = graph::while_loop(
-      s,
-      [&](const graph::scope& cs, const std::vector<graph::output>& v) {
-        return graph::less(cs, v[0], *n);
-      },
-      [&](const graph::scope& b, const std::vector<graph::output>& v) {
-        auto far = b.with_device(body_device);
-        auto half = graph::mul(far, v[1], graph::constant(far, 0.5));
-        auto inner = graph::while_loop(
-          far,
-          [&](const graph::scope& ic, const std::vector<graph::output>& w) {
-            return graph::less(ic, w[0], graph::constant(ic, 3.0));
-          },
-          [&](const graph::scope& ib, const std::vector<graph::output>& w) {
-            return std::vector<graph::output>{
-              graph::add(ib, w[0], graph::constant(ib, 1.0)),
-              graph::add(ib, w[1], w[0])};
-          },
-          {graph::constant(far, 0.0), half});
-        return std::vector<graph::output>{
-          graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)),
-          graph::add(far, inner[1], c)};
-      },
-      {graph::constant(s, 0.0, dtype::int64), graph::constant(s, 1.0)});
+    *outs = test::halving_loop(s, *n, body_device);
   };
   std::vector<float> results;
   for (const char* device : {"cpu:0", "cpu:1"}) {

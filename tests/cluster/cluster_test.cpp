@@ -22,6 +22,7 @@
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
 #include "common/golden.hpp"
+#include "common/loop_cases.hpp"
 #include "common/worker_processes.hpp"
 
 using namespace actorflow;
@@ -156,31 +157,7 @@ TEST_F(cluster, a_loop_whose_body_is_on_the_other_process) {
                   int64_t steps) {
     auto here = s.with_device(a);
     auto n = graph::constant(here.sub("n"), steps, dtype::int64);
-    auto c = graph::constant(here.sub("c"), 3.0);
-    auto outs = graph::while_loop(
-      here,
-      [&](const graph::scope& cs, const std::vector<graph::output>& v) {
-        return graph::less(cs, v[0], n);
-      },
-      [&](const graph::scope& body, const std::vector<graph::output>& v) {
-        auto far = body.with_device(b);
-        auto half = graph::mul(far, v[1], graph::constant(far, 0.5));
-        auto inner = graph::while_loop(
-          far,
-          [&](const graph::scope& ic, const std::vector<graph::output>& w) {
-            return graph::less(ic, w[0], graph::constant(ic, 3.0));
-          },
-          [&](const graph::scope& ib, const std::vector<graph::output>& w) {
-            return std::vector<graph::output>{
-              graph::add(ib, w[0], graph::constant(ib, 1.0)),
-              graph::add(ib, w[1], w[0])};
-          },
-          {graph::constant(far, 0.0), half});
-        return std::vector<graph::output>{
-          graph::add(body, v[0], graph::constant(body, 1.0, dtype::int64)),
-          graph::add(far, inner[1], c)};
-      },
-      {graph::constant(here, 0.0, dtype::int64), graph::constant(here, 1.0)});
+    auto outs = test::halving_loop(here, n, b);
     return built{{outs[1].name()}, {}, {}, {}};
   };
   for (int64_t steps : {0, 1, 20}) {
