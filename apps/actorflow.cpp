@@ -114,6 +114,12 @@ int run(int argc, char** argv) {
                  "Threads for the actors and for kernels (default: one per "
                  "core)")
     ->check(int_range(0, max_threads()));
+  worker_cmd
+    ->add_option("--bulk-min-bytes", worker.bulk_min_bytes,
+                 "Tensors of at least this many bytes go to other workers "
+                 "over the bulk path, smaller ones through CAF (default: "
+                 "65536)")
+    ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());

@@ -37,6 +37,8 @@ int run_worker(const worker_options& o) {
     options.threads_per_device = o.threads;
     options.scheduler_threads = o.threads;
   }
+  if (o.bulk_min_bytes >= 0)
+    options.bulk_min_bytes = static_cast<size_t>(o.bulk_min_bytes);
   actors::engine e{options};
   if (!e.init_status().is_ok()) {
     std::fprintf(stderr, "actorflow worker: %s\n",
@@ -52,8 +54,9 @@ int run_worker(const worker_options& o) {
     return EXIT_FAILURE;
   }
   // The line tests and scripts wait for: the port is bound.
-  std::printf("actorflow worker %s listening on %s:%u\n", task->name().c_str(),
-              task->host.c_str(), static_cast<unsigned>(port));
+  std::printf("actorflow worker %s listening on %s:%u (bulk path %s)\n",
+              task->name().c_str(), task->host.c_str(),
+              static_cast<unsigned>(port), e.bulk_address().c_str());
   std::fflush(stdout);
   int sig = 0;
   sigwait(&stop, &sig);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace actorflow::apps {
@@ -10,6 +11,9 @@ struct worker_options {
   std::string task; ///< `job:index`
   int port = -1;    ///< Overrides the file's port when >= 0.
   int threads = 0;
+  /// Tensors of at least this many bytes take the bulk path (-1: the
+  /// engine's default).
+  int64_t bulk_min_bytes = -1;
 };
 
 /// Runs the worker of one task of a cluster file: publishes it, prints

@@ -130,6 +130,7 @@ engine_options worker_options(const cluster_task& task) {
   opts.job = task.job;
   opts.task = task.index;
   opts.network = true;
+  opts.host = task.host;
   return opts;
 }
 

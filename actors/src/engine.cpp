@@ -8,6 +8,7 @@
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "bulk_transport.hpp"
 #include "master.hpp"
 #include "queue_actor.hpp"
 #include "worker.hpp"
@@ -25,8 +26,20 @@ engine::engine(engine_options options)
                    ? static_cast<size_t>(options.scheduler_threads)
                    : std::max<size_t>(std::thread::hardware_concurrency(), 1);
   own_cfg_->set("scheduler.max-threads", threads);
-  if (options.network)
+  if (options.network) {
     own_cfg_->load<caf::io::middleman>();
+    // Idle scheduler threads sleep on their condition variable after the
+    // aggressive polling phase instead of polling every 50 us for 25 ms
+    // more: a message from the network wakes them anyway, and on a
+    // machine whose cores the processes of a cluster share, those polls
+    // take the cores the work needs. Measured on 2 cores (client + two
+    // workers): a remote round trip 450-2100 us -> 190-300 us, a loop
+    // iteration across processes 740 -> 480 us, the ps/worker MLP step
+    // 11.5 -> 8.2 ms (docs/performance.md). Not for a local engine: a
+    // chain of steps in flight relies on that polling to spread its work
+    // over the threads (8 in flight: 207 -> 340 ns per node without it).
+    own_cfg_->set("work-stealing.moderate-poll-attempts", size_t{0});
+  }
   own_sys_ = std::make_unique<caf::actor_system>(*own_cfg_);
   sys_ = own_sys_.get();
   init(options);
@@ -78,7 +91,12 @@ void engine::init(const engine_options& options) {
       init_ = core::invalid_argument_error(
         "default device '", options.default_device, "' matches no device");
   }
-  worker_ = spawn_worker(*sys_, rt_);
+  std::shared_ptr<bulk_transport> bulk;
+  if (options.network && !options.host.empty() && init_.is_ok())
+    init_ = bulk_transport::start(options.host, options.bulk_min_bytes, &bulk);
+  if (bulk)
+    bulk_address_ = bulk->address();
+  worker_ = spawn_worker(*sys_, rt_, std::move(bulk));
   worker_ref self{"", worker_, {}};
   for (const auto& d : rt_->devices.all()) {
     self.devices.push_back(d->name());

@@ -377,9 +377,6 @@ void on_report(self_ptr self, uint64_t id, step_report& report,
 
 void finish_step(self_ptr self, uint64_t id, step_state& step) {
   auto& st = self->state;
-  for (const auto& part : step.plan->parts)
-    self->send(st.workers[part.worker].handle, drop_atom::value, part.handle,
-               id);
   if (step.error.is_ok())
     for (size_t i = 0; i < step.fetched.size(); ++i)
       if (step.fetch_states[i] != value_state::live) {

@@ -12,6 +12,7 @@
 
 #include "actorflow/core/logging.hpp"
 #include "actorflow/ops/kernel_context.hpp"
+#include "bulk_transport.hpp"
 #include "frame_instance.hpp"
 #include "local_queue.hpp"
 
@@ -535,7 +536,11 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
         take_token(self);
         m.tracker = self->tracker;
       }
-      enqueue(self, item.send_target, std::move(m));
+      if (!item.bulk_address.empty() && self->plan->bulk->wants(m))
+        self->plan->bulk->send(item.bulk_address, item.bulk_key, std::move(m),
+                               item.send_target);
+      else
+        enqueue(self, item.send_target, std::move(m));
       send_outputs(self, st, t, state, nullptr);
       return;
     }

@@ -8,6 +8,7 @@
 #include "actorflow/graph/control_flow_info.hpp"
 #include "actorflow/ops/kernel_construction.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "bulk_transport.hpp"
 
 namespace actorflow::actors {
 
@@ -294,12 +295,21 @@ core::status partition_plan::build(
   return core::status::ok();
 }
 
-void partition_plan::list_recvs(recv_table* out) const {
+void partition_plan::list_recvs(recv_table* out) {
   for (size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].kind == node_kind::recv)
-      out->push_back(
-        recv_entry{std::get<std::string>(nodes[i].def.attrs.at("tensor_name")),
-                   actors[i], static_cast<int32_t>(i)});
+    if (nodes[i].kind == node_kind::recv) {
+      recv_entry r{std::get<std::string>(nodes[i].def.attrs.at("tensor_name")),
+                   actors[i],
+                   static_cast<int32_t>(i),
+                   {},
+                   0};
+      if (bulk) {
+        r.bulk_address = bulk->address();
+        r.bulk_key = bulk->add_route(actors[i]);
+        bulk_keys.push_back(r.bulk_key);
+      }
+      out->push_back(std::move(r));
+    }
 }
 
 core::status partition_plan::wire(const recv_table& recvs,
@@ -318,11 +328,19 @@ core::status partition_plan::wire(const recv_table& recvs,
       item.send_target = i->second->actor;
       item.send_target_node = i->second->node;
       item.send_remote = item.send_target.node() != here;
+      if (item.send_remote && bulk) {
+        item.bulk_address = i->second->bulk_address;
+        item.bulk_key = i->second->bulk_key;
+      }
     }
   return core::status::ok();
 }
 
 void partition_plan::shutdown() {
+  if (bulk)
+    for (auto key : bulk_keys)
+      bulk->remove_route(key);
+  bulk_keys.clear();
   for (size_t i = 0; i < nodes.size() && i < actors.size(); ++i)
     if (index_in_group[i] == 0)
       caf::anon_send_exit(actors[i], caf::exit_reason::user_shutdown);

@@ -14,6 +14,8 @@
 
 namespace actorflow::actors {
 
+class bulk_transport;
+
 /// How the runtime treats a node.
 enum class node_kind : uint8_t {
   kernel, ///< Runs its op's kernel.
@@ -75,6 +77,10 @@ struct node_item {
   node_actor send_target;
   int32_t send_target_node = 0;
   bool send_remote = false;
+  /// For Sends to another worker with a bulk path: its address and the
+  /// Recv's key there (see `bulk_transport`).
+  std::string bulk_address;
+  uint64_t bulk_key = 0;
 };
 
 /// Nodes that share an actor: one root-frame node, or the nodes of one loop
@@ -136,6 +142,10 @@ struct partition_plan {
   std::vector<node_actor> step_state_actors;
   /// The worker, told of fetched values, errors and the step's end.
   worker_sink_actor sink;
+  /// The worker's bulk path for large tensors, if it has one; and the keys
+  /// of this partition's Recvs there.
+  std::shared_ptr<bulk_transport> bulk;
+  std::vector<uint64_t> bulk_keys;
 
   /// Builds the items of `part` (kernels included: attrs are checked here),
   /// groups them and spawns one actor per group through `spawn` (given the
@@ -146,14 +156,15 @@ struct partition_plan {
           spawn,
         std::shared_ptr<partition_plan>* out);
 
-  /// Adds this partition's Recvs to `out`.
-  void list_recvs(recv_table* out) const;
+  /// Adds this partition's Recvs to `out` (and to the bulk path's
+  /// routes).
+  void list_recvs(recv_table* out);
 
   /// Points every Send at the Recv with the same `tensor_name` in `recvs`
   /// (the Recvs of every worker); `here` is this worker's node.
   core::status wire(const recv_table& recvs, const caf::node_id& here);
 
-  /// Stops every node actor.
+  /// Stops every node actor and forgets the bulk path's routes.
   void shutdown();
 };
 

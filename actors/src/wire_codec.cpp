@@ -20,6 +20,7 @@
 #include "actorflow/core/caf_error.hpp"
 #include "capnp_codec.hpp"
 #include "wire.capnp.h"
+#include "wire_codec.hpp"
 
 namespace actorflow::actors {
 
@@ -181,48 +182,122 @@ core::status decode_indexed_list(List in, std::vector<indexed_tensor>* out) {
 
 // -- value_msg ----------------------------------------------------------------
 
+namespace {
+
+/// Everything of `x` but, unless `with_bytes`, its tensor's elements.
+caf::error encode_value(const value_msg& x, schema::Value::Builder out,
+                        capnp::Orphanage& orphanage, bool with_bytes) {
+  if (x.value.ref)
+    return core::to_error(
+      core::internal_error("a variable reference cannot leave its process"));
+  auto t = out.initTag();
+  t.setStep(x.tag.step);
+  t.setFrame(x.tag.frame);
+  t.setIter(x.tag.iter);
+  out.setSlot(x.slot);
+  out.setNode(x.node);
+  out.setState(static_cast<uint8_t>(x.state));
+  out.setEntry(x.entry);
+  out.setHasTensor(x.value.value.valid());
+  if (!x.value.value.valid())
+    return caf::error{};
+  if (with_bytes) {
+    net::detail::encode_tensor(x.value.value, out.initTensor(), &orphanage);
+  } else {
+    auto tensor = out.initTensor();
+    tensor.setDtype(static_cast<uint8_t>(x.value.value.dtype()));
+    const auto& dims = x.value.value.shape().dims();
+    auto shape = tensor.initShape(static_cast<unsigned>(dims.size()));
+    for (size_t i = 0; i < dims.size(); ++i)
+      shape.set(static_cast<unsigned>(i), dims[i]);
+  }
+  return caf::error{};
+}
+
+/// Decodes all of `x` but its tensor.
+core::status decode_value_fields(schema::Value::Reader in, value_msg& x) {
+  x = value_msg{};
+  x.tag.step = in.getTag().getStep();
+  x.tag.frame = in.getTag().getFrame();
+  x.tag.iter = in.getTag().getIter();
+  if (x.tag.iter < invariant_iter)
+    return core::invalid_argument_error("bad iteration ", x.tag.iter);
+  x.slot = in.getSlot();
+  x.node = in.getNode();
+  if (x.slot < control_slot || x.node < 0)
+    return core::invalid_argument_error("bad slot ", x.slot, " or node ",
+                                        x.node);
+  ACTORFLOW_RETURN_IF_ERROR(decode_state(in.getState(), &x.state));
+  x.entry = in.getEntry();
+  return core::status::ok();
+}
+
+} // namespace
+
 caf::error inspect(caf::serializer& f, value_msg& x) {
   return save<schema::Value>(
     f, "value", [&](schema::Value::Builder out, capnp::Orphanage& orphanage) {
-      if (x.value.ref)
-        return core::to_error(core::internal_error(
-          "a variable reference cannot leave its process"));
-      auto t = out.initTag();
-      t.setStep(x.tag.step);
-      t.setFrame(x.tag.frame);
-      t.setIter(x.tag.iter);
-      out.setSlot(x.slot);
-      out.setNode(x.node);
-      out.setState(static_cast<uint8_t>(x.state));
-      out.setEntry(x.entry);
-      out.setHasTensor(x.value.value.valid());
-      if (x.value.value.valid())
-        net::detail::encode_tensor(x.value.value, out.initTensor(), &orphanage);
-      return caf::error{};
+      return encode_value(x, out, orphanage, true);
     });
 }
 
 caf::error inspect(caf::deserializer& f, value_msg& x) {
   return load<schema::Value>(f, "value", [&](schema::Value::Reader in) {
-    x = value_msg{};
-    x.tag.step = in.getTag().getStep();
-    x.tag.frame = in.getTag().getFrame();
-    x.tag.iter = in.getTag().getIter();
-    if (x.tag.iter < invariant_iter)
-      return core::invalid_argument_error("bad iteration ", x.tag.iter);
-    x.slot = in.getSlot();
-    x.node = in.getNode();
-    if (x.slot < control_slot || x.node < 0)
-      return core::invalid_argument_error("bad slot ", x.slot, " or node ",
-                                          x.node);
-    ACTORFLOW_RETURN_IF_ERROR(decode_state(in.getState(), &x.state));
-    x.entry = in.getEntry();
+    ACTORFLOW_RETURN_IF_ERROR(decode_value_fields(in, x));
     if (in.getHasTensor())
       ACTORFLOW_RETURN_IF_ERROR(
         net::detail::decode_tensor(in.getTensor(), &x.value.value));
     return core::status::ok();
   });
 }
+
+namespace detail {
+
+kj::Array<capnp::word> encode_bulk_header(uint64_t key, const value_msg& m) {
+  capnp::MallocMessageBuilder mb;
+  auto root = mb.initRoot<schema::BulkValue>();
+  root.setKey(key);
+  auto orphanage = mb.getOrphanage();
+  encode_value(m, root.initValue(), orphanage, false);
+  return capnp::messageToFlatArray(mb);
+}
+
+core::status decode_bulk_header(kj::ArrayPtr<const capnp::word> words,
+                                uint64_t payload_bytes, uint64_t* key,
+                                value_msg* m) {
+  try {
+    capnp::ReaderOptions opts;
+    opts.traversalLimitInWords = words.size() * 2 + 1024;
+    opts.nestingLimit = 16;
+    capnp::FlatArrayMessageReader reader{words, opts};
+    auto in = reader.getRoot<schema::BulkValue>();
+    *key = in.getKey();
+    ACTORFLOW_RETURN_IF_ERROR(decode_value_fields(in.getValue(), *m));
+    if (!in.getValue().getHasTensor())
+      return core::invalid_argument_error("a bulk value without a tensor");
+    core::dtype type;
+    core::shape shape;
+    ACTORFLOW_RETURN_IF_ERROR(net::detail::decode_tensor_header(
+      in.getValue().getTensor(), &type, &shape));
+    if (type == core::dtype::string || type == core::dtype::bool_)
+      return core::invalid_argument_error("a bulk value of dtype ",
+                                          core::to_string(type));
+    auto want
+      = static_cast<uint64_t>(shape.num_elements()) * core::size_of(type);
+    if (want != payload_bytes)
+      return core::invalid_argument_error(
+        "tensor of dtype ", core::to_string(type), " and shape ",
+        shape.to_string(), " needs ", want, " bytes, the frame has ",
+        payload_bytes);
+    return core::tensor::make(core::host_allocator(), type, shape,
+                              &m->value.value);
+  } catch (const kj::Exception& e) {
+    return core::invalid_argument_error("malformed bulk header: ",
+                                        e.getDescription().cStr());
+  }
+}
+
+} // namespace detail
 
 std::string to_string(const value_msg& x) {
   return core::detail::str_cat("value_msg(step ", x.tag.step, ", frame ",

@@ -9,6 +9,7 @@
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
+#include "bulk_transport.hpp"
 #include "guarded.hpp"
 #include "node_actor_impl.hpp"
 #include "partition_plan.hpp"
@@ -19,18 +20,18 @@ namespace {
 
 using plan_list = std::vector<std::shared_ptr<partition_plan>>;
 
-/// A step this worker takes part in, from its `run_step_msg` until the
-/// master drops it.
+/// A step this worker takes part in, from its `run_step_msg` until its
+/// part is done.
 struct running_step {
   caf::typed_response_promise<step_report> promise;
   step_report report;
   step_tracker* tracker = nullptr;
   uint64_t handle = 0;
-  bool reported = false;
 };
 
 struct worker_state {
   std::shared_ptr<runtime_context> rt;
+  std::shared_ptr<bulk_transport> bulk;
   std::shared_ptr<step_trackers> trackers = std::make_shared<step_trackers>();
   std::unordered_map<uint64_t, plan_list> sets;
   uint64_t next_handle = 1;
@@ -38,9 +39,8 @@ struct worker_state {
 
   ~worker_state() {
     for (auto& kvp : steps)
-      if (!kvp.second.reported)
-        kvp.second.promise.deliver(core::to_error(
-          core::cancelled_error("the worker stopped during the step")));
+      kvp.second.promise.deliver(core::to_error(
+        core::cancelled_error("the worker stopped during the step")));
     for (auto& kvp : sets)
       for (auto& p : kvp.second)
         p->shutdown();
@@ -71,6 +71,7 @@ core::status register_set(self_ptr self, partition_set& set,
       return fail(bst);
     part->context = st.rt;
     part->trackers = st.trackers;
+    part->bulk = st.bulk;
     parts.push_back(std::move(part));
   }
   out->handle = st.next_handle++;
@@ -79,6 +80,8 @@ core::status register_set(self_ptr self, partition_set& set,
   st.sets.emplace(out->handle, std::move(parts));
   return core::status::ok();
 }
+
+void finish_step(self_ptr self, uint64_t id);
 
 /// Starts this worker's part of a step: one activation per root, a feed's
 /// with its tensor.
@@ -112,9 +115,9 @@ caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
   for (const auto& part : set->second)
     roots += static_cast<int64_t>(part->roots.size());
   if (roots == 0) {
-    step.reported = true;
-    step.promise.deliver(std::move(step.report));
-    return step.promise;
+    auto promise = step.promise;
+    finish_step(self, msg.step);
+    return promise;
   }
   // Minted before the first is sent: the count cannot reach zero early.
   step.tracker->mint(roots);
@@ -133,18 +136,19 @@ caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
   return step.promise;
 }
 
-/// The step ended on every worker: its state here goes.
-void drop_step(self_ptr self, uint64_t handle, uint64_t id) {
+/// This worker's part of step `id` is done: no message of the step can
+/// arrive any more (every Recv that was to get a value had its activation
+/// and held a token until the value came), so its state goes with the
+/// report.
+void finish_step(self_ptr self, uint64_t id) {
   auto& st = self->state;
   auto i = st.steps.find(id);
   if (i == st.steps.end())
     return;
   auto& step = i->second;
-  if (!step.reported)
-    step.promise.deliver(core::to_error(
-      core::aborted_error("step ", id, " was dropped before it finished")));
+  step.promise.deliver(std::move(step.report));
   st.rt->resources.drop_step(id);
-  auto set = st.sets.find(handle);
+  auto set = st.sets.find(step.handle);
   if (set != st.sets.end())
     for (const auto& part : set->second)
       for (const auto& a : part->step_state_actors)
@@ -154,8 +158,10 @@ void drop_step(self_ptr self, uint64_t handle, uint64_t id) {
 }
 
 local_worker_actor::behavior_type
-worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt) {
+worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
+            std::shared_ptr<bulk_transport> bulk) {
   self->state.rt = std::move(rt);
+  self->state.bulk = std::move(bulk);
   return {
     [self](devices_atom) {
       std::vector<std::string> names;
@@ -185,9 +191,6 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt) {
       return done_atom::value;
     },
     [self](run_step_msg& msg) { return run_step(self, msg); },
-    [self](drop_atom, uint64_t handle, uint64_t step) {
-      drop_step(self, handle, step);
-    },
     [self](deregister_atom, uint64_t handle) {
       auto set = self->state.sets.find(handle);
       if (set != self->state.sets.end()) {
@@ -208,21 +211,16 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt) {
       if (i != self->state.steps.end() && i->second.report.error.is_ok())
         i->second.report.error = std::move(m.error);
     },
-    [self](step_complete_msg m) {
-      auto i = self->state.steps.find(m.step);
-      if (i == self->state.steps.end() || i->second.reported)
-        return;
-      i->second.reported = true;
-      i->second.promise.deliver(std::move(i->second.report));
-    },
+    [self](step_complete_msg m) { finish_step(self, m.step); },
   };
 }
 
 } // namespace
 
 local_worker_actor spawn_worker(caf::actor_system& sys,
-                                std::shared_ptr<runtime_context> rt) {
-  return sys.spawn(worker_impl, std::move(rt));
+                                std::shared_ptr<runtime_context> rt,
+                                std::shared_ptr<bulk_transport> bulk) {
+  return sys.spawn(worker_impl, std::move(rt), std::move(bulk));
 }
 
 } // namespace actorflow::actors

@@ -53,3 +53,12 @@ struct StepReport {
   fetches @1 :List(IndexedTensor);
   status @2 :Status;
 }
+
+# The header of a value on the bulk path between two workers (a plain TCP
+# connection beside CAF's): the value without its tensor's bytes, which
+# follow the header on the connection; the tensor here has its dtype and
+# shape only. `key` names the receiving Recv at its worker.
+struct BulkValue {
+  key @0 :UInt64;
+  value @1 :Value;
+}

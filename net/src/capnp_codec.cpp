@@ -144,9 +144,9 @@ core::status decode_shape(schema::Shape::Reader in, core::shape* out) {
 
 } // namespace
 
-core::status decode_tensor(schema::Tensor::Reader in, core::tensor* out) {
-  core::dtype type;
-  ACTORFLOW_RETURN_IF_ERROR(decode_dtype(in.getDtype(), &type));
+core::status decode_tensor_header(schema::Tensor::Reader in, core::dtype* type,
+                                  core::shape* shape) {
+  ACTORFLOW_RETURN_IF_ERROR(decode_dtype(in.getDtype(), type));
   ACTORFLOW_RETURN_IF_ERROR(check_rank("tensor", in.getShape().size()));
   std::vector<int64_t> dims;
   int64_t n = 1;
@@ -156,7 +156,15 @@ core::status decode_tensor(schema::Tensor::Reader in, core::tensor* out) {
     dims.push_back(d);
     n *= d;
   }
-  core::shape s{std::move(dims)};
+  *shape = core::shape{std::move(dims)};
+  return core::status::ok();
+}
+
+core::status decode_tensor(schema::Tensor::Reader in, core::tensor* out) {
+  core::dtype type;
+  core::shape s;
+  ACTORFLOW_RETURN_IF_ERROR(decode_tensor_header(in, &type, &s));
+  auto n = s.num_elements();
   auto data = in.getData();
   auto strings = in.getStrings();
   // Check the byte count before allocating anything.

@@ -22,6 +22,11 @@ inline constexpr uint32_t graph_version = 1;
 void encode_tensor(const core::tensor& t, schema::Tensor::Builder out,
                    capnp::Orphanage* zero_copy = nullptr);
 
+/// Decodes a tensor's dtype and shape (not its elements), checking the
+/// dtype code, the rank and that the element count stays below 2^40.
+core::status decode_tensor_header(schema::Tensor::Reader in, core::dtype* type,
+                                  core::shape* shape);
+
 /// Decodes a tensor, checking dtype, rank, dimensions and the byte count
 /// before allocating.
 core::status decode_tensor(schema::Tensor::Reader in, core::tensor* out);

@@ -11,10 +11,14 @@
 
 #include <functional>
 
+#include <caf/all.hpp>
+#include <caf/io/all.hpp>
+
 #include <gtest/gtest.h>
 
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/session.hpp"
+#include "actorflow/core/caf_error.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
@@ -305,4 +309,133 @@ TEST(cluster_spec, files_are_checked) {
     auto st = actors::cluster_spec::parse(bad, &spec);
     EXPECT_EQ(st.code(), core::errc::invalid_argument) << bad;
   }
+}
+
+namespace {
+
+/// Writes `bytes` to a fresh connection to `address` (`host:port`) and
+/// closes it.
+void send_raw(const std::string& address, const std::string& bytes) {
+  auto colon = address.rfind(':');
+  ASSERT_NE(colon, std::string::npos) << address;
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port
+    = htons(static_cast<uint16_t>(std::atoi(address.c_str() + colon + 1)));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(::write(fd, bytes.data(), bytes.size()),
+            static_cast<ssize_t>(bytes.size()));
+  ::close(fd);
+}
+
+/// A bulk frame prefix: magic, header words, payload bytes.
+std::string bulk_prefix(uint32_t magic, uint32_t words, uint64_t payload) {
+  std::string out(16, '\0');
+  std::memcpy(out.data(), &magic, 4);
+  std::memcpy(out.data() + 4, &words, 4);
+  std::memcpy(out.data() + 8, &payload, 8);
+  return out;
+}
+
+/// A 1 MiB tensor from task 0 to task 1, through the bulk path.
+built large_transfer(graph::scope& s, const std::string& a,
+                     const std::string& b) {
+  auto x = graph::constant(s.sub("x").with_device(a), iota({512, 512}, 0.5f));
+  auto y = graph::mul(s.sub("y").with_device(b), x, x);
+  return built{{y.name()}, {}, {}, {}};
+}
+
+} // namespace
+
+TEST_F(cluster, large_tensors_take_the_bulk_path_bit_for_bit) {
+  ASSERT_FALSE(procs_->bulk_address(1).empty());
+  expect_same(large_transfer, 2);
+}
+
+TEST_F(cluster, malformed_bulk_frames_leave_the_worker_serving) {
+  constexpr uint32_t magic = 0x4b424641;
+  const auto& address = procs_->bulk_address(1);
+  // A wrong magic; a header and a payload over the limits; a prefix cut
+  // short; a header of bit noise; a header that is a valid message of
+  // zeros (no tensor) with a payload; a payload cut short.
+  std::vector<std::string> frames{
+    bulk_prefix(0x12345678, 2, 0),
+    bulk_prefix(magic, 1u << 20, 0),
+    bulk_prefix(magic, 2, uint64_t{1} << 40),
+    bulk_prefix(magic, 2, 0).substr(0, 9),
+    bulk_prefix(magic, 4, 8) + std::string(32, '\xa5') + std::string(8, '\0'),
+    bulk_prefix(magic, 2, 4) + std::string(16, '\0') + std::string(4, '\0'),
+  };
+  for (const auto& f : frames)
+    send_raw(address, f);
+  expect_same(large_transfer, 1);
+}
+
+namespace {
+
+/// Bytes a CAF peer sends under the name of actorflow's run_step message:
+/// CAF writes them as the same length-prefixed sequence the real encoding
+/// is, so the worker decodes them as a run_step.
+struct forged_run_step {
+  std::vector<char> bytes;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, forged_run_step& x) {
+  return f(caf::meta::type_name("forged_run_step"), x.bytes);
+}
+
+} // namespace
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(forged_run_step)
+
+namespace {
+
+/// The worker's interface with the forged run step in its place: CAF
+/// compares interfaces by type names when it connects.
+using forged_worker = caf::typed_actor<
+  caf::replies_to<actors::devices_atom>::with<std::vector<std::string>>,
+  caf::replies_to<actors::register_atom,
+                  actors::partition_set>::with<actors::registration>,
+  caf::replies_to<actors::wire_atom, uint64_t,
+                  actors::recv_table>::with<actors::done_atom>,
+  caf::replies_to<forged_run_step>::with<actors::step_report>,
+  caf::replies_to<actors::deregister_atom, uint64_t>::with<actors::done_atom>>;
+
+} // namespace
+
+TEST_F(cluster, malformed_messages_from_a_caf_peer_leave_the_worker_serving) {
+  // A peer whose actor system maps "actorflow.run_step" to raw bytes:
+  // a size that is no multiple of 8, words of noise, and a segment table
+  // with a null root and trailing zeros. Each comes back as an error (CAF
+  // answers a message it could not decode with `unexpected_message`),
+  // never as a step report.
+  caf::actor_system_config cfg;
+  cfg.add_error_category(core::error_category, core::render_error);
+  cfg.add_message_type<forged_run_step>("actorflow.run_step");
+  cfg.add_message_type<actors::partition_set>("actorflow.partition_set");
+  cfg.add_message_type<actors::registration>("actorflow.registration");
+  cfg.add_message_type<actors::recv_entry>("actorflow.recv_entry");
+  cfg.add_message_type<actors::recv_table>("actorflow.recv_table");
+  cfg.add_message_type<actors::step_report>("actorflow.step_report");
+  cfg.load<caf::io::middleman>();
+  caf::actor_system sys{cfg};
+  const auto& task = procs_->spec().tasks[1];
+  auto worker
+    = sys.middleman().remote_actor<forged_worker>(task.host, task.port);
+  ASSERT_TRUE(worker) << sys.render(worker.error());
+  caf::scoped_actor self{sys};
+  std::string zeros(16, '\0');
+  zeros[4] = 1; // one segment of one word: a root pointer of 0
+  for (auto bytes :
+       {std::string(7, 'x'), std::string(64, '\x5a'), std::string(24, '\0')}) {
+    forged_run_step forged{{bytes.begin(), bytes.end()}};
+    self->request(*worker, std::chrono::milliseconds{500}, forged)
+      .receive([&](actors::step_report&) { ADD_FAILURE() << "a reply"; },
+               [&](caf::error&) {});
+  }
+  expect_same(large_transfer, 1);
 }

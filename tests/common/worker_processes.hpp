@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -23,22 +24,43 @@
 
 namespace actorflow::test {
 
+/// The tasks of one job to start.
+struct job_tasks {
+  std::string job;
+  int tasks = 1;
+  int cpus = 2;                  ///< CPU devices per task.
+  int threads = 1;               ///< Intra-op threads per device.
+  std::vector<std::string> args; ///< More flags for `actorflow worker`.
+};
+
 class worker_processes {
 public:
-  /// Starts one worker per task of a job `worker` of `n` tasks with `cpus`
-  /// CPU devices each, on 127.0.0.1. Check `ok()` and `error()`.
-  worker_processes(const std::string& cli, int n, int cpus = 2) {
-    config_ = ::testing::TempDir() + "cluster-" + std::to_string(::getpid())
-              + "-" + std::to_string(counter()++) + ".yaml";
+  /// Starts one worker per task of each job, on 127.0.0.1 and ports the OS
+  /// picks, in the order given. Check `ok()` and `error()`.
+  worker_processes(const std::string& cli, std::vector<job_tasks> jobs) {
+    config_ = (std::filesystem::temp_directory_path()
+               / ("actorflow-cluster-" + std::to_string(::getpid()) + "-"
+                  + std::to_string(counter()++) + ".yaml"))
+                .string();
     std::ofstream out{config_};
-    out << "jobs:\n  worker:\n    cpus: " << cpus << "\n    tasks: [";
-    for (int i = 0; i < n; ++i)
-      out << (i ? ", " : "") << "127.0.0.1:0";
-    out << "]\n";
+    out << "jobs:\n";
+    for (const auto& j : jobs) {
+      out << "  " << j.job << ":\n    cpus: " << j.cpus << "\n    tasks: [";
+      for (int i = 0; i < j.tasks; ++i)
+        out << (i ? ", " : "") << "127.0.0.1:0";
+      out << "]\n";
+    }
     out.close();
     spec_.connect_timeout = std::chrono::milliseconds{10000};
-    for (int i = 0; i < n && error_.empty(); ++i)
-      start(cli, i, cpus);
+    for (const auto& j : jobs)
+      for (int i = 0; i < j.tasks && error_.empty(); ++i)
+        start(cli, j, i);
+  }
+
+  /// `n` tasks of a job `worker` with `cpus` CPU devices each.
+  worker_processes(const std::string& cli, int n, int cpus = 2)
+    : worker_processes(cli, {job_tasks{"worker", n, cpus, 1, {}}}) {
+    // nop
   }
 
   ~worker_processes() {
@@ -68,6 +90,12 @@ public:
   /// The cluster as a client sees it: the ports the workers bound.
   const actors::cluster_spec& spec() const {
     return spec_;
+  }
+
+  /// Where task `i` takes large tensors (`host:port`; empty: no bulk
+  /// path).
+  const std::string& bulk_address(size_t i) const {
+    return bulk_.at(i);
   }
 
   /// The process id of task `i`.
@@ -100,15 +128,17 @@ private:
     return r == pid || r < 0;
   }
 
-  void start(const std::string& cli, int index, int cpus) {
+  void start(const std::string& cli, const job_tasks& job, int index) {
     int fds[2];
     if (::pipe(fds) != 0) {
       error_ = "pipe failed";
       return;
     }
-    auto task = "worker:" + std::to_string(index);
-    std::vector<std::string> args{cli,      "worker", "--config",  config_,
-                                  "--task", task,     "--threads", "1"};
+    auto task = job.job + ":" + std::to_string(index);
+    std::vector<std::string> args{
+      cli,      "worker", "--config",  config_,
+      "--task", task,     "--threads", std::to_string(job.threads)};
+    args.insert(args.end(), job.args.begin(), job.args.end());
     std::vector<char*> argv;
     for (auto& a : args)
       argv.push_back(a.data());
@@ -134,19 +164,25 @@ private:
       return;
     }
     workers_.push_back(process{pid, fds[0]});
+    // "actorflow worker /job:J/task:T listening on HOST:PORT (bulk path
+    // HOST:PORT)".
     auto line = read_line(fds[0], std::chrono::seconds{30});
-    auto at = line.rfind(':');
-    if (line.find("listening on") == std::string::npos
-        || at == std::string::npos) {
+    auto on = line.find(" listening on ");
+    auto end = line.find(' ', on == std::string::npos ? 0 : on + 14);
+    auto at = line.rfind(':', end);
+    auto bulk = line.find("(bulk path ");
+    if (on == std::string::npos || end == std::string::npos
+        || at == std::string::npos || at < on || bulk == std::string::npos) {
       error_ = "worker " + task + " printed '" + line + "'";
       return;
     }
+    bulk_.push_back(line.substr(bulk + 11, line.size() - bulk - 12));
     actors::cluster_task t;
-    t.job = "worker";
+    t.job = job.job;
     t.index = index;
     t.host = "127.0.0.1";
     t.port = static_cast<uint16_t>(std::atoi(line.c_str() + at + 1));
-    t.cpus = cpus;
+    t.cpus = job.cpus;
     spec_.tasks.push_back(t);
   }
 
@@ -175,6 +211,7 @@ private:
   std::string config_;
   std::string error_;
   std::vector<process> workers_;
+  std::vector<std::string> bulk_;
   actors::cluster_spec spec_;
 };
 

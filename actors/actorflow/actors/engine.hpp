@@ -33,6 +33,15 @@ struct engine_options {
   /// its worker can be published or remote workers reached (see
   /// actors/cluster.hpp). A system of the user's must load it itself.
   bool network = false;
+  /// The address other processes of a cluster reach this one at (its
+  /// task's host). With the network on, the engine's worker listens there
+  /// too, at a port the OS picks, for large tensors from other workers
+  /// (the bulk path, docs/cluster.md); empty: every value goes through CAF.
+  std::string host;
+  /// Values whose tensors have at least this many bytes take the bulk
+  /// path to workers that have one; smaller ones, and every control
+  /// message, go through CAF.
+  size_t bulk_min_bytes = size_t{64} << 10;
 };
 
 /// How a session runs its steps, like TensorFlow's ConfigProto.
@@ -83,6 +92,12 @@ public:
     return worker_;
   }
 
+  /// Where this process's worker takes large tensors from other workers
+  /// (`host:port`), or empty if it has no bulk path.
+  const std::string& bulk_address() const noexcept {
+    return bulk_address_;
+  }
+
   /// The workers sessions place nodes on: this process's worker, or the
   /// workers of a cluster (see `use_workers`).
   std::vector<worker_ref> workers() const;
@@ -104,6 +119,7 @@ private:
   std::shared_ptr<runtime_context> rt_;
   core::status init_;
   worker_actor worker_;
+  std::string bulk_address_;
   mutable std::mutex mtx_;
   std::vector<worker_ref> workers_;
   std::vector<caf::actor_addr> sessions_;

@@ -46,7 +46,6 @@ using drain_atom = caf::atom_constant<caf::atom("drain")>;
 using devices_atom = caf::atom_constant<caf::atom("devices")>;
 using register_atom = caf::atom_constant<caf::atom("register")>;
 using wire_atom = caf::atom_constant<caf::atom("wire")>;
-using drop_atom = caf::atom_constant<caf::atom("drop")>;
 using deregister_atom = caf::atom_constant<caf::atom("deregister")>;
 
 // -- tags and values ----------------------------------------------------------
@@ -174,11 +173,16 @@ struct recv_entry {
   std::string tensor_name;
   node_actor actor;
   int32_t node = 0;
+  /// Where large tensors for it go instead (its worker's bulk path,
+  /// `host:port`; empty: none), and its key there.
+  std::string bulk_address;
+  uint64_t bulk_key = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, recv_entry& x) {
-  return f(caf::meta::type_name("recv_entry"), x.tensor_name, x.actor, x.node);
+  return f(caf::meta::type_name("recv_entry"), x.tensor_name, x.actor, x.node,
+           x.bulk_address, x.bulk_key);
 }
 
 using recv_table = std::vector<recv_entry>;
@@ -294,15 +298,14 @@ using session_actor = caf::typed_actor<
 /// - `devices_atom`: the full names of its devices;
 /// - `register_atom`: builds a partition set, returns its handle and Recvs;
 /// - `wire_atom`: the Recvs of every worker of the set, for its Sends;
-/// - `run_step_msg`: runs a step, answered when its part is done;
-/// - `drop_atom`: the step (handle, step) ended everywhere: drop its state;
+/// - `run_step_msg`: runs a step, answered when its part is done (and its
+///   state there gone);
 /// - `deregister_atom`: stops a partition set's actors.
 using worker_actor = caf::typed_actor<
   caf::replies_to<devices_atom>::with<std::vector<std::string>>,
   caf::replies_to<register_atom, partition_set>::with<registration>,
   caf::replies_to<wire_atom, uint64_t, recv_table>::with<done_atom>,
   caf::replies_to<run_step_msg>::with<step_report>,
-  caf::reacts_to<drop_atom, uint64_t, uint64_t>,
   caf::replies_to<deregister_atom, uint64_t>::with<done_atom>>;
 
 /// The worker as its own node actors see it too.
