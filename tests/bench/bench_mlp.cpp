@@ -5,29 +5,115 @@
 // the same machine.
 //
 //   bench_mlp [--threads 2] [--steps 300] [--warmup 50] [--rounds 3]
+//             [--cluster [--bulk-min-bytes B]]
 //
 // Reports the best round. Last output line: {"ms_per_step": ...,
 // "samples_per_s": ..., "peak_rss_mb": ...}
+//
+// P10, with --cluster: the same step split over two `actorflow worker`
+// processes, the model's variables (and their updates) on a ps task, the
+// data, queue and every computation on a worker task; the client runs in
+// this process. Measured in the same run beside the single-process step;
+// the last line adds "single_process_ms" and "ratio".
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <set>
 
 #include <CLI/CLI.hpp>
 #include <cblas.h>
 
 #include "actorflow/actors/queue_runner.hpp"
+#include "actorflow/graph/validate.hpp"
+#include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
 #include "fashion_training.hpp"
 
 using namespace actorflow;
 
-int main(int argc, char** argv) {
-  int threads = 2;
+namespace {
+
+struct mlp_options {
   int steps = 300;
   int warmup = 50;
   int rounds = 3;
+};
+
+/// Puts the model's variables, and the nodes joined to them by reference
+/// edges (their initializers and updates), on `ps`; every other node on
+/// `worker`.
+void split_ps_worker(graph::graph& g, const ops::op_registry& registry,
+                     const std::string& ps, const std::string& worker) {
+  graph::graph_types types;
+  bench::check(graph::validate(g, registry, &types));
+  auto on_ps = [](const core::node_def& n) {
+    return n.op == "VariableV2" && n.name.rfind("data/", 0) != 0;
+  };
+  std::set<std::string> vars;
+  for (const auto& n : g.nodes())
+    if (on_ps(n))
+      vars.insert(n.name);
+  auto& nodes = g.mutable_nodes();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    bool ps_side = vars.count(nodes[i].name) > 0;
+    for (size_t k = 0; k < types.inputs[i].size(); ++k) {
+      core::input_ref r;
+      core::input_ref::parse(nodes[i].inputs[k], &r);
+      ps_side = ps_side || (types.inputs[i][k].is_ref && vars.count(r.node));
+    }
+    nodes[i].device = ps_side ? ps : worker;
+  }
+  bench::check(g.reindex());
+}
+
+/// Milliseconds per step of the training graph on `e`: the best of the
+/// rounds, after the warm-up. `cluster`: split over ps and worker.
+double ms_per_step(actors::engine& e, const apps::fashion_data& data,
+                   bool cluster, const mlp_options& o) {
+  graph::scope s{e.context().ops};
+  apps::training_options options;
+  options.optimizer.learning_rate = 0.1;
+  apps::fashion_training g{s, data.train_images.shape().dim(0), options};
+  bench::check(s.status());
+  auto def = s.graph_def();
+  if (cluster)
+    split_ps_worker(def, e.context().ops, "/job:ps/task:0/device:cpu:0",
+                    "/job:worker/task:0/device:cpu:0");
+  actors::session sess{e};
+  std::vector<core::tensor> out;
+  bench::check(sess.extend(def));
+  bench::check(sess.run(g.data_feeds(data), {}, {g.init}, &out));
+  actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
+  runner.start();
+  auto step = [&] { bench::check(sess.run({}, {g.loss}, {g.train}, &out)); };
+  for (int i = 0; i < o.warmup; ++i)
+    step();
+  double best = 1e30;
+  for (int r = 0; r < o.rounds; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < o.steps; ++i)
+      step();
+    auto ms = std::chrono::duration<double, std::milli>(
+                std::chrono::steady_clock::now() - start)
+                .count()
+              / o.steps;
+    best = std::min(best, ms);
+    std::printf("%s round %d: %.3f ms per step, loss %.4f\n",
+                cluster ? "cluster" : "one process", r + 1, ms,
+                out[0].scalar_value<float>());
+  }
+  runner.stop();
+  return best;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  int threads = 2;
   int blas_threads = 0;
+  bool cluster = false;
+  mlp_options o;
   CLI::App app{"P3: milliseconds per training step of the Fashion-MNIST MLP"};
   app
     .add_option("--threads", threads,
@@ -37,14 +123,19 @@ int main(int argc, char** argv) {
   app.add_option("--blas-threads", blas_threads,
                  "OpenBLAS threads per GEMM (0: the engine's setting, one, "
                  "with large products split over the device's threads)");
-  app.add_option("--steps", steps, "Timed steps per round")
+  app.add_option("--steps", o.steps, "Timed steps per round")
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
-  app.add_option("--warmup", warmup, "Untimed steps first")
+  app.add_option("--warmup", o.warmup, "Untimed steps first")
     ->capture_default_str();
-  app.add_option("--rounds", rounds, "Rounds; the best counts")
+  app.add_option("--rounds", o.rounds, "Rounds; the best counts")
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
+  app.add_flag("--cluster", cluster,
+               "P10: also split the step over a ps and a worker process");
+  int64_t bulk_min = -1;
+  app.add_option("--bulk-min-bytes", bulk_min,
+                 "With --cluster: passed to the workers (-1: their default)");
   CLI11_PARSE(app, argc, argv);
   actors::engine_options eo;
   eo.threads_per_device = threads;
@@ -53,53 +144,22 @@ int main(int argc, char** argv) {
   if (blas_threads > 0)
     openblas_set_num_threads(blas_threads);
   apps::fashion_data data;
-  auto st = apps::load_fashion_mnist(e, apps::fashion_mnist_dir, &data);
-  if (!st.is_ok()) {
-    std::fprintf(stderr, "bench_mlp: %s\n", st.to_string().c_str());
-    return 1;
+  bench::check(apps::load_fashion_mnist(e, apps::fashion_mnist_dir, &data));
+  auto single = ms_per_step(e, data, false, o);
+  if (!cluster) {
+    std::printf("{\"ms_per_step\": %.3f, \"samples_per_s\": %.1f, "
+                "\"peak_rss_mb\": %.1f}\n",
+                single, 128e3 / single, test::peak_rss_mb());
+    return 0;
   }
-  graph::scope s{e.context().ops};
-  apps::training_options options;
-  options.optimizer.learning_rate = 0.1;
-  apps::fashion_training g{s, data.train_images.shape().dim(0), options};
-  actors::session sess{e};
-  std::vector<core::tensor> out;
-  st = s.status();
-  if (st.is_ok())
-    st = sess.extend(s.graph_def());
-  if (st.is_ok())
-    st = sess.run(g.data_feeds(data), {}, {g.init}, &out);
-  if (!st.is_ok()) {
-    std::fprintf(stderr, "bench_mlp: %s\n", st.to_string().c_str());
-    return 1;
-  }
-  actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
-  runner.start();
-  auto step = [&] {
-    auto st = sess.run({}, {g.loss}, {g.train}, &out);
-    if (!st.is_ok()) {
-      std::fprintf(stderr, "bench_mlp: %s\n", st.to_string().c_str());
-      std::exit(1);
-    }
-  };
-  for (int i = 0; i < warmup; ++i)
-    step();
-  double best = 1e30;
-  for (int r = 0; r < rounds; ++r) {
-    auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < steps; ++i)
-      step();
-    auto ms = std::chrono::duration<double, std::milli>(
-                std::chrono::steady_clock::now() - start)
-                .count()
-              / steps;
-    best = std::min(best, ms);
-    std::printf("round %d: %.3f ms per step, loss %.4f\n", r + 1, ms,
-                out[0].scalar_value<float>());
-  }
-  runner.stop();
+  bench::cluster_client procs{
+    {{"ps", 1, 1, threads, bench::bulk_args(bulk_min)},
+     {"worker", 1, 1, threads, bench::bulk_args(bulk_min)}}};
+  auto split = ms_per_step(procs.engine(), data, true, o);
   std::printf("{\"ms_per_step\": %.3f, \"samples_per_s\": %.1f, "
-              "\"peak_rss_mb\": %.1f}\n",
-              best, 128e3 / best, test::peak_rss_mb());
+              "\"peak_rss_mb\": %.1f, \"single_process_ms\": %.3f, "
+              "\"ratio\": %.3f}\n",
+              split, 128e3 / split, test::peak_rss_mb(), single,
+              split / single);
   return 0;
 }

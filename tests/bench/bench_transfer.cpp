@@ -1,0 +1,71 @@
+// P5: a float tensor moved from worker process A to worker process B over
+// loopback -- a variable read on A, its Size taken on B, so the whole
+// tensor crosses once per step -- beside a raw TCP socket pair moving the
+// same bytes between two threads in the same run. 64 MiB, 1 MiB and 4 KiB.
+//
+//   bench_transfer [--steps N]
+//
+// Last output line: {"gbps_64m": ..., "raw_tcp_gbps": ..., "ratio": ...,
+// "gbps_1m": ..., "gbps_4k": ...}
+
+#include <CLI/CLI.hpp>
+
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "bench/cluster_bench.hpp"
+#include "bench/raw_tcp.hpp"
+
+using namespace actorflow;
+
+int main(int argc, char** argv) {
+  int steps = 10;
+  CLI::App app{"P5: GB/s of a tensor moved between two worker processes, "
+               "beside raw TCP"};
+  app.add_option("--steps", steps, "Transfers of 64 MiB per round")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+
+  bench::cluster_client cluster{{{"worker", 2, 1, 1, {}}}};
+  graph::scope s;
+  auto a = s.with_device("/job:worker/task:0/device:cpu:0");
+  auto b = s.with_device("/job:worker/task:1/device:cpu:0");
+  struct size_case {
+    const char* name;
+    int64_t elements;
+    int steps;
+    std::string fetch;
+    double gbps = 0;
+  };
+  std::vector<size_case> cases{{"64m", 16 << 20, steps, {}},
+                               {"1m", 1 << 18, steps * 20, {}},
+                               {"4k", 1 << 10, steps * 100, {}}};
+  for (auto& c : cases) {
+    auto v = graph::variable(a.sub(std::string{"v"} + c.name),
+                             graph::zeros(a, {c.elements}));
+    c.fetch = graph::size(b, graph::identity(a, v)).name();
+  }
+  auto init = s.initializer().name;
+  bench::check(s.status());
+  actors::session sess{cluster.engine()};
+  bench::check(sess.extend(s.graph_def()));
+  std::vector<core::tensor> out;
+  bench::check(sess.run({}, {}, {init}, &out));
+
+  double raw = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (auto& c : cases) {
+      auto us = bench::us_per_step(sess, {}, {c.fetch}, {}, c.steps, 3);
+      c.gbps = std::max(c.gbps, double(c.elements) * 4 / us / 1e3);
+    }
+    raw = std::max(raw, bench::raw_tcp_gbps(size_t{64} << 20, steps));
+    std::printf("round %d: 64 MiB %.2f GB/s (raw TCP %.2f), 1 MiB %.2f, "
+                "4 KiB %.3f\n",
+                round + 1, cases[0].gbps, raw, cases[1].gbps, cases[2].gbps);
+  }
+  std::printf("{\"gbps_64m\": %.3f, \"raw_tcp_gbps\": %.3f, \"ratio\": %.3f, "
+              "\"gbps_1m\": %.3f, \"gbps_4k\": %.4f}\n",
+              cases[0].gbps, raw, cases[0].gbps / raw, cases[1].gbps,
+              cases[2].gbps);
+  return 0;
+}
