@@ -9,6 +9,7 @@
 #include "demo.hpp"
 #include "flags.hpp"
 #include "op_list.hpp"
+#include "run.hpp"
 #include "train.hpp"
 #include "worker.hpp"
 
@@ -120,6 +121,35 @@ int run(int argc, char** argv) {
                  "over the bulk path, smaller ones through CAF (default: "
                  "65536)")
     ->check(CLI::NonNegativeNumber);
+  run_options run;
+  auto* run_cmd = app.add_subcommand(
+    "run", "Run one step of a saved graph (net::save_graph) in this process "
+           "or on a cluster: feeds from .npy files, fetched tensors printed "
+           "and written as .npy");
+  run_cmd->add_option("--graph", run.graph, "The graph file")
+    ->required()
+    ->check(CLI::ExistingFile);
+  run_cmd
+    ->add_option("--config", run.config,
+                 "A cluster file (YAML): run on its workers, whose devices "
+                 "the graph names (/job:J/task:T/device:cpu:N)")
+    ->check(CLI::ExistingFile);
+  run_cmd->add_option("--feed", run.feeds,
+                      "name=file.npy: feed the tensor in the file to the "
+                      "placeholder (or tensor) name; repeatable");
+  run_cmd->add_option("--fetch", run.fetches,
+                      "name or name=file.npy: print the tensor name (node or "
+                      "node:output) and write it to the file; repeatable");
+  run_cmd->add_option("--target", run.targets,
+                      "A node to run for its effects; repeatable");
+  run_cmd->add_option("--cpus", run.cpus, "CPU devices of this process")
+    ->capture_default_str()
+    ->check(int_range(1, 1024));
+  run_cmd
+    ->add_option("--threads", run.threads,
+                 "Threads for the actors and for kernels (default: one per "
+                 "core)")
+    ->check(int_range(0, max_threads()));
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());
@@ -133,6 +163,8 @@ int run(int argc, char** argv) {
     return run_train(train);
   if (worker_cmd->parsed())
     return run_worker(worker);
+  if (run_cmd->parsed())
+    return run_graph(run);
   return EXIT_FAILURE;
 }
 

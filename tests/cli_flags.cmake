@@ -25,6 +25,10 @@ expect_refused("--restore-what-fits goes with --resume"
 expect_refused("--batch 100000000 needs [0-9]+ MiB|--batch: value"
                demo --batch 100000000)
 expect_refused("no op named 'Nope'" ops Nope)
+expect_refused("--graph is required" run --fetch y)
+expect_refused("--graph: File does not exist" run --graph /nonexistent.afg)
+expect_refused("--cpus: value 0 is not in \\[1, 1024\\]"
+               run --graph ${CLI} --cpus 0)
 
 execute_process(COMMAND ${CLI} ops _Send OUTPUT_VARIABLE out
                 RESULT_VARIABLE rc TIMEOUT 60)

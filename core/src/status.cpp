@@ -48,6 +48,16 @@ status status::with_context(std::string_view node, std::string_view op,
   return result;
 }
 
+status status::prefixed(std::string_view what) const {
+  if (!rep_)
+    return *this;
+  auto copy = std::make_shared<rep>(*rep_);
+  copy->message.insert(0, std::string{what} + ": ");
+  status result;
+  result.rep_ = std::move(copy);
+  return result;
+}
+
 std::string status::to_string() const {
   if (!rep_)
     return "ok";

@@ -92,6 +92,23 @@ public:
     return spec_;
   }
 
+  /// Writes the cluster as a client sees it, with the ports the workers
+  /// bound, as a cluster file at `path`.
+  bool write_config(const std::string& path) const {
+    std::ofstream out{path};
+    out << "jobs:\n";
+    for (size_t i = 0; i < spec_.tasks.size(); ++i) {
+      const auto& t = spec_.tasks[i];
+      if (i == 0 || spec_.tasks[i - 1].job != t.job)
+        out << "  " << t.job << ":\n    cpus: " << t.cpus << "\n    tasks: [";
+      out << t.host << ":" << t.port;
+      bool last
+        = i + 1 == spec_.tasks.size() || spec_.tasks[i + 1].job != t.job;
+      out << (last ? "]\n" : ", ");
+    }
+    return static_cast<bool>(out.flush());
+  }
+
   /// Where task `i` takes large tensors (`host:port`; empty: no bulk
   /// path).
   const std::string& bulk_address(size_t i) const {

@@ -37,6 +37,16 @@ TEST(status, context_names_node_op_and_device_innermost_first) {
   EXPECT_TRUE(status::ok().with_context("a", "b").is_ok());
 }
 
+TEST(status, prefixed_keeps_code_and_context) {
+  auto st = invalid_argument_error("bad shape").with_context("x", "Add");
+  auto p = st.prefixed("feed x");
+  EXPECT_EQ(p.code(), errc::invalid_argument);
+  EXPECT_EQ(p.message(), "feed x: bad shape");
+  EXPECT_EQ(p.node(), "x");
+  EXPECT_EQ(st.message(), "bad shape");
+  EXPECT_TRUE(status::ok().prefixed("a").is_ok());
+}
+
 TEST(status, round_trips_through_caf_error) {
   auto st
     = failed_precondition_error("uninitialized value W")

@@ -42,6 +42,10 @@ public:
   status with_context(std::string_view node, std::string_view op,
                       std::string_view device = {}) const;
 
+  /// Returns a copy whose message starts with `what: `, e.g. the file or
+  /// the flag the error came from; the rest is kept.
+  status prefixed(std::string_view what) const;
+
   /// Renders e.g. `invalid_argument: bad shape {{node x}} {{op MatMul}}`.
   std::string to_string() const;
 

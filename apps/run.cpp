@@ -1,0 +1,94 @@
+#include "run.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "actorflow/actors/cluster.hpp"
+#include "actorflow/actors/engine.hpp"
+#include "actorflow/actors/session.hpp"
+#include "actorflow/net/npy.hpp"
+
+namespace actorflow::apps {
+
+namespace {
+
+/// Splits `name=value`; `value` stays empty without '='.
+std::pair<std::string, std::string> split_assignment(const std::string& s) {
+  auto eq = s.find('=');
+  if (eq == std::string::npos)
+    return {s, {}};
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+int fail(const core::status& st) {
+  std::fprintf(stderr, "actorflow run: %s\n", st.to_string().c_str());
+  return EXIT_FAILURE;
+}
+
+} // namespace
+
+int run_graph(const run_options& o) {
+  actors::feed_list feeds;
+  for (const auto& f : o.feeds) {
+    auto [name, path] = split_assignment(f);
+    if (name.empty() || path.empty())
+      return fail(
+        core::invalid_argument_error("--feed '", f, "' is not name=file.npy"));
+    core::tensor t;
+    auto st = net::load_npy(path, &t);
+    if (!st.is_ok())
+      return fail(st.prefixed("feed " + name));
+    feeds.emplace_back(name, std::move(t));
+  }
+  std::vector<std::string> fetch_names;
+  std::vector<std::string> fetch_files;
+  for (const auto& f : o.fetches) {
+    auto [name, path] = split_assignment(f);
+    if (name.empty() || (f.find('=') != std::string::npos && path.empty()))
+      return fail(core::invalid_argument_error(
+        "--fetch '", f, "' is not name or name=file.npy"));
+    fetch_names.push_back(name);
+    fetch_files.push_back(path);
+  }
+  actors::engine_options options;
+  options.num_cpu_devices = o.cpus;
+  if (o.threads > 0) {
+    options.threads_per_device = o.threads;
+    options.scheduler_threads = o.threads;
+  }
+  actors::cluster_spec spec;
+  if (!o.config.empty()) {
+    auto st = actors::cluster_spec::load(o.config, &spec);
+    if (!st.is_ok())
+      return fail(st);
+    options.network = true;
+  }
+  actors::engine e{options};
+  if (!e.init_status().is_ok())
+    return fail(e.init_status());
+  if (!o.config.empty()) {
+    auto st = actors::connect_cluster(e, spec);
+    if (!st.is_ok())
+      return fail(st);
+  }
+  actors::session sess{e};
+  auto st = sess.extend(o.graph);
+  if (!st.is_ok())
+    return fail(st);
+  std::vector<core::tensor> outputs;
+  st = sess.run(feeds, fetch_names, o.targets, &outputs);
+  if (!st.is_ok())
+    return fail(st);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::printf("%s = %s\n", fetch_names[i].c_str(),
+                outputs[i].debug_string().c_str());
+    if (fetch_files[i].empty())
+      continue;
+    st = net::save_npy(outputs[i], fetch_files[i]);
+    if (!st.is_ok())
+      return fail(st.prefixed("fetch " + fetch_names[i]));
+  }
+  return EXIT_SUCCESS;
+}
+
+} // namespace actorflow::apps

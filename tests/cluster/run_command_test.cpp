@@ -1,0 +1,191 @@
+// `actorflow run`: a saved graph, feeds and fetches as .npy files, run from
+// the shell in one process and on two real `actorflow worker` processes,
+// against the same graph run in this process.
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "actorflow/actors/session.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
+#include "actorflow/net/graph_codec.hpp"
+#include "actorflow/net/npy.hpp"
+#include "actorflow/ops/registration.hpp"
+#include "common/worker_processes.hpp"
+
+using namespace actorflow;
+using core::dtype;
+using core::tensor;
+
+namespace {
+
+/// What a command printed (stdout and stderr) and its exit code.
+struct command_result {
+  std::string output;
+  int exit_code = -1;
+};
+
+command_result run_command(const std::string& command) {
+  command_result r;
+  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr)
+    return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+    r.output.append(buf, n);
+  int status = ::pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+tensor iota(const core::shape& s, float scale) {
+  std::vector<float> v(static_cast<size_t>(s.num_elements()));
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = scale * static_cast<float>(i % 13) - 1.0f;
+  return tensor::from_vector<float>(s, v);
+}
+
+bool same_bits(const tensor& x, const tensor& y) {
+  return x.dtype() == y.dtype() && x.shape() == y.shape()
+         && x.bytes() == y.bytes()
+         && std::memcmp(x.raw_data(), y.raw_data(), x.bytes()) == 0;
+}
+
+/// Figure 1, relu(W x + b), with W and b on device `a` and the rest on
+/// `b`; x is fed.
+struct figure {
+  graph::graph g;
+  std::string x, add, relu; ///< Tensor names.
+};
+
+figure figure_one(const ops::op_registry& registry, const std::string& a,
+                  const std::string& b) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {16, 8});
+  auto w = graph::constant(s.sub("W").with_device(a), iota({12, 16}, 0.07f));
+  auto bias = graph::constant(s.sub("b").with_device(a), iota({12, 1}, 0.2f));
+  auto add
+    = graph::add(s.sub("add").with_device(b),
+                 graph::matmul(s.sub("matmul").with_device(b), w, x), bias);
+  auto relu = graph::relu(s.sub("relu").with_device(b), add);
+  EXPECT_TRUE(s.ok()) << s.status().to_string();
+  return {s.graph_def(), x.name(), add.name(), relu.name()};
+}
+
+class run_command_test : public ::testing::Test {
+protected:
+  run_command_test() {
+    dir_
+      = std::filesystem::path{::testing::TempDir()}
+        / ("actorflow-run-" + std::to_string(::getpid()) + "-"
+           + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+    EXPECT_TRUE(net::save_npy(x_, path("x.npy")).is_ok());
+    EXPECT_TRUE(ops::register_ops(registry_).is_ok());
+  }
+
+  ~run_command_test() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  std::string path(const std::string& name) const {
+    return (dir_ / name).string();
+  }
+
+  /// Saves the graph to `name` in the test's folder.
+  std::string save(const figure& f, const std::string& name) {
+    EXPECT_TRUE(net::save_graph(f.g, path(name)).is_ok());
+    return path(name);
+  }
+
+  /// relu(W x + b) computed in this process, over cpu:0 and cpu:1.
+  tensor expected() {
+    actors::engine e;
+    actors::session sess{e};
+    auto f = figure_one(e.context().ops, "cpu:0", "cpu:1");
+    EXPECT_TRUE(sess.extend(f.g).is_ok());
+    std::vector<tensor> out;
+    EXPECT_TRUE(sess.run({{f.x, x_}}, {f.relu}, {}, &out).is_ok());
+    return out.empty() ? tensor{} : out[0];
+  }
+
+  std::string cli_ = ACTORFLOW_CLI;
+  std::filesystem::path dir_;
+  tensor x_ = iota({16, 8}, 0.11f);
+  ops::op_registry registry_;
+};
+
+} // namespace
+
+TEST_F(run_command_test, runs_a_saved_graph_in_one_process) {
+  auto f = figure_one(registry_, "cpu:0", "cpu:1");
+  auto r = run_command(cli_ + " run --graph " + save(f, "g.afg") + " --feed "
+                       + f.x + "=" + path("x.npy") + " --fetch " + f.relu + "="
+                       + path("y.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(f.relu + " = tensor<float, [12,8]>"),
+            std::string::npos)
+    << r.output;
+  tensor y;
+  ASSERT_TRUE(net::load_npy(path("y.npy"), &y).is_ok());
+  EXPECT_TRUE(same_bits(y, expected())) << y.debug_string();
+}
+
+TEST_F(run_command_test, runs_a_saved_graph_on_two_worker_processes) {
+  test::worker_processes procs{ACTORFLOW_CLI, 2};
+  ASSERT_TRUE(procs.ok()) << procs.error();
+  ASSERT_TRUE(procs.write_config(path("cluster.yaml")));
+  auto f = figure_one(registry_, "/job:worker/task:0/device:cpu:0",
+                      "/job:worker/task:1/device:cpu:1");
+  auto r = run_command(cli_ + " run --config " + path("cluster.yaml")
+                       + " --graph " + save(f, "g.afg") + " --feed " + f.x + "="
+                       + path("x.npy") + " --fetch " + f.relu + "="
+                       + path("y.npy") + " --fetch " + f.add);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(f.add + " = tensor<float, [12,8]>"),
+            std::string::npos)
+    << r.output;
+  tensor y;
+  ASSERT_TRUE(net::load_npy(path("y.npy"), &y).is_ok());
+  EXPECT_TRUE(same_bits(y, expected())) << y.debug_string();
+}
+
+// Each mistake exits 1 with a message that names what is wrong.
+TEST_F(run_command_test, bad_input_is_a_clear_error) {
+  auto f = figure_one(registry_, "cpu:0", "cpu:1");
+  auto graph = save(f, "g.afg");
+  auto far = save(figure_one(registry_, "/job:ps/task:0", "cpu:0"), "far.afg");
+  auto broken = path("broken.npy");
+  std::ofstream{broken} << "not numpy";
+  auto fetch = " --fetch " + f.relu;
+  auto feed = " --feed " + f.x + "=";
+  struct bad_case {
+    std::string args;
+    std::string says;
+  };
+  for (const auto& [args, says] : std::vector<bad_case>{
+         {"--graph " + graph + feed + path("none.npy") + fetch,
+          "feed " + f.x + ": cannot open " + path("none.npy")},
+         {"--graph " + graph + feed + broken + fetch,
+          "feed " + f.x + ": " + broken + ": not a .npy file"},
+         {"--graph " + graph + " --feed " + f.x + fetch, "is not name=file"},
+         {"--graph " + graph + feed + path("x.npy") + " --fetch nope", "nope"},
+         {"--graph " + graph + fetch, f.x},
+         {"--graph " + far + feed + path("x.npy") + fetch, "no device matches"},
+         {"--graph " + path("x.npy") + fetch, path("x.npy")}}) {
+    SCOPED_TRACE(args);
+    auto r = run_command(cli_ + " run " + args);
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("actorflow run: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(says), std::string::npos) << r.output;
+  }
+}
