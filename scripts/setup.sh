@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git
   libcaf-dev libssl-dev libeigen3-dev capnproto libcapnp-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev libcli11-dev
-  libopenblas-dev zlib1g-dev python3 python3-numpy clang-format
+  libopenblas-dev zlib1g-dev python3 python3-numpy clang-format iproute2
   dataset-fashion-mnist
 )
 

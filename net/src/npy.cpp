@@ -315,10 +315,7 @@ core::status load_npy(const std::string& path, core::tensor* out) {
                     std::istreambuf_iterator<char>{}};
   if (f.bad())
     return core::unavailable_error("cannot read ", path);
-  auto st = decode_npy(bytes, out);
-  if (!st.is_ok())
-    return core::status{st.code(), path + ": " + st.message()};
-  return core::status::ok();
+  return decode_npy(bytes, out).prefixed(path);
 }
 
 } // namespace actorflow::net

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   bench::cluster_client cluster{
-    {{"worker", 2, 1, 1, bench::bulk_args(bulk_min)}}};
+    {{"worker", 2, 1, 1, bench::bulk_args(bulk_min), {}, {}}}};
   graph::scope s;
   auto a = s.with_device("/job:worker/task:0/device:cpu:0");
   auto n = graph::placeholder(a.sub("n"), dtype::int64, {});

@@ -153,8 +153,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   bench::cluster_client procs{
-    {{"ps", 1, 1, threads, bench::bulk_args(bulk_min)},
-     {"worker", 1, 1, threads, bench::bulk_args(bulk_min)}}};
+    {{"ps", 1, 1, threads, bench::bulk_args(bulk_min), {}, {}},
+     {"worker", 1, 1, threads, bench::bulk_args(bulk_min), {}, {}}}};
   auto split = ms_per_step(procs.engine(), data, true, o);
   std::printf("{\"ms_per_step\": %.3f, \"samples_per_s\": %.1f, "
               "\"peak_rss_mb\": %.1f, \"single_process_ms\": %.3f, "

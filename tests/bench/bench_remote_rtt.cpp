@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 
-  bench::cluster_client cluster{{{"worker", 1, 1, 1, {}}}};
+  bench::cluster_client cluster{{{"worker", 1, 1, 1, {}, {}, {}}}};
   graph::scope s;
   auto far = s.with_device("/job:worker/task:0/device:cpu:0");
   auto x = graph::placeholder(far.sub("x"), core::dtype::float32, {8});

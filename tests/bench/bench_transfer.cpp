@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 
-  bench::cluster_client cluster{{{"worker", 2, 1, 1, {}}}};
+  bench::cluster_client cluster{{{"worker", 2, 1, 1, {}, {}, {}}}};
   graph::scope s;
   auto a = s.with_device("/job:worker/task:0/device:cpu:0");
   auto b = s.with_device("/job:worker/task:1/device:cpu:0");

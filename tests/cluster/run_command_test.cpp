@@ -2,8 +2,6 @@
 // the shell in one process and on two real `actorflow worker` processes,
 // against the same graph run in this process.
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -18,33 +16,15 @@
 #include "actorflow/net/graph_codec.hpp"
 #include "actorflow/net/npy.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "common/command.hpp"
 #include "common/worker_processes.hpp"
 
 using namespace actorflow;
 using core::dtype;
 using core::tensor;
+using test::run_command;
 
 namespace {
-
-/// What a command printed (stdout and stderr) and its exit code.
-struct command_result {
-  std::string output;
-  int exit_code = -1;
-};
-
-command_result run_command(const std::string& command) {
-  command_result r;
-  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr)
-    return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-    r.output.append(buf, n);
-  int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
 
 tensor iota(const core::shape& s, float scale) {
   std::vector<float> v(static_cast<size_t>(s.num_elements()));

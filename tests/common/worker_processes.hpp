@@ -5,7 +5,9 @@
 // bound (no sleeps), and stopped with SIGTERM -- SIGKILL if one does not
 // exit within its deadline -- when the object goes, a failed test included.
 
+#include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -31,12 +33,21 @@ struct job_tasks {
   int cpus = 2;                  ///< CPU devices per task.
   int threads = 1;               ///< Intra-op threads per device.
   std::vector<std::string> args; ///< More flags for `actorflow worker`.
+  /// Per task: the address it listens on (default 127.0.0.1) and the
+  /// network namespace it runs in (`ip netns` name; default this one's).
+  std::vector<std::string> hosts;
+  std::vector<std::string> namespaces;
+
+  std::string host(int i) const {
+    return static_cast<size_t>(i) < hosts.size() ? hosts[i] : "127.0.0.1";
+  }
 };
 
 class worker_processes {
 public:
-  /// Starts one worker per task of each job, on 127.0.0.1 and ports the OS
-  /// picks, in the order given. Check `ok()` and `error()`.
+  /// Starts one worker per task of each job, on its host (127.0.0.1 unless
+  /// given) and a port the OS picks, in the order given. Check `ok()` and
+  /// `error()`.
   worker_processes(const std::string& cli, std::vector<job_tasks> jobs) {
     config_ = (std::filesystem::temp_directory_path()
                / ("actorflow-cluster-" + std::to_string(::getpid()) + "-"
@@ -47,7 +58,7 @@ public:
     for (const auto& j : jobs) {
       out << "  " << j.job << ":\n    cpus: " << j.cpus << "\n    tasks: [";
       for (int i = 0; i < j.tasks; ++i)
-        out << (i ? ", " : "") << "127.0.0.1:0";
+        out << (i ? ", " : "") << j.host(i) << ":0";
       out << "]\n";
     }
     out.close();
@@ -59,7 +70,7 @@ public:
 
   /// `n` tasks of a job `worker` with `cpus` CPU devices each.
   worker_processes(const std::string& cli, int n, int cpus = 2)
-    : worker_processes(cli, {job_tasks{"worker", n, cpus, 1, {}}}) {
+    : worker_processes(cli, {job_tasks{"worker", n, cpus, 1, {}, {}, {}}}) {
     // nop
   }
 
@@ -160,9 +171,19 @@ private:
     for (auto& a : args)
       argv.push_back(a.data());
     argv.push_back(nullptr);
+    std::string netns;
+    if (static_cast<size_t>(index) < job.namespaces.size())
+      netns = "/var/run/netns/" + job.namespaces[index];
     auto parent = ::getpid();
     pid_t pid = ::fork();
     if (pid == 0) {
+      // Into the task's network namespace, as `ip netns exec` does.
+      if (!netns.empty()) {
+        int fd = ::open(netns.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || ::setns(fd, CLONE_NEWNET) != 0)
+          ::_exit(126);
+        ::close(fd);
+      }
       // The worker gets SIGTERM should the test process die first, so a
       // killed test leaves no worker behind.
       ::prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -197,7 +218,7 @@ private:
     actors::cluster_task t;
     t.job = job.job;
     t.index = index;
-    t.host = "127.0.0.1";
+    t.host = job.host(index);
     t.port = static_cast<uint16_t>(std::atoi(line.c_str() + at + 1));
     t.cpus = job.cpus;
     spec_.tasks.push_back(t);
