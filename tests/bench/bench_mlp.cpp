@@ -19,15 +19,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <set>
 
 #include <CLI/CLI.hpp>
 #include <cblas.h>
 
 #include "actorflow/actors/queue_runner.hpp"
-#include "actorflow/graph/validate.hpp"
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
+#include "common/ps_split.hpp"
 #include "fashion_training.hpp"
 
 using namespace actorflow;
@@ -40,33 +39,6 @@ struct mlp_options {
   int rounds = 3;
 };
 
-/// Puts the model's variables, and the nodes joined to them by reference
-/// edges (their initializers and updates), on `ps`; every other node on
-/// `worker`.
-void split_ps_worker(graph::graph& g, const ops::op_registry& registry,
-                     const std::string& ps, const std::string& worker) {
-  graph::graph_types types;
-  bench::check(graph::validate(g, registry, &types));
-  auto on_ps = [](const core::node_def& n) {
-    return n.op == "VariableV2" && n.name.rfind("data/", 0) != 0;
-  };
-  std::set<std::string> vars;
-  for (const auto& n : g.nodes())
-    if (on_ps(n))
-      vars.insert(n.name);
-  auto& nodes = g.mutable_nodes();
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    bool ps_side = vars.count(nodes[i].name) > 0;
-    for (size_t k = 0; k < types.inputs[i].size(); ++k) {
-      core::input_ref r;
-      core::input_ref::parse(nodes[i].inputs[k], &r);
-      ps_side = ps_side || (types.inputs[i][k].is_ref && vars.count(r.node));
-    }
-    nodes[i].device = ps_side ? ps : worker;
-  }
-  bench::check(g.reindex());
-}
-
 /// Milliseconds per step of the training graph on `e`: the best of the
 /// rounds, after the warm-up. `cluster`: split over ps and worker.
 double ms_per_step(actors::engine& e, const apps::fashion_data& data,
@@ -78,8 +50,9 @@ double ms_per_step(actors::engine& e, const apps::fashion_data& data,
   bench::check(s.status());
   auto def = s.graph_def();
   if (cluster)
-    split_ps_worker(def, e.context().ops, "/job:ps/task:0/device:cpu:0",
-                    "/job:worker/task:0/device:cpu:0");
+    bench::check(test::split_ps_worker(def, e.context().ops,
+                                       "/job:ps/task:0/device:cpu:0",
+                                       "/job:worker/task:0/device:cpu:0"));
   actors::session sess{e};
   std::vector<core::tensor> out;
   bench::check(sess.extend(def));

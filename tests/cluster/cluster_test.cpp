@@ -9,15 +9,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <functional>
-
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
 
 #include <gtest/gtest.h>
 
-#include "actorflow/actors/cluster.hpp"
-#include "actorflow/actors/session.hpp"
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
@@ -25,109 +21,19 @@
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
+#include "cluster_fixture.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
-#include "common/worker_processes.hpp"
 
 using namespace actorflow;
 using core::dtype;
 using core::tensor;
-
-namespace {
-
-constexpr const char* task0 = "/job:worker/task:0/device:cpu:0";
-constexpr const char* task1 = "/job:worker/task:1/device:cpu:0";
-
-/// Builds a graph whose nodes go to devices `a` and `b`; returns what to
-/// fetch, and fills feeds and targets.
-struct built {
-  std::vector<std::string> fetches;
-  actors::feed_list feeds;
-  std::vector<std::string> init;    ///< Run once first.
-  std::vector<std::string> targets; ///< Run with the fetches.
-};
-using builder = std::function<built(graph::scope&, const std::string& a,
-                                    const std::string& b)>;
-
-bool same_bits(const tensor& x, const tensor& y) {
-  return x.dtype() == y.dtype() && x.shape() == y.shape()
-         && x.bytes() == y.bytes()
-         && std::memcmp(x.raw_data(), y.raw_data(), x.bytes()) == 0;
-}
-
-class cluster : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() {
-    procs_ = new test::worker_processes{ACTORFLOW_CLI, 2};
-  }
-
-  static void TearDownTestSuite() {
-    delete procs_;
-    procs_ = nullptr;
-  }
-
-  void SetUp() override {
-    ASSERT_TRUE(procs_->ok()) << procs_->error();
-    actors::engine_options o;
-    o.network = true;
-    client_ = std::make_unique<actors::engine>(o);
-    auto st = actors::connect_cluster(*client_, procs_->spec());
-    ASSERT_TRUE(st.is_ok()) << st.to_string();
-  }
-
-  /// Runs what `build` makes `steps` times on `e` with devices a and b.
-  std::vector<std::vector<tensor>> run_on(actors::engine& e, const builder& b,
-                                          const std::string& dev_a,
-                                          const std::string& dev_b, int steps) {
-    graph::scope s{e.context().ops};
-    auto what = b(s, dev_a, dev_b);
-    EXPECT_TRUE(s.ok()) << s.status().to_string();
-    actors::session sess{e};
-    auto st = sess.extend(s.graph_def());
-    EXPECT_TRUE(st.is_ok()) << st.to_string();
-    std::vector<tensor> out;
-    if (!what.init.empty()) {
-      st = sess.run({}, {}, what.init, &out);
-      EXPECT_TRUE(st.is_ok()) << st.to_string();
-    }
-    std::vector<std::vector<tensor>> results;
-    for (int i = 0; i < steps; ++i) {
-      st = sess.run(what.feeds, what.fetches, what.targets, &out);
-      EXPECT_TRUE(st.is_ok()) << st.to_string();
-      results.push_back(out);
-    }
-    return results;
-  }
-
-  /// One process against the cluster, bit for bit.
-  void expect_same(const builder& b, int steps = 3) {
-    actors::engine local;
-    auto one = run_on(local, b, "cpu:0", "cpu:1", steps);
-    auto many = run_on(*client_, b, task0, task1, steps);
-    ASSERT_EQ(one.size(), many.size());
-    for (size_t i = 0; i < one.size(); ++i) {
-      ASSERT_EQ(one[i].size(), many[i].size());
-      for (size_t k = 0; k < one[i].size(); ++k)
-        EXPECT_TRUE(same_bits(one[i][k], many[i][k]))
-          << "step " << i << ", fetch " << k << ": " << one[i][k].debug_string()
-          << " vs " << many[i][k].debug_string();
-    }
-  }
-
-  static test::worker_processes* procs_;
-  std::unique_ptr<actors::engine> client_;
-};
-
-test::worker_processes* cluster::procs_ = nullptr;
-
-tensor iota(const core::shape& s, float scale) {
-  std::vector<float> v(static_cast<size_t>(s.num_elements()));
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = scale * static_cast<float>(i % 17) - 1.0f;
-  return tensor::from_vector<float>(s, v);
-}
-
-} // namespace
+using test::built;
+using test::cluster;
+using test::iota;
+using test::same_bits;
+using test::task0;
+using test::task1;
 
 TEST_F(cluster, the_workers_list_their_devices) {
   auto workers = client_->workers();
