@@ -91,6 +91,9 @@ uint64_t first_step_id() {
 struct master_state {
   std::shared_ptr<runtime_context> rt;
   std::vector<worker_ref> workers;
+  /// Per worker: why it is gone (its process died or its connection
+  /// broke); ok while it serves.
+  std::vector<core::status> gone;
   session_options options;
   graph::graph g;
   graph::graph_types types;
@@ -135,6 +138,14 @@ struct master_state {
 namespace {
 
 using self_ptr = master_actor::stateful_pointer<master_state>;
+
+/// Why a worker `plan` needs is gone; ok if every one serves.
+core::status gone_worker(const master_state& st, const compiled_plan& plan) {
+  for (const auto& part : plan.parts)
+    if (!st.gone[part.worker].is_ok())
+      return st.gone[part.worker];
+  return core::status::ok();
+}
 
 /// Rewrites, places and partitions the graph for `req`, and groups the
 /// partitions by worker.
@@ -251,7 +262,8 @@ void wire(self_ptr self, const std::string& key, const plan_ptr& plan) {
 /// Registers each worker's partitions, then wires them.
 void register_plan(self_ptr self, const std::string& key,
                    const plan_ptr& plan) {
-  if (plan->parts.empty()) {
+  plan->error = gone_worker(self->state, *plan);
+  if (plan->parts.empty() || !plan->error.is_ok()) {
     plan_settled(self, key, plan);
     return;
   }
@@ -313,7 +325,9 @@ void finish_step(self_ptr self, uint64_t id, step_state& step);
 void launch(self_ptr self, const plan_ptr& plan, run_request& req,
             caf::typed_response_promise<run_result> promise) {
   auto& st = self->state;
-  auto fst = check_feeds(*plan, req);
+  auto fst = gone_worker(st, *plan);
+  if (fst.is_ok())
+    fst = check_feeds(*plan, req);
   if (!fst.is_ok()) {
     promise.deliver(core::to_error(fst));
     return;
@@ -397,6 +411,40 @@ void finish_step(self_ptr self, uint64_t id, step_state& step) {
   st.steps.erase(id);
 }
 
+/// Worker `dm.source` is gone: the steps and registrations that need it
+/// fail now rather than wait for answers that cannot come, and so do later
+/// runs that need it.
+void on_worker_down(self_ptr self, const caf::down_msg& dm) {
+  auto& st = self->state;
+  for (size_t w = 0; w < st.workers.size(); ++w) {
+    if (st.workers[w].handle.address() != dm.source || !st.gone[w].is_ok())
+      continue;
+    st.gone[w] = core::unavailable_error(
+      "worker ", st.workers[w].task, " is gone (", caf::to_string(dm.reason),
+      "); steps that need it fail");
+    core::log().warn("{}", st.gone[w].message());
+    std::vector<uint64_t> failed;
+    for (auto& [id, step] : st.steps)
+      if (!gone_worker(st, *step.plan).is_ok())
+        failed.push_back(id);
+    for (auto id : failed) {
+      auto& step = st.steps.at(id);
+      if (step.error.is_ok())
+        step.error = st.gone[w];
+      finish_step(self, id, step);
+    }
+    std::vector<std::pair<std::string, plan_ptr>> unsettled;
+    for (auto& [key, plan] : st.plans)
+      if (!plan->ready && !gone_worker(st, *plan).is_ok())
+        unsettled.emplace_back(key, plan);
+    for (auto& [key, plan] : unsettled) {
+      if (plan->error.is_ok())
+        plan->error = st.gone[w];
+      plan_settled(self, key, plan);
+    }
+  }
+}
+
 caf::result<run_result> start_step(self_ptr self, run_request& req) {
   auto& st = self->state;
   if (st.closed)
@@ -431,7 +479,15 @@ master_actor::behavior_type master_impl(self_ptr self,
                                         session_options options) {
   self->state.rt = std::move(rt);
   self->state.workers = std::move(workers);
+  self->state.gone.resize(self->state.workers.size());
   self->state.options = options;
+  // A remote worker's death (or its connection's) reaches the master as a
+  // down message of its proxy.
+  for (const auto& w : self->state.workers)
+    if (w.handle && w.handle->node() != self->node())
+      self->monitor(w.handle);
+  self->set_down_handler(
+    [self](caf::down_msg& dm) { on_worker_down(self, dm); });
   return {
     [self](extend_atom, graph::graph& more) -> caf::result<done_atom> {
       auto& st = self->state;

@@ -6,8 +6,11 @@
 // of the values between the two sides differs.
 
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <future>
 
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
@@ -21,6 +24,7 @@
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
+#include "actorflow/graph/queue.hpp"
 #include "cluster_fixture.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
@@ -344,4 +348,49 @@ TEST_F(cluster, malformed_messages_from_a_caf_peer_leave_the_worker_serving) {
                [&](caf::error&) {});
   }
   expect_same(large_transfer, 1);
+}
+
+TEST(cluster_failure, a_dead_worker_fails_its_steps_with_a_clear_error) {
+  // Task 1 holds a queue nobody fills: a step that dequeues from it waits
+  // until task 1 dies (SIGKILL, no goodbye on the wire), then fails
+  // naming the task; so do later steps that need it, while steps on task
+  // 0 alone go on.
+  test::worker_processes procs{ACTORFLOW_CLI, 2};
+  ASSERT_TRUE(procs.ok()) << procs.error();
+  actors::engine_options o;
+  o.network = true;
+  actors::engine client{o};
+  ASSERT_TRUE(actors::connect_cluster(client, procs.spec()).is_ok());
+  graph::scope s{client.context().ops};
+  auto far = s.with_device(task1);
+  auto q = graph::queue::fifo(far.sub("q"), {{dtype::float32}, {{}}, -1});
+  auto waiting
+    = graph::add(s.sub("waiting").with_device(task0),
+                 q.dequeue(far.sub("take"))[0], graph::constant(s, 1.0f));
+  auto size
+    = graph::identity(s.sub("size").with_device(task0), q.size(far.sub("n")));
+  auto alone = graph::constant(s.sub("alone").with_device(task0), 2.0f);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{client};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  ASSERT_TRUE(sess.run({}, {size.name()}, {}, &out).is_ok());
+  auto blocked = std::async(std::launch::async, [&] {
+    std::vector<tensor> values;
+    return sess.run({}, {waiting.name()}, {}, &values);
+  });
+  ASSERT_EQ(::kill(procs.pid(1), SIGKILL), 0);
+  ASSERT_EQ(blocked.wait_for(std::chrono::seconds{30}),
+            std::future_status::ready);
+  auto st = blocked.get();
+  EXPECT_FALSE(st.is_ok());
+  EXPECT_NE(st.to_string().find("/job:worker/task:1"), std::string::npos)
+    << st.to_string();
+  st = sess.run({}, {size.name()}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::unavailable) << st.to_string();
+  EXPECT_NE(st.message().find("worker /job:worker/task:1 is gone"),
+            std::string::npos)
+    << st.to_string();
+  st = sess.run({}, {alone.name()}, {}, &out);
+  EXPECT_TRUE(st.is_ok()) << st.to_string();
 }
