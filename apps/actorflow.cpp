@@ -70,11 +70,7 @@ int run(int argc, char** argv) {
   train_cmd->add_option("--batch", train.batch, "Examples per step")
     ->capture_default_str()
     ->check(int_range(1, 1 << 20));
-  train_cmd
-    ->add_option("--threads", train.threads,
-                 "Threads for the actors and for kernels (default: "
-                 "one per core)")
-    ->check(int_range(0, max_threads()));
+  add_threads_option(train_cmd, &train.threads);
   train_cmd
     ->add_option("--seed", train.seed,
                  "Seed of the initial weights and the data order")
@@ -110,11 +106,7 @@ int run(int argc, char** argv) {
                  "Listen on this port instead of the file's (0: any free "
                  "port)")
     ->check(int_range(0, 65535));
-  worker_cmd
-    ->add_option("--threads", worker.threads,
-                 "Threads for the actors and for kernels (default: one per "
-                 "core)")
-    ->check(int_range(0, max_threads()));
+  add_threads_option(worker_cmd, &worker.threads);
   worker_cmd
     ->add_option("--bulk-min-bytes", worker.bulk_min_bytes,
                  "Tensors of at least this many bytes go to other workers "
@@ -145,11 +137,7 @@ int run(int argc, char** argv) {
   run_cmd->add_option("--cpus", run.cpus, "CPU devices of this process")
     ->capture_default_str()
     ->check(int_range(1, 1024));
-  run_cmd
-    ->add_option("--threads", run.threads,
-                 "Threads for the actors and for kernels (default: one per "
-                 "core)")
-    ->check(int_range(0, max_threads()));
+  add_threads_option(run_cmd, &run.threads);
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());

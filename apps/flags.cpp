@@ -41,6 +41,14 @@ CLI::Validator int_range(int64_t lo, int64_t hi) {
                         desc};
 }
 
+CLI::Option* add_threads_option(CLI::App* cmd, int* threads) {
+  return cmd
+    ->add_option("--threads", *threads,
+                 "Threads for the actors and for kernels (default: one per "
+                 "core)")
+    ->check(int_range(0, max_threads()));
+}
+
 CLI::Validator finite_positive() {
   return CLI::Validator{[](std::string& text) -> std::string {
                           double x = 0;

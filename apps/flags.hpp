@@ -15,6 +15,9 @@ CLI::Validator int_range(int64_t lo, int64_t hi);
 /// Accepts a finite number > 0 (not nan, not inf).
 CLI::Validator finite_positive();
 
+/// Adds `--threads` (0 to `max_threads()`, 0: one per core) to `cmd`.
+CLI::Option* add_threads_option(CLI::App* cmd, int* threads);
+
 /// The most threads a flag may ask for: four per core this machine has.
 int max_threads();
 
