@@ -50,18 +50,18 @@ int run_graph(const run_options& o) {
     fetch_names.push_back(name);
     fetch_files.push_back(path);
   }
-  actors::engine_options options;
-  options.num_cpu_devices = o.cpus;
-  if (o.threads > 0) {
-    options.threads_per_device = o.threads;
-    options.scheduler_threads = o.threads;
-  }
   actors::cluster_spec spec;
   if (!o.config.empty()) {
     auto st = actors::cluster_spec::load(o.config, &spec);
     if (!st.is_ok())
       return fail(st);
-    options.network = true;
+  }
+  auto options = o.config.empty() ? actors::engine_options{}
+                                  : actors::client_options(spec);
+  options.num_cpu_devices = o.cpus;
+  if (o.threads > 0) {
+    options.threads_per_device = o.threads;
+    options.scheduler_threads = o.threads;
   }
   actors::engine e{options};
   if (!e.init_status().is_ok())

@@ -32,7 +32,7 @@ int run_worker(const worker_options& o) {
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
-  auto options = actors::worker_options(*task);
+  auto options = actors::worker_options(*task, spec);
   if (o.threads > 0) {
     options.threads_per_device = o.threads;
     options.scheduler_threads = o.threads;

@@ -65,13 +65,28 @@ core::status parse_tree(const YAML::Node& root, cluster_spec* out) {
       spec.tasks.push_back(std::move(t));
     }
   }
-  if (auto timeouts = root["timeouts"])
-    if (auto c = timeouts["connect_ms"]) {
-      auto ms = c.as<int64_t>();
-      if (ms < 1)
-        return core::invalid_argument_error("timeouts.connect_ms must be > 0");
-      spec.connect_timeout = std::chrono::milliseconds{ms};
-    }
+  if (auto timeouts = root["timeouts"]) {
+    struct limit {
+      const char* key;
+      std::chrono::milliseconds* value;
+      int64_t min;
+    };
+    for (auto [key, value, min] :
+         {limit{"connect_ms", &spec.connect_timeout, 1},
+          limit{"heartbeat_ms", &spec.heartbeat, 0},
+          limit{"peer_ms", &spec.peer_timeout, 0}})
+      if (auto c = timeouts[key]) {
+        auto ms = c.as<int64_t>();
+        if (ms < min)
+          return core::invalid_argument_error("timeouts.", key,
+                                              " must be >= ", min);
+        *value = std::chrono::milliseconds{ms};
+      }
+    if (spec.peer_timeout.count() > 0
+        && spec.peer_timeout <= spec.heartbeat * 2)
+      return core::invalid_argument_error(
+        "timeouts.peer_ms must be more than twice heartbeat_ms (or 0)");
+  }
   *out = std::move(spec);
   return core::status::ok();
 }
@@ -124,13 +139,21 @@ const cluster_task* cluster_spec::find(std::string_view name) const {
   return nullptr;
 }
 
-engine_options worker_options(const cluster_task& task) {
-  engine_options opts;
+engine_options worker_options(const cluster_task& task,
+                              const cluster_spec& spec) {
+  auto opts = client_options(spec);
   opts.num_cpu_devices = task.cpus;
   opts.job = task.job;
   opts.task = task.index;
-  opts.network = true;
   opts.host = task.host;
+  return opts;
+}
+
+engine_options client_options(const cluster_spec& spec) {
+  engine_options opts;
+  opts.network = true;
+  opts.heartbeat = spec.heartbeat;
+  opts.peer_timeout = spec.peer_timeout;
   return opts;
 }
 

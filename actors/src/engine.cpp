@@ -39,6 +39,11 @@ engine::engine(engine_options options)
     // chain of steps in flight relies on that polling to spread its work
     // over the threads (8 in flight: 207 -> 340 ns per node without it).
     own_cfg_->set("work-stealing.moderate-poll-attempts", size_t{0});
+    own_cfg_->set("middleman.heartbeat-interval",
+                  caf::timespan{options.heartbeat});
+    if (options.peer_timeout.count() > 0)
+      own_cfg_->set("middleman.connection-timeout",
+                    caf::timespan{options.peer_timeout});
   }
   own_sys_ = std::make_unique<caf::actor_system>(*own_cfg_);
   sys_ = own_sys_.get();

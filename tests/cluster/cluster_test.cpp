@@ -197,6 +197,17 @@ TEST_F(cluster, garbage_on_a_workers_port_leaves_it_serving) {
     1);
 }
 
+TEST(cluster_spec, the_example_files_load) {
+  for (const char* name : {"local-2workers.yaml", "ps-2workers.yaml"}) {
+    actors::cluster_spec spec;
+    auto st = actors::cluster_spec::load(
+      std::string{ACTORFLOW_CONFIGS_DIR} + "/" + name, &spec);
+    EXPECT_TRUE(st.is_ok()) << name << ": " << st.to_string();
+    EXPECT_GE(spec.tasks.size(), 2u) << name;
+    EXPECT_EQ(spec.peer_timeout, std::chrono::milliseconds{15000}) << name;
+  }
+}
+
 TEST(cluster_spec, files_are_checked) {
   actors::cluster_spec spec;
   EXPECT_TRUE(actors::cluster_spec::parse(
@@ -215,7 +226,10 @@ TEST(cluster_spec, files_are_checked) {
        {"", "jobs: 3", "jobs:\n  w:\n    tasks: []\n",
         "jobs:\n  w:\n    tasks: [nohost]\n",
         "jobs:\n  w:\n    tasks: [h:70000]\n",
-        "jobs:\n  'a/b':\n    tasks: [h:1]\n", "jobs: [unclosed"}) {
+        "jobs:\n  'a/b':\n    tasks: [h:1]\n", "jobs: [unclosed",
+        "jobs:\n  w:\n    tasks: [h:1]\ntimeouts:\n  heartbeat_ms: -1\n",
+        "jobs:\n  w:\n    tasks: [h:1]\ntimeouts:\n  heartbeat_ms: 100\n"
+        "  peer_ms: 150\n"}) {
     auto st = actors::cluster_spec::parse(bad, &spec);
     EXPECT_EQ(st.code(), core::errc::invalid_argument) << bad;
   }
@@ -393,4 +407,47 @@ TEST(cluster_failure, a_dead_worker_fails_its_steps_with_a_clear_error) {
     << st.to_string();
   st = sess.run({}, {alone.name()}, {}, &out);
   EXPECT_TRUE(st.is_ok()) << st.to_string();
+}
+
+TEST(cluster_failure, a_frozen_worker_is_gone_after_the_peer_timeout) {
+  // Task 1 stopped (SIGSTOP): its process lives and its kernel keeps the
+  // TCP connection open, but it sends no heartbeats; after the file's
+  // peer timeout the client closes the connection and the step fails.
+  const std::string timeouts = "timeouts:\n  heartbeat_ms: 100\n"
+                               "  peer_ms: 2000\n";
+  test::worker_processes procs{
+    ACTORFLOW_CLI, {test::job_tasks{"worker", 2, 2, 1, {}, {}, {}}}, timeouts};
+  ASSERT_TRUE(procs.ok()) << procs.error();
+  actors::cluster_spec spec;
+  ASSERT_TRUE(actors::cluster_spec::parse(
+                "jobs:\n  worker:\n    tasks: [h:1]\n" + timeouts, &spec)
+                .is_ok());
+  EXPECT_EQ(spec.peer_timeout, std::chrono::milliseconds{2000});
+  spec.tasks = procs.spec().tasks;
+  actors::engine client{actors::client_options(spec)};
+  ASSERT_TRUE(actors::connect_cluster(client, spec).is_ok());
+  graph::scope s{client.context().ops};
+  auto far = s.with_device(task1);
+  auto q = graph::queue::fifo(far.sub("q"), {{dtype::float32}, {{}}, -1});
+  auto waiting = graph::identity(s.sub("waiting").with_device(task0),
+                                 q.dequeue(far.sub("take"))[0]);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{client};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto blocked = std::async(std::launch::async, [&] {
+    std::vector<tensor> values;
+    return sess.run({}, {waiting.name()}, {}, &values);
+  });
+  ASSERT_EQ(::kill(procs.pid(1), SIGSTOP), 0);
+  auto started = std::chrono::steady_clock::now();
+  auto ready = blocked.wait_for(std::chrono::seconds{30});
+  ::kill(procs.pid(1), SIGKILL);
+  ASSERT_EQ(ready, std::future_status::ready);
+  auto st = blocked.get();
+  EXPECT_EQ(st.code(), core::errc::unavailable) << st.to_string();
+  EXPECT_NE(st.message().find("worker /job:worker/task:1 is gone"),
+            std::string::npos)
+    << st.to_string();
+  EXPECT_GE(std::chrono::steady_clock::now() - started,
+            std::chrono::milliseconds{1900});
 }

@@ -46,9 +46,11 @@ struct job_tasks {
 class worker_processes {
 public:
   /// Starts one worker per task of each job, on its host (127.0.0.1 unless
-  /// given) and a port the OS picks, in the order given. Check `ok()` and
-  /// `error()`.
-  worker_processes(const std::string& cli, std::vector<job_tasks> jobs) {
+  /// given) and a port the OS picks, in the order given; `more_yaml` goes
+  /// at the end of their cluster file (e.g. a `timeouts:` section). Check
+  /// `ok()` and `error()`.
+  worker_processes(const std::string& cli, std::vector<job_tasks> jobs,
+                   const std::string& more_yaml = {}) {
     config_ = (std::filesystem::temp_directory_path()
                / ("actorflow-cluster-" + std::to_string(::getpid()) + "-"
                   + std::to_string(counter()++) + ".yaml"))
@@ -61,6 +63,7 @@ public:
         out << (i ? ", " : "") << j.host(i) << ":0";
       out << "]\n";
     }
+    out << more_yaml;
     out.close();
     spec_.connect_timeout = std::chrono::milliseconds{10000};
     for (const auto& j : jobs)

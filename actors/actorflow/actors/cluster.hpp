@@ -34,10 +34,14 @@ struct cluster_task {
 ///     cpus: 2            # CPU devices per task (default 1)
 /// timeouts:
 ///   connect_ms: 10000    # connecting to a worker, asking its devices
+///   heartbeat_ms: 1000   # how often processes tell peers they are alive
+///   peer_ms: 15000       # silence after which a peer counts as gone
 /// ~~~
 struct cluster_spec {
   std::vector<cluster_task> tasks;
   std::chrono::milliseconds connect_timeout{10000};
+  std::chrono::milliseconds heartbeat{1000};
+  std::chrono::milliseconds peer_timeout{15000};
 
   /// Parses YAML text; `invalid_argument` naming what is wrong.
   static core::status parse(const std::string& yaml, cluster_spec* out);
@@ -50,8 +54,14 @@ struct cluster_spec {
 };
 
 /// Engine options for the worker of `task`: its devices are named
-/// `/job:J/task:T/device:cpu:N`, and the network is on.
-engine_options worker_options(const cluster_task& task);
+/// `/job:J/task:T/device:cpu:N`, the network is on, with the heartbeat and
+/// peer timeout of `spec`.
+engine_options worker_options(const cluster_task& task,
+                              const cluster_spec& spec = {});
+
+/// Engine options for a client of the cluster of `spec`: the network on,
+/// with its heartbeat and peer timeout (connect with `connect_cluster`).
+engine_options client_options(const cluster_spec& spec);
 
 /// Publishes the engine's worker on `host:port` (port 0: any free port)
 /// through CAF's middleman (the engine needs `engine_options::network`);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,6 +43,13 @@ struct engine_options {
   /// path to workers that have one; smaller ones, and every control
   /// message, go through CAF.
   size_t bulk_min_bytes = size_t{64} << 10;
+  /// With the network on, in an actor system the engine owns: how often
+  /// this process tells its peers it is alive (CAF's BASP heartbeat), and
+  /// how long a peer may stay silent before its connection is closed --
+  /// its workers are then gone and the steps that need them fail
+  /// (docs/cluster.md). 0 turns either off.
+  std::chrono::milliseconds heartbeat{1000};
+  std::chrono::milliseconds peer_timeout{15000};
 };
 
 /// How a session runs its steps, like TensorFlow's ConfigProto.
