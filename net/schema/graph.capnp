@@ -1,18 +1,13 @@
 # The wire and file form of actorflow graphs.
 @0xf7b1a6e7688cb034;
 
+using Tensor = import "/tensor.capnp".Tensor; # one tensor form everywhere
+
 $import "/capnp/c++.capnp".namespace("actorflow::net::schema");
 
 struct Shape {
   unknownRank @0 :Bool;
   dims @1 :List(Int64);   # -1 is an unknown dimension
-}
-
-struct Tensor {
-  dtype @0 :UInt8;        # actorflow::core::dtype
-  shape @1 :List(Int64);
-  data @2 :Data;          # row-major elements, host byte order
-  strings @3 :List(Data); # the elements of string tensors
 }
 
 struct AttrValue {

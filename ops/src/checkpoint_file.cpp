@@ -17,12 +17,16 @@
 #include <zlib.h>
 
 #include "checkpoint.capnp.h"
+#include "tensor_codec.hpp"
 
 namespace actorflow::ops {
 
 namespace {
 
-constexpr char magic[8] = {'A', 'F', 'C', 'K', 'P', 'T', '1', '\n'};
+// Format 2: each tensor in the form of tensor.capnp. Format 1 (before
+// 2026-11-23) gave checkpoints a tensor form of their own.
+constexpr char magic[8] = {'A', 'F', 'C', 'K', 'P', 'T', '2', '\n'};
+constexpr char magic_v1[8] = {'A', 'F', 'C', 'K', 'P', 'T', '1', '\n'};
 constexpr size_t header_bytes = 8 + 8 + 4; // magic, body length, CRC-32
 
 void put_le(unsigned char* p, uint64_t x, int bytes) {
@@ -101,13 +105,9 @@ core::status write_checkpoint(const std::string& path,
                                        "' holds strings, which are not saved");
     auto e = list[static_cast<unsigned>(i)];
     e.setName(names[i]);
-    e.setDtype(std::string{core::to_string(t.dtype())});
-    const auto& dims = t.shape().dims();
-    auto shape = e.initShape(static_cast<unsigned>(dims.size()));
-    for (size_t k = 0; k < dims.size(); ++k)
-      shape.set(static_cast<unsigned>(k), dims[k]);
-    e.setData(
-      kj::arrayPtr(static_cast<const kj::byte*>(t.raw_data()), t.bytes()));
+    // The bytes are referenced, not copied: the tensors outlive `message`.
+    auto orphanage = message.getOrphanage();
+    detail::encode_tensor(t, e.initTensor(), &orphanage);
   }
   auto words = capnp::messageToFlatArray(message);
   auto body = words.asBytes();
@@ -164,6 +164,11 @@ core::status read_checkpoint(const std::string& path,
 core::status decode_checkpoint(std::string_view text, const std::string& path,
                                std::map<std::string, core::tensor>* out) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  if (text.size() >= header_bytes && std::memcmp(bytes, magic_v1, 8) == 0)
+    return core::failed_precondition_error(
+      "checkpoint '", path,
+      "' has format 1, which this build no longer reads: restore it with "
+      "the build that wrote it and save it again");
   if (text.size() < header_bytes || std::memcmp(bytes, magic, 8) != 0)
     return core::data_loss_error("'", path,
                                  "' is not a checkpoint (bad header)");
@@ -189,32 +194,14 @@ core::status decode_checkpoint(std::string_view text, const std::string& path,
     auto root = reader.getRoot<schema::Checkpoint>();
     for (auto e : root.getTensors()) {
       std::string name = e.getName();
-      auto type = core::parse_dtype(std::string{e.getDtype().cStr()});
-      if (!type || *type == core::dtype::string)
-        return core::data_loss_error("checkpoint '", path, "': tensor '", name,
-                                     "' has an unknown dtype");
-      // The data's size is checked against the shape before anything is
-      // allocated for it.
-      auto shape = e.getShape();
-      auto data = e.getData();
-      uint64_t want = core::size_of(*type);
-      bool fits = shape.size() <= core::shape::max_rank;
-      std::vector<int64_t> dims;
-      for (auto d : shape) {
-        fits
-          = fits && d >= 0
-            && !__builtin_mul_overflow(want, static_cast<uint64_t>(d), &want);
-        dims.push_back(d);
-      }
-      if (!fits || want != data.size())
-        return core::data_loss_error("checkpoint '", path, "': tensor '", name,
-                                     "' has ", data.size(),
-                                     " bytes of data for its shape");
       core::tensor t;
-      ACTORFLOW_RETURN_IF_ERROR(core::tensor::make(
-        core::host_allocator(), *type, core::shape{std::move(dims)}, &t));
-      if (data.size() > 0)
-        std::memcpy(t.raw_mutable_data(), data.begin(), data.size());
+      auto st = detail::decode_tensor(e.getTensor(), &t);
+      if (!st.is_ok())
+        return core::data_loss_error("checkpoint '", path, "': tensor '", name,
+                                     "': ", st.message());
+      if (t.dtype() == core::dtype::string)
+        return core::data_loss_error("checkpoint '", path, "': tensor '", name,
+                                     "' holds strings, which are not saved");
       (*out)[name] = std::move(t);
     }
   } catch (const kj::Exception& e) {

@@ -158,6 +158,24 @@ TEST_F(checkpoint, a_damaged_file_is_data_loss_and_the_previous_one_loads) {
   expect_values(w1, k1, "the previous checkpoint");
 }
 
+TEST_F(checkpoint, a_file_of_format_1_says_what_to_do) {
+  // Format 1 had a tensor form of its own; format 2 has the one of
+  // ops/schema/tensor.capnp. The magic's seventh byte is the format.
+  auto two = (dir / "ckpt-2").string(), one = (dir / "ckpt-v1").string();
+  ASSERT_TRUE(set(w1, k1).is_ok());
+  ASSERT_TRUE(run_with_file(two, {save}).is_ok());
+  std::ifstream in{two, std::ios::binary};
+  std::string bytes{std::istreambuf_iterator<char>{in},
+                    std::istreambuf_iterator<char>{}};
+  ASSERT_EQ(bytes.substr(0, 8), "AFCKPT2\n");
+  bytes[6] = '1';
+  std::ofstream{one, std::ios::binary} << bytes;
+  auto st = run_with_file(one, {restore_w});
+  EXPECT_EQ(st.code(), core::errc::failed_precondition) << st.to_string();
+  EXPECT_NE(st.message().find("has format 1"), std::string::npos)
+    << st.to_string();
+}
+
 TEST_F(checkpoint, missing_files_names_and_dtypes_are_clear_errors) {
   auto one = (dir / "ckpt-1").string();
   auto st = run_with_file((dir / "absent").string(), {restore_w});
