@@ -63,6 +63,7 @@ struct step_state {
   bool want_metadata = false;
   size_t reports_left = 0;
   core::status error;
+  bool aborted = false; ///< The other workers were told to abort.
 };
 
 std::string signature_key(const run_request& req) {
@@ -321,6 +322,10 @@ void on_report(self_ptr self, uint64_t id, step_report& report,
 
 void finish_step(self_ptr self, uint64_t id, step_state& step);
 
+/// The step failed on one worker: the others cancel what their parts of
+/// it wait for (queue operations), so that their reports come.
+void abort_step(self_ptr self, uint64_t id, step_state& step);
+
 /// Starts a step of a ready plan: one message per participating worker.
 void launch(self_ptr self, const plan_ptr& plan, run_request& req,
             caf::typed_response_promise<run_result> promise) {
@@ -379,7 +384,14 @@ void on_report(self_ptr self, uint64_t id, step_report& report,
     step.fetched[idx] = std::move(f.value);
     step.fetch_states[idx] = f.state;
   }
-  if (!report.error.is_ok() && step.error.is_ok()) {
+  // The first error is the step's, but a cancellation the abort caused
+  // gives way to the error that caused it (as TensorFlow's StatusGroup
+  // prefers root causes).
+  bool root_cause = !report.error.is_ok()
+                    && (step.error.is_ok()
+                        || (step.error.code() == core::errc::cancelled
+                            && report.error.code() != core::errc::cancelled));
+  if (root_cause) {
     step.error = std::move(report.error);
     if (step.error.device().empty() && self->state.workers.size() > 1)
       step.error
@@ -387,6 +399,18 @@ void on_report(self_ptr self, uint64_t id, step_report& report,
   }
   if (--step.reports_left == 0)
     finish_step(self, id, step);
+  else if (!step.error.is_ok())
+    abort_step(self, id, step);
+}
+
+void abort_step(self_ptr self, uint64_t id, step_state& step) {
+  if (step.aborted)
+    return;
+  step.aborted = true;
+  for (const auto& part : step.plan->parts)
+    if (self->state.gone[part.worker].is_ok())
+      self->send(self->state.workers[part.worker].handle, abort_atom::value,
+                 id);
 }
 
 void finish_step(self_ptr self, uint64_t id, step_state& step) {
@@ -431,6 +455,7 @@ void on_worker_down(self_ptr self, const caf::down_msg& dm) {
       auto& step = st.steps.at(id);
       if (step.error.is_ok())
         step.error = st.gone[w];
+      abort_step(self, id, step);
       finish_step(self, id, step);
     }
     std::vector<std::pair<std::string, plan_ptr>> unsettled;
@@ -507,6 +532,11 @@ master_actor::behavior_type master_impl(self_ptr self,
       return done_atom::value;
     },
     [self](run_atom, run_request& req) { return start_step(self, req); },
+    [self](abort_atom, uint64_t id) {
+      auto i = self->state.steps.find(id);
+      if (i != self->state.steps.end())
+        abort_step(self, id, i->second);
+    },
     [self](close_atom) -> done_atom {
       self->state.shutdown();
       self->state.closed = true;

@@ -12,7 +12,11 @@
 
 namespace actorflow::actors {
 
-using master_actor = session_actor;
+/// A session's master: the session's interface, plus the early word of a
+/// worker whose part of a step failed (`abort_atom, step`), on which the
+/// master aborts the step on every worker.
+using master_actor
+  = session_actor::extend<caf::reacts_to<abort_atom, uint64_t>>;
 
 /// Spawns a session's master: it holds the session's graph, compiles each
 /// distinct run signature once (rewrite, prune, place over the devices of

@@ -22,16 +22,17 @@ queue_behavior(queue_actor::stateful_pointer<queue_actor_state> self,
   self->state.q = std::make_unique<queue_state>(std::move(spec));
   return {
     [=](queue_enqueue_msg& m) {
-      self->state.q->enqueue(std::move(m.components), m.many,
+      self->state.q->enqueue(std::move(m.components), m.many, m.step,
                              std::move(m.done));
     },
     [=](queue_dequeue_msg& m) {
-      self->state.q->dequeue(m.n, m.many, m.up_to, std::move(m.done));
+      self->state.q->dequeue(m.n, m.many, m.up_to, m.step, std::move(m.done));
     },
     [=](queue_close_msg& m) {
       self->state.q->close(m.cancel_pending_enqueues, std::move(m.done));
     },
     [=](queue_size_msg& m) { m.done(self->state.q->size()); },
+    [=](queue_cancel_msg m) { self->state.q->cancel_step(m.step); },
   };
 }
 
@@ -48,14 +49,20 @@ public:
     caf::anon_send_exit(hdl_, caf::exit_reason::user_shutdown);
   }
 
-  void enqueue(std::vector<core::tensor> components, bool many,
+  void enqueue(std::vector<core::tensor> components, bool many, uint64_t step,
                done_fn done) override {
-    caf::anon_send(
-      hdl_, queue_enqueue_msg{std::move(components), many, std::move(done)});
+    caf::anon_send(hdl_, queue_enqueue_msg{std::move(components), many, step,
+                                           std::move(done)});
   }
 
-  void dequeue(int64_t n, bool many, bool up_to, dequeue_fn done) override {
-    caf::anon_send(hdl_, queue_dequeue_msg{n, many, up_to, std::move(done)});
+  void dequeue(int64_t n, bool many, bool up_to, uint64_t step,
+               dequeue_fn done) override {
+    caf::anon_send(hdl_,
+                   queue_dequeue_msg{n, many, up_to, step, std::move(done)});
+  }
+
+  void cancel_step(uint64_t step) override {
+    caf::anon_send(hdl_, queue_cancel_msg{step});
   }
 
   void close(bool cancel_pending_enqueues, done_fn done) override {

@@ -16,9 +16,13 @@ queue_state::~queue_state() {
 }
 
 void queue_state::enqueue(std::vector<core::tensor> components, bool many,
-                          ops::queue::done_fn done) {
+                          uint64_t step, ops::queue::done_fn done) {
   if (closed_) {
     done(core::cancelled_error("queue '", spec_.name, "' is closed"));
+    return;
+  }
+  if (cancelled_.count(step) > 0) {
+    done(step_failed("n enqueue"));
     return;
   }
   enqueue_request r;
@@ -34,14 +38,59 @@ void queue_state::enqueue(std::vector<core::tensor> components, bool many,
   } else {
     r.pending.push_back(std::move(components));
   }
+  r.step = step;
   r.done = std::move(done);
   enqueues_.push_back(std::move(r));
   flush();
 }
 
-void queue_state::dequeue(int64_t n, bool many, bool up_to,
+void queue_state::dequeue(int64_t n, bool many, bool up_to, uint64_t step,
                           ops::queue::dequeue_fn done) {
-  dequeues_.push_back(dequeue_request{n, many, up_to, {}, std::move(done)});
+  if (cancelled_.count(step) > 0) {
+    done(step_failed(" dequeue"), {});
+    return;
+  }
+  dequeues_.push_back(
+    dequeue_request{n, many, up_to, {}, step, std::move(done)});
+  flush();
+}
+
+core::status queue_state::step_failed(const char* what) const {
+  return core::cancelled_error("a", what, " of queue '", spec_.name,
+                               "' was cancelled: its step failed");
+}
+
+void queue_state::cancel_step(uint64_t step) {
+  if (!cancelled_.insert(step).second)
+    return;
+  cancelled_order_.push_back(step);
+  if (cancelled_order_.size() > max_cancelled_steps) {
+    cancelled_.erase(cancelled_order_.front());
+    cancelled_order_.pop_front();
+  }
+  std::vector<ops::queue::done_fn> enqueues;
+  for (auto i = enqueues_.begin(); i != enqueues_.end();)
+    if (i->step == step) {
+      enqueues.push_back(std::move(i->done));
+      i = enqueues_.erase(i);
+    } else {
+      ++i;
+    }
+  std::vector<ops::queue::dequeue_fn> dequeues;
+  for (auto i = dequeues_.begin(); i != dequeues_.end();)
+    if (i->step == step) {
+      // What it had taken goes back in front, in its order.
+      for (auto e = i->taken.rbegin(); e != i->taken.rend(); ++e)
+        elements_.push_front(std::move(*e));
+      dequeues.push_back(std::move(i->done));
+      i = dequeues_.erase(i);
+    } else {
+      ++i;
+    }
+  for (auto& done : enqueues)
+    done(step_failed("n enqueue"));
+  for (auto& done : dequeues)
+    done(step_failed(" dequeue"), {});
   flush();
 }
 

@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <random>
+#include <unordered_set>
 #include <vector>
 
 #include "actorflow/ops/queue.hpp"
@@ -25,11 +26,16 @@ public:
   queue_state& operator=(const queue_state&) = delete;
 
   /// See ops::queue::enqueue; components were checked against the spec.
-  void enqueue(std::vector<core::tensor> components, bool many,
+  void enqueue(std::vector<core::tensor> components, bool many, uint64_t step,
                ops::queue::done_fn done);
 
   /// See ops::queue::dequeue.
-  void dequeue(int64_t n, bool many, bool up_to, ops::queue::dequeue_fn done);
+  void dequeue(int64_t n, bool many, bool up_to, uint64_t step,
+               ops::queue::dequeue_fn done);
+
+  /// See ops::queue::cancel_step. A request of the step that arrives later
+  /// fails at once: the cancellation may overtake it.
+  void cancel_step(uint64_t step);
 
   /// See ops::queue::close.
   void close(bool cancel_pending_enqueues, ops::queue::done_fn done);
@@ -48,6 +54,7 @@ private:
   struct enqueue_request {
     std::vector<element> pending; ///< what is not in the queue yet
     size_t next = 0;
+    uint64_t step;
     ops::queue::done_fn done;
   };
 
@@ -56,8 +63,12 @@ private:
     bool many;
     bool up_to;
     std::vector<element> taken;
+    uint64_t step;
     ops::queue::dequeue_fn done;
   };
+
+  /// The error of a request whose step was cancelled.
+  core::status step_failed(const char* what) const;
 
   /// Serves waiting requests until none can progress.
   void flush();
@@ -78,6 +89,11 @@ private:
   std::deque<enqueue_request> enqueues_;
   std::deque<dequeue_request> dequeues_;
   bool closed_ = false;
+  /// The steps cancelled lately, oldest first (at most
+  /// `max_cancelled_steps`).
+  static constexpr size_t max_cancelled_steps = 4096;
+  std::deque<uint64_t> cancelled_order_;
+  std::unordered_set<uint64_t> cancelled_;
   std::mt19937_64 random_;
 };
 

@@ -27,6 +27,9 @@ struct running_step {
   step_report report;
   step_tracker* tracker = nullptr;
   uint64_t handle = 0;
+  /// Whom to tell first when the part fails: the master that sent the
+  /// step (master_actor, which takes `abort_atom, step`).
+  caf::typed_actor<caf::reacts_to<abort_atom, uint64_t>> master;
 };
 
 struct worker_state {
@@ -109,6 +112,8 @@ caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
   auto& step = st.steps[msg.step];
   step.handle = msg.handle;
   step.report.step = msg.step;
+  // (Before the promise, which takes the request's sender over.)
+  step.master = caf::actor_cast<decltype(step.master)>(self->current_sender());
   step.promise = self->make_response_promise<step_report>();
   step.tracker = st.trackers->acquire(msg.step);
   int64_t roots = 0;
@@ -208,8 +213,21 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
     },
     [self](step_error_msg& m) {
       auto i = self->state.steps.find(m.step);
-      if (i != self->state.steps.end() && i->second.report.error.is_ok())
+      if (i != self->state.steps.end() && i->second.report.error.is_ok()) {
         i->second.report.error = std::move(m.error);
+        // The step has failed: its queue operations still waiting would
+        // wait for nothing (TensorFlow cancels them too), and the master
+        // tells the other workers, whose parts may wait on theirs.
+        self->state.rt->resources.cancel_step(m.step);
+        if (i->second.master)
+          self->send(i->second.master, abort_atom::value, m.step);
+      }
+    },
+    [self](abort_atom, uint64_t step) {
+      // Another worker's part failed: so does this one's, once what it
+      // waits for is cancelled; its report still comes.
+      if (self->state.steps.count(step) > 0)
+        self->state.rt->resources.cancel_step(step);
     },
     [self](step_complete_msg m) { finish_step(self, m.step); },
   };

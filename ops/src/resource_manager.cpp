@@ -80,6 +80,17 @@ resource_manager::find_queue(const std::string& handle) const {
   return i == queues_.end() ? nullptr : i->second;
 }
 
+void resource_manager::cancel_step(uint64_t step) {
+  std::vector<std::shared_ptr<queue>> all;
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    for (const auto& kvp : queues_)
+      all.push_back(kvp.second);
+  }
+  for (const auto& q : all)
+    q->cancel_step(step);
+}
+
 void resource_manager::clear_queues() {
   std::map<std::string, std::shared_ptr<queue>> dropped;
   {

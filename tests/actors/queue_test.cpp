@@ -3,6 +3,7 @@
 // blocked requests hold no thread, close, the queue runner.
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <thread>
 
@@ -11,6 +12,7 @@
 #include "actorflow/actors/queue_runner.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "queue_state.hpp"
 
@@ -75,12 +77,12 @@ std::vector<int32_t> ints(const tensor& t) {
 TEST(queue_state, fifo_order_and_capacity_make_enqueues_wait) {
   actors::queue_state q{spec(2)};
   outcome e1, e2, e3, d1;
-  q.enqueue(one(1), false, record(e1));
-  q.enqueue(one(2), false, record(e2));
-  q.enqueue(one(3), false, record(e3));
+  q.enqueue(one(1), false, 1, record(e1));
+  q.enqueue(one(2), false, 1, record(e2));
+  q.enqueue(one(3), false, 1, record(e3));
   EXPECT_TRUE(e1.called && e2.called);
   EXPECT_FALSE(e3.called); // full: waits, holding no thread
-  q.dequeue(1, false, false, record_values(d1));
+  q.dequeue(1, false, false, 1, record_values(d1));
   ASSERT_TRUE(d1.called && d1.st.is_ok());
   EXPECT_EQ(d1.values[0].scalar_value<int32_t>(), 1);
   EXPECT_TRUE(e3.called && e3.st.is_ok()); // room made: it went in
@@ -90,10 +92,10 @@ TEST(queue_state, fifo_order_and_capacity_make_enqueues_wait) {
 TEST(queue_state, dequeue_many_waits_for_n_and_stacks_them) {
   actors::queue_state q{spec(-1)};
   outcome d, e;
-  q.dequeue(3, true, false, record_values(d));
-  q.enqueue(one(7), false, record(e));
+  q.dequeue(3, true, false, 1, record_values(d));
+  q.enqueue(one(7), false, 1, record(e));
   EXPECT_FALSE(d.called);
-  q.enqueue(range(4), true, record(e));
+  q.enqueue(range(4), true, 1, record(e));
   ASSERT_TRUE(d.called && d.st.is_ok());
   EXPECT_EQ(d.values[0].shape(), core::shape({3}));
   EXPECT_EQ(ints(d.values[0]), (std::vector<int32_t>{7, 0, 1}));
@@ -103,9 +105,9 @@ TEST(queue_state, dequeue_many_waits_for_n_and_stacks_them) {
 TEST(queue_state, enqueue_many_goes_in_as_room_appears) {
   actors::queue_state q{spec(2)};
   outcome e, d;
-  q.enqueue(range(5), true, record(e));
+  q.enqueue(range(5), true, 1, record(e));
   EXPECT_FALSE(e.called);
-  q.dequeue(4, true, false, record_values(d));
+  q.dequeue(4, true, false, 1, record_values(d));
   EXPECT_TRUE(d.called);
   EXPECT_EQ(ints(d.values[0]), (std::vector<int32_t>{0, 1, 2, 3}));
   EXPECT_TRUE(e.called && e.st.is_ok());
@@ -115,19 +117,19 @@ TEST(queue_state, enqueue_many_goes_in_as_room_appears) {
 TEST(queue_state, close_fails_dequeues_that_cannot_be_met_and_later_enqueues) {
   actors::queue_state q{spec(-1)};
   outcome e, many, up_to, c, late, after;
-  q.enqueue(range(3), true, record(e));
-  q.dequeue(5, true, false, record_values(many));
+  q.enqueue(range(3), true, 1, record(e));
+  q.dequeue(5, true, false, 1, record_values(many));
   EXPECT_FALSE(many.called);
   q.close(false, record(c));
   ASSERT_TRUE(many.called);
   EXPECT_EQ(many.st.code(), core::errc::out_of_range) << many.st.to_string();
   EXPECT_EQ(q.size(), 3); // put back
-  q.dequeue(5, true, true, record_values(up_to));
+  q.dequeue(5, true, true, 1, record_values(up_to));
   ASSERT_TRUE(up_to.called && up_to.st.is_ok());
   EXPECT_EQ(ints(up_to.values[0]), (std::vector<int32_t>{0, 1, 2}));
-  q.enqueue(one(9), false, record(late));
+  q.enqueue(one(9), false, 1, record(late));
   EXPECT_EQ(late.st.code(), core::errc::cancelled);
-  q.dequeue(1, false, false, record_values(after));
+  q.dequeue(1, false, false, 1, record_values(after));
   EXPECT_EQ(after.st.code(), core::errc::out_of_range);
 }
 
@@ -135,22 +137,58 @@ TEST(queue_state, close_with_and_without_cancelling_pending_enqueues) {
   {
     actors::queue_state q{spec(1)};
     outcome e1, e2, c, d1, d2;
-    q.enqueue(one(1), false, record(e1));
-    q.enqueue(one(2), false, record(e2));
+    q.enqueue(one(1), false, 1, record(e1));
+    q.enqueue(one(2), false, 1, record(e2));
     q.close(false, record(c));
     EXPECT_FALSE(e2.called); // still waits for room
-    q.dequeue(1, false, false, record_values(d1));
+    q.dequeue(1, false, false, 1, record_values(d1));
     EXPECT_TRUE(e2.called && e2.st.is_ok());
-    q.dequeue(1, false, false, record_values(d2));
+    q.dequeue(1, false, false, 1, record_values(d2));
     EXPECT_EQ(d2.values[0].scalar_value<int32_t>(), 2);
   }
   actors::queue_state q{spec(1)};
   outcome e1, e2, c;
-  q.enqueue(one(1), false, record(e1));
-  q.enqueue(one(2), false, record(e2));
+  q.enqueue(one(1), false, 1, record(e1));
+  q.enqueue(one(2), false, 1, record(e2));
   q.close(true, record(c));
   ASSERT_TRUE(e2.called);
   EXPECT_EQ(e2.st.code(), core::errc::cancelled);
+  EXPECT_EQ(q.size(), 1);
+}
+
+TEST(queue_state, cancelling_a_step_fails_its_waits_and_loses_nothing) {
+  actors::queue_state q{spec(-1)};
+  outcome e, d7, d8;
+  q.enqueue(range(2), true, 1, record(e));
+  q.dequeue(4, true, false, 7, record_values(d7)); // takes 0 and 1, waits
+  q.dequeue(1, false, false, 8, record_values(d8));
+  EXPECT_EQ(q.size(), 0);
+  EXPECT_FALSE(d7.called || d8.called);
+  q.cancel_step(7);
+  ASSERT_TRUE(d7.called);
+  EXPECT_EQ(d7.st.code(), core::errc::cancelled);
+  EXPECT_NE(d7.st.message().find("its step failed"), std::string::npos);
+  // Step 7's elements went back in front, in order: step 8 gets 0.
+  ASSERT_TRUE(d8.called && d8.st.is_ok());
+  EXPECT_EQ(ints(d8.values[0]), std::vector<int32_t>{0});
+  EXPECT_EQ(q.size(), 1);
+  actors::queue_state full{spec(1)};
+  outcome e1, e9, e10;
+  full.enqueue(one(5), false, 1, record(e1));
+  full.enqueue(one(6), false, 9, record(e9));
+  full.enqueue(one(7), false, 10, record(e10));
+  full.cancel_step(9);
+  ASSERT_TRUE(e9.called);
+  EXPECT_EQ(e9.st.code(), core::errc::cancelled);
+  EXPECT_FALSE(e10.called); // another step's wait stays
+  full.cancel_step(12345);  // a step with nothing waiting: nothing happens
+  EXPECT_EQ(full.size(), 1);
+  // A request of a cancelled step that arrives after the cancellation
+  // fails at once.
+  outcome late;
+  q.dequeue(1, false, false, 7, record_values(late));
+  ASSERT_TRUE(late.called);
+  EXPECT_EQ(late.st.code(), core::errc::cancelled);
   EXPECT_EQ(q.size(), 1);
 }
 
@@ -158,13 +196,13 @@ TEST(queue_state,
      a_shuffle_queue_keeps_min_after_dequeue_and_delivers_each_once) {
   actors::queue_state q{spec(-1, true, 10)};
   outcome e, d, c, rest;
-  q.enqueue(range(12), true, record(e));
-  q.dequeue(3, true, false, record_values(d));
+  q.enqueue(range(12), true, 1, record(e));
+  q.dequeue(3, true, false, 1, record_values(d));
   EXPECT_FALSE(d.called); // two taken, then the floor of 10 holds
   EXPECT_EQ(q.size(), 10);
   q.close(false, record(c)); // closing drops the floor
   ASSERT_TRUE(d.called && d.st.is_ok());
-  q.dequeue(100, true, true, record_values(rest));
+  q.dequeue(100, true, true, 1, record_values(rest));
   ASSERT_TRUE(rest.called && rest.st.is_ok());
   auto all = ints(d.values[0]);
   for (auto v : ints(rest.values[0]))
@@ -179,7 +217,7 @@ TEST(queue_state, destroying_it_fails_what_waits) {
   outcome d;
   {
     actors::queue_state q{spec(-1)};
-    q.dequeue(1, false, false, record_values(d));
+    q.dequeue(1, false, false, 1, record_values(d));
     EXPECT_FALSE(d.called);
   }
   ASSERT_TRUE(d.called);
@@ -280,6 +318,33 @@ TEST(queues, blocked_dequeues_hold_no_thread) {
     t.join();
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, (std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(queues, a_failing_step_cancels_its_waiting_dequeue_and_loses_nothing) {
+  // The dequeue waits on an empty queue while x fails its check in the
+  // same step: the step fails with the check's error instead of waiting
+  // for an element forever, and the queue serves later steps.
+  actors::engine e;
+  graph::scope s{e.context().ops};
+  auto q = graph::queue::fifo(s.sub("q"), {{dtype::int32}, {{}}, -1});
+  auto take = q.dequeue(s.sub("take"));
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {});
+  auto checked = graph::check_numerics(s.sub("checked"), x, "x is bad");
+  auto put = q.enqueue(s.sub("put"), {graph::constant(s, int32_t{42})});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  for (int i = 0; i < 3; ++i) {
+    auto st = sess.run({{x.name(), tensor::scalar(std::nanf(""))}},
+                       {take[0].name(), checked.name()}, {}, &out);
+    EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+    EXPECT_EQ(st.node(), checked.node_name()) << st.to_string();
+  }
+  ASSERT_TRUE(sess.run({}, {}, {put.name}, &out).is_ok());
+  auto st = sess.run({}, {take[0].name()}, {}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0].scalar_value<int32_t>(), 42);
 }
 
 TEST(queues, a_wrong_component_dtype_names_the_node) {

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <future>
 
 #include <caf/all.hpp>
@@ -327,7 +328,8 @@ using forged_worker = caf::typed_actor<
   caf::replies_to<actors::wire_atom, uint64_t,
                   actors::recv_table>::with<actors::done_atom>,
   caf::replies_to<forged_run_step>::with<actors::step_report>,
-  caf::replies_to<actors::deregister_atom, uint64_t>::with<actors::done_atom>>;
+  caf::replies_to<actors::deregister_atom, uint64_t>::with<actors::done_atom>,
+  caf::reacts_to<actors::abort_atom, uint64_t>>;
 
 } // namespace
 
@@ -362,6 +364,36 @@ TEST_F(cluster, malformed_messages_from_a_caf_peer_leave_the_worker_serving) {
                [&](caf::error&) {});
   }
   expect_same(large_transfer, 1);
+}
+
+TEST_F(cluster, the_first_error_aborts_the_step_on_the_other_worker) {
+  // x fails its check on task 0 while task 1's part waits on an empty
+  // queue: the master tells task 1 to abort, its dequeue is cancelled
+  // (nothing taken is lost), and the step fails with the check's error.
+  graph::scope s{client_->context().ops};
+  auto far = s.with_device(task1);
+  auto q = graph::queue::fifo(far.sub("q"), {{dtype::int32}, {{}}, -1});
+  auto take = graph::identity(s.sub("got").with_device(task0),
+                              q.dequeue(far.sub("take"))[0]);
+  auto x
+    = graph::placeholder(s.sub("x").with_device(task0), dtype::float32, {});
+  auto checked
+    = graph::check_numerics(s.sub("checked").with_device(task0), x, "x is bad");
+  auto put = q.enqueue(far.sub("put"), {graph::constant(far, int32_t{42})});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{*client_};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  for (int i = 0; i < 3; ++i) {
+    auto st = sess.run({{x.name(), tensor::scalar(std::nanf(""))}},
+                       {take.name(), checked.name()}, {}, &out);
+    EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+    EXPECT_EQ(st.node(), checked.node_name()) << st.to_string();
+  }
+  ASSERT_TRUE(sess.run({}, {}, {put.name}, &out).is_ok());
+  auto st = sess.run({}, {take.name()}, {}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0].scalar_value<int32_t>(), 42);
 }
 
 TEST(cluster_failure, a_dead_worker_fails_its_steps_with_a_clear_error) {

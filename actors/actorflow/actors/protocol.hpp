@@ -47,6 +47,7 @@ using devices_atom = caf::atom_constant<caf::atom("devices")>;
 using register_atom = caf::atom_constant<caf::atom("register")>;
 using wire_atom = caf::atom_constant<caf::atom("wire")>;
 using deregister_atom = caf::atom_constant<caf::atom("deregister")>;
+using abort_atom = caf::atom_constant<caf::atom("abort")>;
 
 // -- tags and values ----------------------------------------------------------
 
@@ -264,6 +265,7 @@ struct run_result {
 struct queue_enqueue_msg {
   std::vector<core::tensor> components;
   bool many;
+  uint64_t step;
   ops::queue::done_fn done;
 };
 
@@ -271,7 +273,12 @@ struct queue_dequeue_msg {
   int64_t n;
   bool many;
   bool up_to;
+  uint64_t step;
   ops::queue::dequeue_fn done;
+};
+
+struct queue_cancel_msg {
+  uint64_t step;
 };
 
 struct queue_close_msg {
@@ -306,7 +313,8 @@ using worker_actor = caf::typed_actor<
   caf::replies_to<register_atom, partition_set>::with<registration>,
   caf::replies_to<wire_atom, uint64_t, recv_table>::with<done_atom>,
   caf::replies_to<run_step_msg>::with<step_report>,
-  caf::replies_to<deregister_atom, uint64_t>::with<done_atom>>;
+  caf::replies_to<deregister_atom, uint64_t>::with<done_atom>,
+  caf::reacts_to<abort_atom, uint64_t>>;
 
 /// The worker as its own node actors see it too.
 using local_worker_actor = worker_actor::extend_with<worker_sink_actor>;
@@ -314,7 +322,8 @@ using local_worker_actor = worker_actor::extend_with<worker_sink_actor>;
 /// A FIFOQueue or RandomShuffleQueue: one actor per queue owns its state.
 using queue_actor = caf::typed_actor<
   caf::reacts_to<queue_enqueue_msg>, caf::reacts_to<queue_dequeue_msg>,
-  caf::reacts_to<queue_close_msg>, caf::reacts_to<queue_size_msg>>;
+  caf::reacts_to<queue_close_msg>, caf::reacts_to<queue_size_msg>,
+  caf::reacts_to<queue_cancel_msg>>;
 
 } // namespace actorflow::actors
 
@@ -358,3 +367,4 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_enqueue_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_dequeue_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_close_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_size_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_cancel_msg)

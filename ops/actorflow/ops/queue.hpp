@@ -50,16 +50,26 @@ public:
   }
 
   /// Adds one element, or with `many` the rows of `components` (along
-  /// dimension 0) as elements in order; `done` when all are in, or fails
-  /// (cancelled) if the queue is closed first.
+  /// dimension 0) as elements in order, for step `step`; `done` when all
+  /// are in, or fails (cancelled) if the queue is closed or the step
+  /// cancelled first.
   virtual void enqueue(std::vector<core::tensor> components, bool many,
-                       done_fn done)
+                       uint64_t step, done_fn done)
     = 0;
 
   /// Removes one element (`many` false), or `n` elements stacked along a
   /// new dimension 0. Once the queue is closed and can't deliver them,
   /// fails out_of_range; with `up_to`, returns the 1..n-1 left instead.
-  virtual void dequeue(int64_t n, bool many, bool up_to, dequeue_fn done) = 0;
+  /// A dequeue of step `step` that `cancel_step` cancels gives the
+  /// elements it had taken back to the front of the queue.
+  virtual void dequeue(int64_t n, bool many, bool up_to, uint64_t step,
+                       dequeue_fn done)
+    = 0;
+
+  /// Fails the waiting enqueues and dequeues of step `step` (cancelled), as
+  /// TensorFlow cancels the queue ops of an aborted step; nothing they had
+  /// taken is lost.
+  virtual void cancel_step(uint64_t step) = 0;
 
   /// Closes the queue: later enqueues fail, dequeues drain what is left.
   /// With `cancel_pending_enqueues`, waiting enqueues fail too.

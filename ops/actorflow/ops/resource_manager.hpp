@@ -63,6 +63,11 @@ public:
   /// Returns the queue behind `handle`, or nullptr.
   std::shared_ptr<queue> find_queue(const std::string& handle) const;
 
+  /// Cancels the waiting queue operations of step `step` in every queue
+  /// (see queue::cancel_step): the step failed, so they would wait for
+  /// nothing.
+  void cancel_step(uint64_t step);
+
   /// Drops every queue (the runtime does before it stops).
   void clear_queues();
 

@@ -135,7 +135,8 @@ protected:
       done();
       return;
     }
-    q.enqueue(std::move(components), many_, finish(ctx, std::move(done)));
+    q.enqueue(std::move(components), many_, ctx.step_id(),
+              finish(ctx, std::move(done)));
   }
 
 private:
@@ -169,7 +170,7 @@ protected:
       done();
       return;
     }
-    q.dequeue(n, many_, up_to_,
+    q.dequeue(n, many_, up_to_, ctx.step_id(),
               [&ctx, done = std::move(done)](
                 core::status st, std::vector<core::tensor> components) {
                 if (st.is_ok())
