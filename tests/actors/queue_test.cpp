@@ -157,8 +157,9 @@ TEST(queue_state, close_with_and_without_cancelling_pending_enqueues) {
 }
 
 TEST(queue_state, cancelling_a_step_fails_its_waits_and_loses_nothing) {
+  // (The outcomes outlive the queues, whose destructors fail what waits.)
+  outcome e, d7, d8, late, e1, e9, e10;
   actors::queue_state q{spec(-1)};
-  outcome e, d7, d8;
   q.enqueue(range(2), true, 1, record(e));
   q.dequeue(4, true, false, 7, record_values(d7)); // takes 0 and 1, waits
   q.dequeue(1, false, false, 8, record_values(d8));
@@ -173,7 +174,6 @@ TEST(queue_state, cancelling_a_step_fails_its_waits_and_loses_nothing) {
   EXPECT_EQ(ints(d8.values[0]), std::vector<int32_t>{0});
   EXPECT_EQ(q.size(), 1);
   actors::queue_state full{spec(1)};
-  outcome e1, e9, e10;
   full.enqueue(one(5), false, 1, record(e1));
   full.enqueue(one(6), false, 9, record(e9));
   full.enqueue(one(7), false, 10, record(e10));
@@ -185,7 +185,6 @@ TEST(queue_state, cancelling_a_step_fails_its_waits_and_loses_nothing) {
   EXPECT_EQ(full.size(), 1);
   // A request of a cancelled step that arrives after the cancellation
   // fails at once.
-  outcome late;
   q.dequeue(1, false, false, 7, record_values(late));
   ASSERT_TRUE(late.called);
   EXPECT_EQ(late.st.code(), core::errc::cancelled);
