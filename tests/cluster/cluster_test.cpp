@@ -33,12 +33,7 @@
 using namespace actorflow;
 using core::dtype;
 using core::tensor;
-using test::built;
-using test::cluster;
-using test::iota;
-using test::same_bits;
-using test::task0;
-using test::task1;
+using namespace actorflow::test; // the fixture: cluster, built, task0, ...
 
 TEST_F(cluster, the_workers_list_their_devices) {
   auto workers = client_->workers();

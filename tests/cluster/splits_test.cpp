@@ -20,12 +20,7 @@
 using namespace actorflow;
 using core::dtype;
 using core::tensor;
-using test::built;
-using test::cluster;
-using test::iota;
-using test::same_bits;
-using test::task0;
-using test::task1;
+using namespace actorflow::test; // the fixture: cluster, built, task0, ...
 
 namespace {
 
