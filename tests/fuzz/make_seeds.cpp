@@ -1,7 +1,7 @@
 // Writes the fuzz targets' seed corpora: valid graph messages (a layer
 // over two devices, a while loop with its gradient, a cond, a queue) into
-// <dir>/graph, and valid checkpoints, whole and as bodies, into
-// <dir>/checkpoint.
+// <dir>/graph, valid checkpoints, whole and as bodies, into
+// <dir>/checkpoint, and .npy files into <dir>/npy.
 
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "actorflow/actorflow.hpp"
+#include "actorflow/net/npy.hpp"
 #include "checkpoint_file.hpp"
 
 using namespace actorflow;
@@ -98,5 +99,17 @@ int main(int argc, char** argv) {
   ok = write(root / "checkpoint" / "two_body",
              std::string(1, '\0') + file.substr(20))
        && ok;
+  // .npy files as `actorflow run` reads them: a matrix, a scalar, bools.
+  fs::create_directories(root / "npy");
+  for (const auto& [name, t] :
+       {std::pair{"f32_2x3", core::tensor::from_vector<float>(
+                               {2, 3}, {1, -2, 3.5f, 0, 5, 6})},
+        std::pair{"i64_scalar", core::tensor::scalar<int64_t>(-7)},
+        std::pair{"bool_4", core::tensor::from_vector<bool>(
+                              {4}, {true, false, true, true})}}) {
+    std::string bytes;
+    ok = net::encode_npy(t, &bytes).is_ok() && write(root / "npy" / name, bytes)
+         && ok;
+  }
   return ok ? 0 : 1;
 }
