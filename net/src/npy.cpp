@@ -288,7 +288,13 @@ core::status decode_npy(std::string_view bytes, core::tensor* out) {
     return core::invalid_argument_error(
       ".npy data of ", data.size(), " bytes does not fit the shape ",
       core::shape{dims}.to_string(), " of ", core::to_string(*type));
-  core::tensor t{*type, core::shape{std::move(dims)}};
+  // (Checked again: a shape with a 0 among huge dimensions holds no bytes
+  // but is still no tensor; make says so rather than throw.)
+  core::tensor t;
+  auto st = core::tensor::make(core::host_allocator(), *type,
+                               core::shape{std::move(dims)}, &t);
+  if (!st.is_ok())
+    return core::invalid_argument_error(".npy shape: ", st.message());
   if (!data.empty())
     std::memcpy(t.raw_mutable_data(), data.data(), data.size());
   *out = std::move(t);

@@ -111,6 +111,9 @@ TEST(npy, refuses_malformed_headers) {
         "999,)}",
         "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, "
         "4294967296, 4294967296)}",
+        // No bytes, yet no tensor: found by npy_fuzzer (it threw).
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (9551615, "
+        "1000000000010, 0, 90700001987469081)}",
         "{'descr: '<f4', 'fortran_order': False, 'shape': ()}",
         "['descr', '<f4']"}) {
     SCOPED_TRACE(dict);
