@@ -2,9 +2,7 @@
 
 // The bulk path between workers: large tensors beside CAF's BASP.
 
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
