@@ -1,19 +1,60 @@
 // P6: a 32-byte tensor fed to an Identity on a remote worker process and
 // fetched back, through a session, beside a raw TCP ping-pong of 32 bytes
-// in the same run.
+// in the same run; and, as the floor under both, a bare CAF request to the
+// same worker (its device list: no step, no session) over CAF's BASP.
 //
 //   bench_remote_rtt [--steps N]
 //
 // Last output line: {"us_per_round_trip": ..., "raw_tcp_us": ...,
-// "ratio": ...}
+// "ratio": ..., "caf_request_us": ..., "caf_ratio": ...}
 
 #include <CLI/CLI.hpp>
+#include <caf/io/middleman.hpp>
+#include <caf/scoped_actor.hpp>
 
 #include "actorflow/graph/builder_ops.hpp"
 #include "bench/cluster_bench.hpp"
 #include "bench/raw_tcp.hpp"
 
 using namespace actorflow;
+
+namespace {
+
+/// Microseconds per round trip of `n` bare CAF requests (the worker's
+/// device list) from a blocking actor of `e` to the worker of `task`.
+double caf_request_us(actors::engine& e, const actors::cluster_task& task,
+                      int n) {
+  auto& sys = e.system();
+  auto hdl
+    = sys.middleman().remote_actor<actors::worker_actor>(task.host, task.port);
+  if (!hdl) {
+    std::fprintf(stderr, "cannot reach the worker: %s\n",
+                 sys.render(hdl.error()).c_str());
+    std::exit(1);
+  }
+  caf::scoped_actor self{sys};
+  auto ask = [&] {
+    bool ok = false;
+    self->request(*hdl, caf::infinite, actors::devices_atom::value)
+      .receive([&](const std::vector<std::string>&) { ok = true; },
+               [&](const caf::error&) {});
+    if (!ok) {
+      std::fprintf(stderr, "the worker did not answer\n");
+      std::exit(1);
+    }
+  };
+  for (int i = 0; i < 5; ++i)
+    ask();
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i)
+    ask();
+  return std::chrono::duration<double, std::micro>(
+           std::chrono::steady_clock::now() - t0)
+           .count()
+         / n;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   int steps = 2000;
@@ -35,16 +76,21 @@ int main(int argc, char** argv) {
   actors::feed_list feeds{
     {x.name(), core::tensor::from_vector<float>({8}, std::vector<float>(8))}};
 
-  double best = 1e30, best_raw = 1e30;
+  auto& task = cluster.spec().tasks.front();
+  double best = 1e30, best_raw = 1e30, best_caf = 1e30;
   for (int round = 0; round < 5; ++round) {
     best = std::min(best,
                     bench::us_per_step(sess, feeds, {y.name()}, {}, steps, 3));
     best_raw = std::min(best_raw, bench::raw_tcp_rtt_us(32, steps, 3));
-    std::printf("round %d: actorflow %.1f us, raw TCP %.1f us\n", round + 1,
-                best, best_raw);
+    best_caf
+      = std::min(best_caf, caf_request_us(cluster.engine(), task, steps));
+    std::printf("round %d: actorflow %.1f us, raw TCP %.1f us, bare CAF "
+                "request %.1f us\n",
+                round + 1, best, best_raw, best_caf);
   }
   std::printf("{\"us_per_round_trip\": %.1f, \"raw_tcp_us\": %.1f, "
-              "\"ratio\": %.2f}\n",
-              best, best_raw, best / best_raw);
+              "\"ratio\": %.2f, \"caf_request_us\": %.1f, "
+              "\"caf_ratio\": %.2f}\n",
+              best, best_raw, best / best_raw, best_caf, best_caf / best_raw);
   return 0;
 }

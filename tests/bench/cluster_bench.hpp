@@ -53,6 +53,10 @@ public:
     return *client_;
   }
 
+  const actors::cluster_spec& spec() const {
+    return procs_.spec();
+  }
+
 private:
   test::worker_processes procs_;
   std::unique_ptr<actors::engine> client_;
