@@ -10,6 +10,7 @@
 /// #include "actorflow/actorflow.hpp"
 /// ~~~
 
+#include "actorflow/actors/cancellation.hpp"
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/protocol.hpp"

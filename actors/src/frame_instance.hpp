@@ -105,6 +105,11 @@ public:
     held_.push_back(std::move(x));
   }
 
+  /// How many values `hold` keeps (each with a token of the step).
+  int64_t held_values() const noexcept {
+    return static_cast<int64_t>(held_.size());
+  }
+
   /// Retires the iterations that are done, in order. Returns the held
   /// values that may go on now (their iteration has started).
   std::vector<held_value> retire();

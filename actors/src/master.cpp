@@ -1,5 +1,7 @@
 #include "master.hpp"
 
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <random>
 #include <unordered_map>
@@ -20,10 +22,12 @@ namespace actorflow::actors {
 
 namespace {
 
-/// A run waiting for its signature's partitions to be registered.
+/// A run waiting for its signature's partitions to be registered, with
+/// the master's number for it (for its deadline).
 struct waiting_run {
   run_request req;
   caf::typed_response_promise<run_result> promise;
+  uint64_t ticket = 0;
 };
 
 /// Everything compiled for one run signature: the partitions of each
@@ -54,8 +58,11 @@ struct compiled_plan {
 
 using plan_ptr = std::shared_ptr<compiled_plan>;
 
-/// One step in flight.
+/// One step in flight, with its run's number and the client's name for
+/// it.
 struct step_state {
+  uint64_t ticket = 0;
+  uint64_t run_id = 0;
   caf::typed_response_promise<run_result> promise;
   plan_ptr plan;
   std::vector<core::tensor> fetched;
@@ -101,6 +108,12 @@ struct master_state {
   std::map<std::string, plan_ptr> plans;
   std::unordered_map<uint64_t, step_state> steps;
   uint64_t next_step = first_step_id();
+  /// The master's number of the last run that arrived.
+  uint64_t last_ticket = 0;
+  /// Runs cancelled before they arrived (a cancellation and its run come
+  /// from different senders), the last `max_early_cancels`.
+  std::deque<uint64_t> early_cancels;
+  static constexpr size_t max_early_cancels = 256;
   bool closed = false;
 
   uint64_t new_step_id() {
@@ -218,7 +231,7 @@ core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
 }
 
 void launch(self_ptr self, const plan_ptr& plan, run_request& req,
-            caf::typed_response_promise<run_result> promise);
+            caf::typed_response_promise<run_result> promise, uint64_t ticket);
 
 /// Registration of `plan` failed or succeeded on every worker: the runs
 /// waiting for it go on or fail.
@@ -237,7 +250,7 @@ void plan_settled(self_ptr self, const std::string& key, const plan_ptr& plan) {
   }
   plan->ready = true;
   for (auto& w : waiting)
-    launch(self, plan, w.req, std::move(w.promise));
+    launch(self, plan, w.req, std::move(w.promise), w.ticket);
 }
 
 /// Tells every worker where the Recvs of all workers are.
@@ -328,7 +341,7 @@ void abort_step(self_ptr self, uint64_t id, step_state& step);
 
 /// Starts a step of a ready plan: one message per participating worker.
 void launch(self_ptr self, const plan_ptr& plan, run_request& req,
-            caf::typed_response_promise<run_result> promise) {
+            caf::typed_response_promise<run_result> promise, uint64_t ticket) {
   auto& st = self->state;
   auto fst = gone_worker(st, *plan);
   if (fst.is_ok())
@@ -339,6 +352,8 @@ void launch(self_ptr self, const plan_ptr& plan, run_request& req,
   }
   auto id = st.new_step_id();
   auto& step = st.steps[id];
+  step.ticket = ticket;
+  step.run_id = req.run_id;
   step.promise = std::move(promise);
   step.plan = plan;
   step.want_metadata = req.want_metadata;
@@ -470,11 +485,65 @@ void on_worker_down(self_ptr self, const caf::down_msg& dm) {
   }
 }
 
+/// Fails the run that `matches` (a step's or a waiting run's ticket and
+/// run id) with `why` at once: its step is aborted on every worker, whose
+/// reports come to nothing. Returns whether there was such a run.
+template <class Match>
+bool end_run(self_ptr self, Match matches, const core::status& why) {
+  auto& st = self->state;
+  for (auto& [id, step] : st.steps)
+    if (matches(step.ticket, step.run_id)) {
+      if (step.error.is_ok()) // a failure's root cause stays the error
+        step.error = why;
+      abort_step(self, id, step);
+      finish_step(self, id, step);
+      return true;
+    }
+  for (auto& kvp : st.plans) {
+    auto& waiting = kvp.second->waiting;
+    for (auto i = waiting.begin(); i != waiting.end(); ++i)
+      if (matches(i->ticket, i->req.run_id)) {
+        i->promise.deliver(core::to_error(why));
+        waiting.erase(i);
+        return true;
+      }
+  }
+  return false;
+}
+
+/// The client cancelled run `run_id`; if it has not arrived yet, it fails
+/// when it does.
+void cancel_run(self_ptr self, uint64_t run_id) {
+  auto& st = self->state;
+  auto why = core::cancelled_error("the run was cancelled");
+  if (run_id == 0
+      || end_run(
+        self, [run_id](uint64_t, uint64_t id) { return id == run_id; }, why))
+    return;
+  st.early_cancels.push_back(run_id);
+  if (st.early_cancels.size() > master_state::max_early_cancels)
+    st.early_cancels.pop_front();
+}
+
+/// Whether run `run_id` was cancelled before it arrived (forgotten now).
+bool cancelled_early(master_state& st, uint64_t run_id) {
+  auto i = std::find(st.early_cancels.begin(), st.early_cancels.end(), run_id);
+  if (run_id == 0 || i == st.early_cancels.end())
+    return false;
+  st.early_cancels.erase(i);
+  return true;
+}
+
 caf::result<run_result> start_step(self_ptr self, run_request& req) {
   auto& st = self->state;
   if (st.closed)
     return core::to_error(
       core::failed_precondition_error("the session is closed"));
+  if (cancelled_early(st, req.run_id))
+    return core::to_error(core::cancelled_error("the run was cancelled"));
+  if (req.timeout_ms < 0)
+    return core::to_error(core::invalid_argument_error(
+      "a run's timeout must be >= 0 ms, got ", req.timeout_ms));
   auto key = signature_key(req);
   auto& plan = st.plans[key];
   bool fresh = !plan;
@@ -488,13 +557,17 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
   }
   // (Made after the last error returned: a promise takes over the reply.)
   auto promise = self->make_response_promise<run_result>();
+  auto ticket = ++st.last_ticket;
+  if (req.timeout_ms > 0)
+    self->delayed_send(self, std::chrono::milliseconds{req.timeout_ms},
+                       deadline_atom::value, ticket);
   if (!plan->ready) {
-    plan->waiting.push_back(waiting_run{std::move(req), promise});
+    plan->waiting.push_back(waiting_run{std::move(req), promise, ticket});
     if (fresh)
       register_plan(self, key, plan_ptr{plan});
     return promise;
   }
-  launch(self, plan, req, promise);
+  launch(self, plan, req, promise, ticket);
   return promise;
 }
 
@@ -536,6 +609,14 @@ master_actor::behavior_type master_impl(self_ptr self,
       auto i = self->state.steps.find(id);
       if (i != self->state.steps.end())
         abort_step(self, id, i->second);
+    },
+    [self](cancel_atom, uint64_t run_id) { cancel_run(self, run_id); },
+    [self](deadline_atom, uint64_t ticket) {
+      end_run(
+        self, [ticket](uint64_t t, uint64_t) { return t == ticket; },
+        core::deadline_exceeded_error(
+          "the run did not finish within its timeout; its step was aborted "
+          "on every worker"));
     },
     [self](close_atom) -> done_atom {
       self->state.shutdown();

@@ -14,9 +14,11 @@ namespace actorflow::actors {
 
 /// A session's master: the session's interface, plus the early word of a
 /// worker whose part of a step failed (`abort_atom, step`), on which the
-/// master aborts the step on every worker.
+/// master aborts the step on every worker, and its own note that a run's
+/// deadline passed (`deadline_atom`, with the master's number of the run).
 using master_actor
-  = session_actor::extend<caf::reacts_to<abort_atom, uint64_t>>;
+  = session_actor::extend<caf::reacts_to<abort_atom, uint64_t>,
+                          caf::reacts_to<deadline_atom, uint64_t>>;
 
 /// Spawns a session's master: it holds the session's graph, compiles each
 /// distinct run signature once (rewrite, prune, place over the devices of

@@ -222,6 +222,24 @@ void finish(self_ptr self) {
   self->owned = 0;
 }
 
+/// Whether a message of `step` is dropped: its step was aborted here (or,
+/// for a value from another worker, which holds no token, ended here). A
+/// message holding a token of `tracker` gives it back.
+bool dropped(self_ptr self, uint64_t step, step_tracker* tracker) {
+  if (tracker != nullptr) {
+    if (!tracker->aborted.load(std::memory_order_acquire))
+      return false;
+    self->tracker = tracker;
+    self->owned = 1;
+    finish(self);
+    return true;
+  }
+  use_tracker(self, step);
+  if (self->tracker != nullptr)
+    return self->tracker->aborted.load(std::memory_order_acquire);
+  return self->plan->trackers->ended(step);
+}
+
 /// Sends `msg` to the actor `dest` without a sender: node actors never
 /// reply, and leaving the sender out spares a reference count on this
 /// actor that the receiving core would otherwise have to touch. Passing our
@@ -818,6 +836,8 @@ void drain(self_ptr self) {
     }
     auto queued = self->local.pop();
     auto& m = queued.msg;
+    if (dropped(self, m.tag.step, m.tracker))
+      continue;
     auto& st = self->nodes[static_cast<size_t>(
       self->plan->index_in_group[static_cast<size_t>(m.node)])];
     begin(self, m.tag, m.tracker);
@@ -827,6 +847,36 @@ void drain(self_ptr self) {
     advance(self);
     finish(self);
   }
+}
+
+/// Drops everything the hosted nodes keep for `step` (inputs waiting for
+/// others, loop constants, parked iterations, frame instances); returns
+/// how many of its tokens that state held.
+int64_t forget_step(self_ptr self, uint64_t step) {
+  int64_t held = 0;
+  auto of_step = [step](const auto& kvp) { return kvp.first.step == step; };
+  for (auto& st : self->nodes) {
+    for (auto i = st.pending.begin(); i != st.pending.end();)
+      if (of_step(*i)) {
+        held += i->second.held_tokens;
+        i = st.pending.erase(i);
+      } else {
+        ++i;
+      }
+    for (auto i = st.invariants.begin(); i != st.invariants.end();)
+      i = of_step(*i) ? st.invariants.erase(i) : std::next(i);
+    for (auto i = st.parked.begin(); i != st.parked.end();)
+      i = of_step(*i) ? st.parked.erase(i) : std::next(i);
+  }
+  self->current = nullptr;
+  for (auto i = self->instances.begin(); i != self->instances.end();)
+    if (of_step(*i)) {
+      held += i->second.held_values();
+      i = self->instances.erase(i);
+    } else {
+      ++i;
+    }
+  return held;
 }
 
 /// Whether a value from another worker may be handled: it names a node of
@@ -872,6 +922,10 @@ node_worker::behavior_type node_worker::make_behavior() {
     [self](value_msg& m) {
       if (m.tracker == nullptr && !acceptable(self, m))
         return;
+      if (dropped(self, m.tag.step, m.tracker)) {
+        drain(self);
+        return;
+      }
       auto& st = self->nodes[static_cast<size_t>(
         self->plan->index_in_group[static_cast<size_t>(m.node)])];
       begin(self, m.tag, m.tracker);
@@ -892,6 +946,10 @@ node_worker::behavior_type node_worker::make_behavior() {
         return;
       auto call = std::move(i->second);
       self->async.erase(i);
+      if (dropped(self, call.tag.step, call.tracker)) {
+        drain(self);
+        return;
+      }
       begin(self, call.tag, call.tracker); // the token the kernel held
       finish_kernel(self, self->nodes[static_cast<size_t>(call.node)], call.tag,
                     *call.ctx);
@@ -902,6 +960,10 @@ node_worker::behavior_type node_worker::make_behavior() {
       drain(self);
     },
     [self](frame_done_msg m) {
+      if (dropped(self, m.step, m.tracker)) {
+        drain(self);
+        return;
+      }
       self->tracker = m.tracker; // the token the message holds
       self->owned = 1;
       auto key = tag{m.step, m.parent_frame, invariant_iter};
@@ -915,16 +977,15 @@ node_worker::behavior_type node_worker::make_behavior() {
       finish(self);
       drain(self);
     },
-    [self](step_done_msg m) {
-      for (auto& st : self->nodes) {
-        for (auto i = st.invariants.begin(); i != st.invariants.end();)
-          i = i->first.step == m.step ? st.invariants.erase(i) : std::next(i);
-        for (auto i = st.parked.begin(); i != st.parked.end();)
-          i = i->first.step == m.step ? st.parked.erase(i) : std::next(i);
-      }
-      self->current = nullptr;
-      for (auto i = self->instances.begin(); i != self->instances.end();)
-        i = i->first.step == m.step ? self->instances.erase(i) : std::next(i);
+    [self](step_done_msg m) { forget_step(self, m.step); },
+    [self](step_abort_msg m) {
+      // What the step keeps here goes, and with it the tokens it holds:
+      // half-arrived Recvs (their values may never come) and held
+      // NextIteration values.
+      auto held = forget_step(self, m.step);
+      use_tracker(self, m.step);
+      self->owned = held;
+      finish(self);
     },
   };
 }

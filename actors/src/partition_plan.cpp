@@ -336,6 +336,12 @@ core::status partition_plan::wire(const recv_table& recvs,
   return core::status::ok();
 }
 
+void partition_plan::abort_step(uint64_t step) const {
+  for (size_t i = 0; i < nodes.size() && i < actors.size(); ++i)
+    if (index_in_group[i] == 0)
+      caf::anon_send(actors[i], step_abort_msg{step});
+}
+
 void partition_plan::shutdown() {
   if (bulk)
     for (auto key : bulk_keys)

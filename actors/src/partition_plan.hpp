@@ -164,6 +164,9 @@ struct partition_plan {
   /// (the Recvs of every worker); `here` is this worker's node.
   core::status wire(const recv_table& recvs, const caf::node_id& here);
 
+  /// Tells every node actor that `step` was aborted (`step_abort_msg`).
+  void abort_step(uint64_t step) const;
+
   /// Stops every node actor and forgets the bulk path's routes.
   void shutdown();
 };

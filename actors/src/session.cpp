@@ -32,11 +32,28 @@ core::status session::run(const feed_list& feeds,
                           const std::vector<std::string>& targets,
                           std::vector<core::tensor>* outputs,
                           run_metadata* metadata) {
+  return run(run_options{}, feeds, fetches, targets, outputs, metadata);
+}
+
+core::status session::run(const run_options& options, const feed_list& feeds,
+                          const std::vector<std::string>& fetches,
+                          const std::vector<std::string>& targets,
+                          std::vector<core::tensor>* outputs,
+                          run_metadata* metadata) {
+  if (options.timeout.count() < 0)
+    return core::invalid_argument_error("a run's timeout must be >= 0 ms, got ",
+                                        options.timeout.count());
+  run_request req{feeds, fetches, targets, metadata != nullptr};
+  req.timeout_ms = options.timeout.count();
+  uint64_t run_id = 0;
+  if (options.cancel != nullptr) {
+    req.run_id = run_id = next_run_id_++;
+    if (!options.cancel->add(handle_, run_id))
+      return core::cancelled_error("the run was cancelled before it started");
+  }
   core::status result;
   caf::scoped_actor self{engine_.system()};
-  self
-    ->request(handle_, caf::infinite, run_atom::value,
-              run_request{feeds, fetches, targets, metadata != nullptr})
+  self->request(handle_, caf::infinite, run_atom::value, std::move(req))
     .receive(
       [&](run_result& r) {
         if (outputs != nullptr)
@@ -45,6 +62,8 @@ core::status session::run(const feed_list& feeds,
           *metadata = std::move(r.metadata);
       },
       [&](caf::error& err) { result = core::from_error(err); });
+  if (options.cancel != nullptr)
+    options.cancel->remove(handle_, run_id);
   return result;
 }
 

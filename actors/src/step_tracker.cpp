@@ -37,6 +37,7 @@ step_tracker* step_trackers::acquire(uint64_t step) {
     free_.pop_back();
   }
   result->tokens.store(0, std::memory_order_relaxed);
+  result->aborted.store(false, std::memory_order_relaxed);
   result->clear_frames();
   result->step.store(step, std::memory_order_release);
   active_[step] = result;
@@ -52,9 +53,22 @@ step_tracker* step_trackers::find(uint64_t step) {
 void step_trackers::release(step_tracker* tracker) {
   tracker->clear_frames();
   std::lock_guard<std::mutex> guard{mtx_};
-  active_.erase(tracker->step.load(std::memory_order_relaxed));
+  auto step = tracker->step.load(std::memory_order_relaxed);
+  active_.erase(step);
   tracker->step.store(0, std::memory_order_release);
   free_.push_back(tracker);
+  if (ended_.insert(step).second) {
+    ended_order_.push_back(step);
+    if (ended_order_.size() > remembered) {
+      ended_.erase(ended_order_.front());
+      ended_order_.pop_front();
+    }
+  }
+}
+
+bool step_trackers::ended(uint64_t step) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return ended_.count(step) > 0;
 }
 
 } // namespace actorflow::actors

@@ -27,6 +27,7 @@ struct running_step {
   step_report report;
   step_tracker* tracker = nullptr;
   uint64_t handle = 0;
+  bool aborted = false;
   /// Whom to tell first when the part fails: the master that sent the
   /// step (master_actor, which takes `abort_atom, step`).
   caf::typed_actor<caf::reacts_to<abort_atom, uint64_t>> master;
@@ -39,6 +40,8 @@ struct worker_state {
   std::unordered_map<uint64_t, plan_list> sets;
   uint64_t next_handle = 1;
   std::unordered_map<uint64_t, running_step> steps;
+  /// Who waits for the worker to run no step (`idle_atom`).
+  std::vector<caf::typed_response_promise<done_atom>> idle_waiters;
 
   ~worker_state() {
     for (auto& kvp : steps)
@@ -85,6 +88,26 @@ core::status register_set(self_ptr self, partition_set& set,
 }
 
 void finish_step(self_ptr self, uint64_t id);
+
+/// Aborts this worker's part of step `id`, as TensorFlow's executor stops
+/// at a step's first error: queue operations waiting for it are cancelled,
+/// its node actors drop what they keep for it and every message of it
+/// still to come, so that its part ends at once -- loops included -- and
+/// the report (with the error) goes to the master.
+void abort_here(self_ptr self, uint64_t id) {
+  auto& st = self->state;
+  auto i = st.steps.find(id);
+  if (i == st.steps.end() || i->second.aborted)
+    return;
+  auto& step = i->second;
+  step.aborted = true;
+  step.tracker->aborted.store(true, std::memory_order_release);
+  st.rt->resources.cancel_step(id);
+  auto set = st.sets.find(step.handle);
+  if (set != st.sets.end())
+    for (const auto& part : set->second)
+      part->abort_step(id);
+}
 
 /// Starts this worker's part of a step: one activation per root, a feed's
 /// with its tensor.
@@ -160,6 +183,11 @@ void finish_step(self_ptr self, uint64_t id) {
         self->send(a, step_done_msg{id});
   st.trackers->release(step.tracker);
   st.steps.erase(i);
+  if (st.steps.empty()) {
+    for (auto& p : st.idle_waiters)
+      p.deliver(done_atom::value);
+    st.idle_waiters.clear();
+  }
 }
 
 local_worker_actor::behavior_type
@@ -215,21 +243,32 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
       auto i = self->state.steps.find(m.step);
       if (i != self->state.steps.end() && i->second.report.error.is_ok()) {
         i->second.report.error = std::move(m.error);
-        // The step has failed: its queue operations still waiting would
-        // wait for nothing (TensorFlow cancels them too), and the master
-        // tells the other workers, whose parts may wait on theirs.
-        self->state.rt->resources.cancel_step(m.step);
+        // The step has failed: it stops here, and the master tells the
+        // other workers, whose parts may wait for values from this one.
         if (i->second.master)
           self->send(i->second.master, abort_atom::value, m.step);
+        abort_here(self, m.step);
       }
     },
     [self](abort_atom, uint64_t step) {
-      // Another worker's part failed: so does this one's, once what it
-      // waits for is cancelled; its report still comes.
-      if (self->state.steps.count(step) > 0)
-        self->state.rt->resources.cancel_step(step);
+      // Another worker's part failed, the run's deadline passed or it was
+      // cancelled: this part stops too; its report still comes.
+      auto i = self->state.steps.find(step);
+      if (i == self->state.steps.end())
+        return;
+      if (i->second.report.error.is_ok())
+        i->second.report.error
+          = core::cancelled_error("step ", step, " was aborted");
+      abort_here(self, step);
     },
     [self](step_complete_msg m) { finish_step(self, m.step); },
+    [self](idle_atom) -> caf::result<done_atom> {
+      if (self->state.steps.empty())
+        return done_atom::value;
+      auto promise = self->make_response_promise<done_atom>();
+      self->state.idle_waiters.push_back(promise);
+      return promise;
+    },
   };
 }
 

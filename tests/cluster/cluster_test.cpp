@@ -324,7 +324,8 @@ using forged_worker = caf::typed_actor<
                   actors::recv_table>::with<actors::done_atom>,
   caf::replies_to<forged_run_step>::with<actors::step_report>,
   caf::replies_to<actors::deregister_atom, uint64_t>::with<actors::done_atom>,
-  caf::reacts_to<actors::abort_atom, uint64_t>>;
+  caf::reacts_to<actors::abort_atom, uint64_t>,
+  caf::replies_to<actors::idle_atom>::with<actors::done_atom>>;
 
 } // namespace
 

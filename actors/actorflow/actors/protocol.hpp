@@ -48,6 +48,9 @@ using register_atom = caf::atom_constant<caf::atom("register")>;
 using wire_atom = caf::atom_constant<caf::atom("wire")>;
 using deregister_atom = caf::atom_constant<caf::atom("deregister")>;
 using abort_atom = caf::atom_constant<caf::atom("abort")>;
+using cancel_atom = caf::atom_constant<caf::atom("cancel")>;
+using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
+using idle_atom = caf::atom_constant<caf::atom("idle")>;
 
 // -- tags and values ----------------------------------------------------------
 
@@ -127,6 +130,12 @@ struct step_done_msg {
   uint64_t step = 0;
 };
 
+/// A step was aborted on the worker: node actors drop what they keep for
+/// it and give back the tokens it holds (see `step_tracker::aborted`).
+struct step_abort_msg {
+  uint64_t step = 0;
+};
+
 /// Completion of an asynchronous kernel, sent by a node actor to itself.
 struct async_done_msg {
   uint64_t id = 0;
@@ -159,7 +168,8 @@ struct step_complete_msg {
 using node_actor
   = caf::typed_actor<caf::reacts_to<value_msg>, caf::reacts_to<async_done_msg>,
                      caf::reacts_to<step_done_msg>, caf::reacts_to<drain_atom>,
-                     caf::reacts_to<frame_done_msg>>;
+                     caf::reacts_to<frame_done_msg>,
+                     caf::reacts_to<step_abort_msg>>;
 
 /// What node actors report to their worker.
 using worker_sink_actor
@@ -241,6 +251,13 @@ struct run_request {
   std::vector<std::string> targets;
   /// Whether `run_result::metadata` is filled in.
   bool want_metadata = false;
+  /// How long the run may take from its arrival at the session; 0: no
+  /// limit. Past it the run fails with `deadline_exceeded` and its step is
+  /// aborted on every worker.
+  int64_t timeout_ms = 0;
+  /// The client's name for the run, unique in the session, by which
+  /// `cancel_atom` cancels it; 0: it cannot be cancelled.
+  uint64_t run_id = 0;
 };
 
 /// What a run tells besides its tensors, like TensorFlow's RunMetadata.
@@ -294,10 +311,13 @@ struct queue_size_msg {
 
 /// A session: extend its graph, run steps, close it. Errors come back as
 /// `caf::error`s of category `actorflow` (see `core::from_error`).
+/// `cancel_atom, id` fails the run with `run_request::run_id` == id (in
+/// flight, or still to come) with `cancelled` and aborts its step.
 using session_actor = caf::typed_actor<
   caf::replies_to<extend_atom, graph::graph>::with<done_atom>,
   caf::replies_to<run_atom, run_request>::with<run_result>,
-  caf::replies_to<close_atom>::with<done_atom>>;
+  caf::replies_to<close_atom>::with<done_atom>,
+  caf::reacts_to<cancel_atom, uint64_t>>;
 
 /// A worker: one per process, owning its devices, variables and queues and
 /// the partitions registered with it. Masters talk to a local worker and to
@@ -307,14 +327,17 @@ using session_actor = caf::typed_actor<
 /// - `wire_atom`: the Recvs of every worker of the set, for its Sends;
 /// - `run_step_msg`: runs a step, answered when its part is done (and its
 ///   state there gone);
-/// - `deregister_atom`: stops a partition set's actors.
+/// - `deregister_atom`: stops a partition set's actors;
+/// - `abort_atom`: aborts a step's part here (its report still comes);
+/// - `idle_atom`: answered once the worker runs no step.
 using worker_actor = caf::typed_actor<
   caf::replies_to<devices_atom>::with<std::vector<std::string>>,
   caf::replies_to<register_atom, partition_set>::with<registration>,
   caf::replies_to<wire_atom, uint64_t, recv_table>::with<done_atom>,
   caf::replies_to<run_step_msg>::with<step_report>,
   caf::replies_to<deregister_atom, uint64_t>::with<done_atom>,
-  caf::reacts_to<abort_atom, uint64_t>>;
+  caf::reacts_to<abort_atom, uint64_t>,
+  caf::replies_to<idle_atom>::with<done_atom>>;
 
 /// The worker as its own node actors see it too.
 using local_worker_actor = worker_actor::extend_with<worker_sink_actor>;
@@ -356,6 +379,7 @@ std::string to_string(const step_report& x);
 // session's client requests (a session actor lives beside its client).
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::async_done_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::step_done_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::step_abort_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::frame_done_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::fetch_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::step_error_msg)

@@ -1,12 +1,26 @@
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <string>
 #include <vector>
 
+#include "actorflow/actors/cancellation.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/protocol.hpp"
 
 namespace actorflow::actors {
+
+/// Options of one run, like TensorFlow's RunOptions.
+struct run_options {
+  /// How long the run may take; zero: no limit. Past it `run` returns
+  /// `deadline_exceeded` and the step is aborted on every worker (loops
+  /// stop, waiting queue operations are cancelled).
+  std::chrono::milliseconds timeout{0};
+  /// Cancels the run from another thread (see `cancellation`); nullptr:
+  /// none.
+  cancellation* cancel = nullptr;
+};
 
 /// A blocking client of one session actor, for plain C++ code.
 ///
@@ -42,6 +56,13 @@ public:
                    std::vector<core::tensor>* outputs,
                    run_metadata* metadata = nullptr);
 
+  /// Runs one step with `options`: a deadline, a cancellation.
+  core::status run(const run_options& options, const feed_list& feeds,
+                   const std::vector<std::string>& fetches,
+                   const std::vector<std::string>& targets,
+                   std::vector<core::tensor>* outputs,
+                   run_metadata* metadata = nullptr);
+
   /// Adds the nodes of the graph in file `path` (written by
   /// `net::save_graph`) to the session's graph.
   core::status extend(const std::string& path);
@@ -58,6 +79,8 @@ private:
   engine& engine_;
   session_actor handle_;
   bool closed_ = false;
+  /// The id of the next run given a cancellation.
+  std::atomic<uint64_t> next_run_id_{1};
 };
 
 } // namespace actorflow::actors

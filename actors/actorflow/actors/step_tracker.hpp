@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "actorflow/actors/frame_ref.hpp"
@@ -32,6 +34,10 @@ struct step_tracker {
   std::atomic<int64_t> tokens{0};
   /// The step, 0 while the tracker is free (no step has id 0).
   std::atomic<uint64_t> step{0};
+  /// Whether the step was aborted here (it failed, or the master said so):
+  /// node actors then drop its messages and give their tokens back, so
+  /// that the step ends without running anything more.
+  std::atomic<bool> aborted{false};
 
   /// Records frame instance `x` (the first Enter that creates it wins).
   void enter_frame(const frame_ref& x);
@@ -77,11 +83,21 @@ public:
   /// Returns the tracker of a step that was dropped.
   void release(step_tracker* tracker);
 
+  /// Whether `step` ended here lately (one of the last `remembered`): a
+  /// value from another worker for it comes too late and is dropped.
+  bool ended(uint64_t step);
+
+  /// How many ended steps are remembered.
+  static constexpr size_t remembered = 4096;
+
 private:
   std::mutex mtx_;
   std::vector<std::unique_ptr<step_tracker>> all_;
   std::vector<step_tracker*> free_;
   std::unordered_map<uint64_t, step_tracker*> active_;
+  /// The last `remembered` ended steps, oldest first, and as a set.
+  std::deque<uint64_t> ended_order_;
+  std::unordered_set<uint64_t> ended_;
 };
 
 } // namespace actorflow::actors
