@@ -185,7 +185,8 @@ core::status connect_cluster(engine& e, const cluster_spec& spec) {
       return core::unavailable_error("cannot reach the worker of ", task.name(),
                                      " at ", task.host, ":", task.port, ": ",
                                      sys.render(hdl.error()));
-    worker_ref ref{task.name(), *hdl, {}};
+    worker_ref ref{task.name(), *hdl,      {},
+                   task.host,   task.port, spec.connect_timeout};
     core::status st;
     self->request(*hdl, spec.connect_timeout, devices_atom::value)
       .receive([&](std::vector<std::string>& names) { ref.devices = names; },

@@ -26,6 +26,13 @@ engine::engine(engine_options options)
                    ? static_cast<size_t>(options.scheduler_threads)
                    : std::max<size_t>(std::thread::hardware_concurrency(), 1);
   own_cfg_->set("scheduler.max-threads", threads);
+  // An actor hands its scheduler thread back after this many messages in
+  // one go. CAF's default is no limit: an actor whose mailbox never runs
+  // dry -- a loop's group actor, which posts itself a note to go on after
+  // each batch of iterations -- kept its thread for good, and on a worker
+  // with one thread nothing else ran: not the abort of that very step, not
+  // the BASP heartbeats (the peers then dropped the worker as silent).
+  own_cfg_->set("scheduler.max-throughput", size_t{64});
   if (options.network) {
     own_cfg_->load<caf::io::middleman>();
     // Idle scheduler threads sleep on their condition variable after the
@@ -102,7 +109,8 @@ void engine::init(const engine_options& options) {
   if (bulk)
     bulk_address_ = bulk->address();
   worker_ = spawn_worker(*sys_, rt_, std::move(bulk));
-  worker_ref self{"", worker_, {}};
+  worker_ref self;
+  self.handle = worker_;
   for (const auto& d : rt_->devices.all()) {
     self.devices.push_back(d->name());
     const auto& n = d->parsed_name();

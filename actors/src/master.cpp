@@ -6,6 +6,8 @@
 #include <random>
 #include <unordered_map>
 
+#include <caf/io/middleman.hpp>
+#include <caf/io/middleman_actor.hpp>
 #include <caf/send.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
@@ -121,9 +123,20 @@ struct master_state {
     return id == 0 ? next_step++ : id;
   }
 
-  void deregister(const compiled_plan& plan) {
+  /// Runs that wait for gone worker `worker` to be connected again, and
+  /// per worker whether that is under way.
+  struct parked_run {
+    waiting_run run;
+    size_t worker;
+  };
+  std::vector<parked_run> parked;
+  std::vector<bool> reconnecting;
+
+  /// Drops `plan`'s registrations, on every worker but `skip` (one that
+  /// restarted: its registrations died with it).
+  void deregister(const compiled_plan& plan, size_t skip = SIZE_MAX) {
     for (const auto& part : plan.parts)
-      if (part.handle != 0)
+      if (part.handle != 0 && part.worker != skip)
         caf::anon_send(workers[part.worker].handle, deregister_atom::value,
                        part.handle);
   }
@@ -140,6 +153,9 @@ struct master_state {
     for (auto& kvp : steps)
       kvp.second.promise.deliver(gone);
     steps.clear();
+    for (auto& p : parked)
+      p.run.promise.deliver(gone);
+    parked.clear();
   }
 
   ~master_state() {
@@ -159,6 +175,15 @@ core::status gone_worker(const master_state& st, const compiled_plan& plan) {
     if (!st.gone[part.worker].is_ok())
       return st.gone[part.worker];
   return core::status::ok();
+}
+
+/// The first worker `plan` needs that is gone but may be connected again
+/// (it has an address), or SIZE_MAX.
+size_t reconnectable_worker(const master_state& st, const compiled_plan& plan) {
+  for (const auto& part : plan.parts)
+    if (!st.gone[part.worker].is_ok() && st.workers[part.worker].port != 0)
+      return part.worker;
+  return SIZE_MAX;
 }
 
 /// Rewrites, places and partitions the graph for `req`, and groups the
@@ -508,6 +533,12 @@ bool end_run(self_ptr self, Match matches, const core::status& why) {
         return true;
       }
   }
+  for (auto i = st.parked.begin(); i != st.parked.end(); ++i)
+    if (matches(i->run.ticket, i->run.req.run_id)) {
+      i->run.promise.deliver(core::to_error(why));
+      st.parked.erase(i);
+      return true;
+    }
   return false;
 }
 
@@ -534,6 +565,129 @@ bool cancelled_early(master_state& st, uint64_t run_id) {
   return true;
 }
 
+void begin_run(self_ptr self, waiting_run run);
+
+/// Worker `w` answered again (a restarted task) as `hdl`: the session's
+/// plans that used it are dropped (their registrations there died with
+/// the process) and the runs that waited for it begin again.
+void reconnected(self_ptr self, size_t w, worker_actor hdl) {
+  auto& st = self->state;
+  core::log().info("worker {} is back; its partitions are registered again",
+                   st.workers[w].task);
+  st.workers[w].handle = std::move(hdl);
+  st.gone[w] = core::status::ok();
+  self->monitor(st.workers[w].handle);
+  for (auto i = st.plans.begin(); i != st.plans.end();) {
+    const auto& parts = i->second->parts;
+    bool uses = std::any_of(parts.begin(), parts.end(),
+                            [w](const auto& p) { return p.worker == w; });
+    if (uses && i->second->ready) {
+      st.deregister(*i->second, w);
+      i = st.plans.erase(i);
+    } else {
+      ++i;
+    }
+  }
+}
+
+/// Connecting to worker `w` again ended: the runs parked for it begin
+/// again, or fail with `failure`.
+void reconnect_settled(self_ptr self, size_t w, const core::status& failure) {
+  auto& st = self->state;
+  st.reconnecting[w] = false;
+  std::vector<waiting_run> runs;
+  for (auto i = st.parked.begin(); i != st.parked.end();)
+    if (i->worker == w) {
+      runs.push_back(std::move(i->run));
+      i = st.parked.erase(i);
+    } else {
+      ++i;
+    }
+  for (auto& run : runs)
+    if (failure.is_ok())
+      begin_run(self, std::move(run));
+    else
+      run.promise.deliver(core::to_error(failure));
+}
+
+/// Connects to gone worker `w` at its address again, checks that it is
+/// the same task (its devices) and takes it back.
+void reconnect(self_ptr self, size_t w) {
+  auto& st = self->state;
+  if (st.reconnecting[w])
+    return;
+  st.reconnecting[w] = true;
+  const auto& ref = st.workers[w];
+  auto fail = [self, w](const std::string& why) {
+    auto& st = self->state;
+    reconnect_settled(
+      self, w,
+      core::unavailable_error(st.gone[w].message(),
+                              "; connecting to it again: ", why));
+  };
+  auto timeout = ref.connect_timeout;
+  self
+    ->request(self->home_system().middleman().actor_handle(), timeout,
+              caf::connect_atom::value, ref.host, ref.port)
+    .then(
+      [self, w, fail, timeout](const caf::node_id&, caf::strong_actor_ptr& ptr,
+                               const std::set<std::string>&) {
+        if (!ptr) {
+          fail("nothing is published there");
+          return;
+        }
+        auto hdl = caf::actor_cast<worker_actor>(std::move(ptr));
+        self->request(hdl, timeout, devices_atom::value)
+          .then(
+            [self, w, hdl, fail](const std::vector<std::string>& devices) {
+              if (devices != self->state.workers[w].devices) {
+                fail("it has other devices: is it started with that task?");
+                return;
+              }
+              reconnected(self, w, hdl);
+              reconnect_settled(self, w, core::status::ok());
+            },
+            [self, fail](caf::error& err) {
+              fail(self->home_system().render(err));
+            });
+      },
+      [self, fail](caf::error& err) { fail(self->home_system().render(err)); });
+}
+
+/// Compiles (once per signature) and registers the run's plan, then
+/// launches its step; a run that needs a worker that is gone waits for it
+/// to be connected again.
+void begin_run(self_ptr self, waiting_run run) {
+  auto& st = self->state;
+  auto key = signature_key(run.req);
+  auto& plan = st.plans[key];
+  bool fresh = !plan;
+  if (fresh) {
+    auto cst = guarded("compiling the graph",
+                       [&] { return compile(self, run.req, &plan); });
+    if (!cst.is_ok()) {
+      st.plans.erase(key);
+      run.promise.deliver(core::to_error(cst));
+      return;
+    }
+  }
+  auto w = reconnectable_worker(st, *plan);
+  if (w != SIZE_MAX && (plan->ready || fresh)) {
+    if (fresh)
+      st.plans.erase(key);
+    st.parked.push_back(master_state::parked_run{std::move(run), w});
+    reconnect(self, w);
+    return;
+  }
+  if (!plan->ready) {
+    plan->waiting.push_back(std::move(run));
+    if (fresh)
+      register_plan(self, key, plan_ptr{plan});
+    return;
+  }
+  launch(self, plan, run.req, std::move(run.promise), run.ticket);
+}
+
 caf::result<run_result> start_step(self_ptr self, run_request& req) {
   auto& st = self->state;
   if (st.closed)
@@ -544,30 +698,12 @@ caf::result<run_result> start_step(self_ptr self, run_request& req) {
   if (req.timeout_ms < 0)
     return core::to_error(core::invalid_argument_error(
       "a run's timeout must be >= 0 ms, got ", req.timeout_ms));
-  auto key = signature_key(req);
-  auto& plan = st.plans[key];
-  bool fresh = !plan;
-  if (fresh) {
-    auto cst = guarded("compiling the graph",
-                       [&] { return compile(self, req, &plan); });
-    if (!cst.is_ok()) {
-      st.plans.erase(key);
-      return core::to_error(cst);
-    }
-  }
-  // (Made after the last error returned: a promise takes over the reply.)
   auto promise = self->make_response_promise<run_result>();
   auto ticket = ++st.last_ticket;
   if (req.timeout_ms > 0)
     self->delayed_send(self, std::chrono::milliseconds{req.timeout_ms},
                        deadline_atom::value, ticket);
-  if (!plan->ready) {
-    plan->waiting.push_back(waiting_run{std::move(req), promise, ticket});
-    if (fresh)
-      register_plan(self, key, plan_ptr{plan});
-    return promise;
-  }
-  launch(self, plan, req, promise, ticket);
+  begin_run(self, waiting_run{std::move(req), promise, ticket});
   return promise;
 }
 
@@ -578,6 +714,7 @@ master_actor::behavior_type master_impl(self_ptr self,
   self->state.rt = std::move(rt);
   self->state.workers = std::move(workers);
   self->state.gone.resize(self->state.workers.size());
+  self->state.reconnecting.resize(self->state.workers.size());
   self->state.options = options;
   // A remote worker's death (or its connection's) reaches the master as a
   // down message of its proxy.

@@ -437,6 +437,112 @@ TEST(cluster_failure, a_dead_worker_fails_its_steps_with_a_clear_error) {
   EXPECT_TRUE(st.is_ok()) << st.to_string();
 }
 
+/// Waits (without a clock) until the worker of `task` runs no step.
+bool worker_idle(actors::engine& client, const actors::cluster_task& task) {
+  auto& sys = client.system();
+  auto hdl
+    = sys.middleman().remote_actor<actors::worker_actor>(task.host, task.port);
+  if (!hdl)
+    return false;
+  bool idle = false;
+  caf::scoped_actor self{sys};
+  self->request(*hdl, std::chrono::seconds{30}, actors::idle_atom::value)
+    .receive([&](actors::done_atom) { idle = true; }, [](const caf::error&) {});
+  return idle;
+}
+
+TEST(cluster_failure, a_worker_killed_mid_step_is_taken_back_once_restarted) {
+  // The step enqueues a signal on task 0 and waits there for a value task
+  // 1 dequeues from an empty queue. Once the signal is out (the step is
+  // in flight), task 1 gets SIGKILL: the run fails naming it within 2 s,
+  // task 0 drops the step (its Recv waited for a value that cannot come),
+  // and after task 1 is started again on its port, the same session and a
+  // new one run again, their partitions registered anew without a person.
+  test::worker_processes procs{ACTORFLOW_CLI, 2};
+  ASSERT_TRUE(procs.ok()) << procs.error();
+  actors::engine_options o;
+  o.network = true;
+  actors::engine client{o};
+  ASSERT_TRUE(actors::connect_cluster(client, procs.spec()).is_ok());
+  graph::scope s{client.context().ops};
+  auto near = s.with_device(task0);
+  auto far = s.with_device(task1);
+  auto signals
+    = graph::queue::fifo(near.sub("signals"), {{dtype::float32}, {{}}, -1});
+  auto signal
+    = signals.enqueue(near.sub("signal"), {graph::constant(near, 1.0f)});
+  auto q = graph::queue::fifo(far.sub("q"), {{dtype::float32}, {{}}, -1});
+  auto waiting
+    = graph::identity(near.sub("waiting"), q.dequeue(far.sub("take"))[0]);
+  auto seen = signals.dequeue(near.sub("seen"))[0];
+  auto put = q.enqueue(far.sub("put"), {graph::constant(far, 5.0f)});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{client};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto blocked = std::async(std::launch::async, [&] {
+    std::vector<tensor> values;
+    return sess.run({}, {waiting.name()}, {signal.name}, &values);
+  });
+  std::vector<tensor> out;
+  ASSERT_TRUE(sess.run({}, {seen.name()}, {}, &out).is_ok());
+  auto killed = std::chrono::steady_clock::now();
+  ASSERT_EQ(::kill(procs.pid(1), SIGKILL), 0);
+  ASSERT_EQ(blocked.wait_for(std::chrono::seconds{30}),
+            std::future_status::ready);
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, std::chrono::seconds{2});
+  auto st = blocked.get();
+  EXPECT_EQ(st.code(), core::errc::unavailable) << st.to_string();
+  EXPECT_NE(st.message().find("worker /job:worker/task:1 is gone"),
+            std::string::npos)
+    << st.to_string();
+  EXPECT_TRUE(worker_idle(client, procs.spec().tasks[0]));
+  ASSERT_TRUE(procs.restart(1)) << procs.error();
+  ASSERT_TRUE(sess.run({}, {}, {put.name}, &out).is_ok());
+  st = sess.run({}, {waiting.name()}, {signal.name}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0].scalar_value<float>(), 5.0f);
+  actors::session fresh{client};
+  ASSERT_TRUE(fresh.extend(s.graph_def()).is_ok());
+  ASSERT_TRUE(fresh.run({}, {}, {put.name}, &out).is_ok());
+  st = fresh.run({}, {waiting.name()}, {}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+}
+
+TEST(cluster_failure, a_deadline_aborts_the_step_on_every_worker) {
+  // Task 1 loops for ever, task 0 waits for its result: at the deadline
+  // the run fails and both workers drop the step.
+  test::worker_processes procs{ACTORFLOW_CLI, 2};
+  ASSERT_TRUE(procs.ok()) << procs.error();
+  actors::engine_options o;
+  o.network = true;
+  actors::engine client{o};
+  ASSERT_TRUE(actors::connect_cluster(client, procs.spec()).is_ok());
+  graph::scope s{client.context().ops};
+  auto far = s.with_device(task1);
+  auto endless = graph::while_loop(
+    far.sub("endless"),
+    [](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::greater_equal(c, v[0],
+                                  graph::constant(c, 0.0, dtype::int64));
+    },
+    [](const graph::scope& b, const std::vector<graph::output>& v) {
+      return std::vector<graph::output>{
+        graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64))};
+    },
+    {graph::constant(far.sub("i0"), 0.0, dtype::int64)})[0];
+  auto result = graph::identity(s.sub("result").with_device(task0), endless);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{client};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  actors::run_options opts;
+  opts.timeout = std::chrono::milliseconds{100};
+  std::vector<tensor> out;
+  auto st = sess.run(opts, {}, {result.name()}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::deadline_exceeded) << st.to_string();
+  EXPECT_TRUE(worker_idle(client, procs.spec().tasks[0]));
+  EXPECT_TRUE(worker_idle(client, procs.spec().tasks[1]));
+}
+
 TEST(cluster_failure, a_frozen_worker_is_gone_after_the_peer_timeout) {
   // Task 1 stopped (SIGSTOP): its process lives and its kernel keeps the
   // TCP connection open, but it sends no heartbeats; after the file's

@@ -68,7 +68,10 @@ public:
     spec_.connect_timeout = std::chrono::milliseconds{10000};
     for (const auto& j : jobs)
       for (int i = 0; i < j.tasks && error_.empty(); ++i)
-        start(cli, j, i);
+        start(cli, j, i, config_, workers_.size());
+    cli_ = cli;
+    jobs_ = std::move(jobs);
+    more_yaml_ = more_yaml;
   }
 
   /// `n` tasks of a job `worker` with `cpus` CPU devices each.
@@ -120,6 +123,7 @@ public:
         = i + 1 == spec_.tasks.size() || spec_.tasks[i + 1].job != t.job;
       out << (last ? "]\n" : ", ");
     }
+    out << more_yaml_;
     return static_cast<bool>(out.flush());
   }
 
@@ -132,6 +136,28 @@ public:
   /// The process id of task `i`.
   pid_t pid(size_t i) const {
     return workers_.at(i).pid;
+  }
+
+  /// Starts task `i` again on the port it had, once its process is gone
+  /// (kill it first); false with `error()` if it cannot.
+  bool restart(size_t i) {
+    auto& old = workers_.at(i);
+    if (!reap(old.pid, std::chrono::seconds{10})) {
+      error_ = "task " + std::to_string(i) + " did not exit";
+      return false;
+    }
+    ::close(old.out);
+    old.out = -1;
+    auto config = config_ + ".restart";
+    auto task = spec_.tasks.at(i);
+    write_config(config);
+    for (const auto& j : jobs_)
+      if (j.job == task.job)
+        start(cli_, j, task.index, config, i);
+    std::remove(config.c_str());
+    if (error_.empty() && spec_.tasks[i].port != task.port)
+      error_ = "task " + std::to_string(i) + " came back on another port";
+    return error_.empty();
   }
 
 private:
@@ -159,7 +185,10 @@ private:
     return r == pid || r < 0;
   }
 
-  void start(const std::string& cli, const job_tasks& job, int index) {
+  /// Starts task `index` of `job` with cluster file `config` as task
+  /// `slot` of this set (the next one, or one to replace).
+  void start(const std::string& cli, const job_tasks& job, int index,
+             const std::string& config, size_t slot) {
     int fds[2];
     if (::pipe(fds) != 0) {
       error_ = "pipe failed";
@@ -167,7 +196,7 @@ private:
     }
     auto task = job.job + ":" + std::to_string(index);
     std::vector<std::string> args{
-      cli,      "worker", "--config",  config_,
+      cli,      "worker", "--config",  config,
       "--task", task,     "--threads", std::to_string(job.threads)};
     args.insert(args.end(), job.args.begin(), job.args.end());
     std::vector<char*> argv;
@@ -204,7 +233,10 @@ private:
       error_ = "cannot start " + cli;
       return;
     }
-    workers_.push_back(process{pid, fds[0]});
+    if (slot == workers_.size())
+      workers_.push_back(process{pid, fds[0]});
+    else
+      workers_[slot] = process{pid, fds[0]};
     // "actorflow worker /job:J/task:T listening on HOST:PORT (bulk path
     // HOST:PORT)".
     auto line = read_line(fds[0], std::chrono::seconds{30});
@@ -217,14 +249,20 @@ private:
       error_ = "worker " + task + " printed '" + line + "'";
       return;
     }
-    bulk_.push_back(line.substr(bulk + 11, line.size() - bulk - 12));
+    auto bulk_address = line.substr(bulk + 11, line.size() - bulk - 12);
     actors::cluster_task t;
     t.job = job.job;
     t.index = index;
     t.host = job.host(index);
     t.port = static_cast<uint16_t>(std::atoi(line.c_str() + at + 1));
     t.cpus = job.cpus;
-    spec_.tasks.push_back(t);
+    if (slot == spec_.tasks.size()) {
+      spec_.tasks.push_back(t);
+      bulk_.push_back(bulk_address);
+    } else {
+      spec_.tasks[slot] = t;
+      bulk_[slot] = bulk_address;
+    }
   }
 
   /// Reads one line from `fd`, waiting at most `limit` in all.
@@ -249,6 +287,9 @@ private:
     }
   }
 
+  std::string cli_;
+  std::vector<job_tasks> jobs_;
+  std::string more_yaml_;
   std::string config_;
   std::string error_;
   std::vector<process> workers_;

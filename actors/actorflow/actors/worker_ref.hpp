@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,12 @@ struct worker_ref {
   std::string task;
   worker_actor handle;
   std::vector<std::string> devices;
+  /// Where a remote worker listens (port 0: this process's worker) and how
+  /// long connecting may take: a session whose worker was gone connects
+  /// there again when a run needs it (the task restarted).
+  std::string host;
+  uint16_t port = 0;
+  std::chrono::milliseconds connect_timeout{10000};
 };
 
 } // namespace actorflow::actors
