@@ -105,3 +105,62 @@ TEST(cluster_over_veth, values_cross_real_interfaces_bit_for_bit) {
   EXPECT_GE(lan.bytes_sent(1) - sent1, static_cast<uint64_t>(4 * mib));
   EXPECT_GE(lan.bytes_sent(2) - sent2, static_cast<uint64_t>(4 * mib));
 }
+
+TEST(cluster_over_veth, a_cut_link_fails_steps_within_the_peer_timeout) {
+  // Task 1's link goes down in the middle of a step: no heartbeat crosses,
+  // so after the cluster file's peer timeout the client drops the
+  // connection and the step fails naming task 1, while steps on task 0
+  // go on. Once the link is up again, the session connects to task 1
+  // anew and steps over both workers run.
+  test::veth_lan lan{2};
+  if (!lan.skip_reason().empty())
+    GTEST_SKIP() << "no network namespaces: " << lan.skip_reason();
+  const std::string timeouts = "timeouts:\n  heartbeat_ms: 100\n"
+                               "  peer_ms: 1500\n";
+  test::job_tasks job{"worker", 2, 2, 1, {}, {}, {}};
+  job.hosts = {lan.address_of(1), lan.address_of(2)};
+  job.namespaces = {lan.name(1), lan.name(2)};
+  test::worker_processes procs{ACTORFLOW_CLI, {job}, timeouts};
+  ASSERT_TRUE(procs.ok()) << procs.error();
+  actors::cluster_spec spec;
+  ASSERT_TRUE(actors::cluster_spec::parse(
+                "jobs:\n  worker:\n    tasks: [h:1]\n" + timeouts, &spec)
+                .is_ok());
+  spec.tasks = procs.spec().tasks;
+  actors::engine client{actors::client_options(spec)};
+  ASSERT_TRUE(actors::connect_cluster(client, spec).is_ok());
+  const std::string task0 = "/job:worker/task:0/device:cpu:0";
+  const std::string task1 = "/job:worker/task:1/device:cpu:0";
+  graph::scope s{client.context().ops};
+  auto x
+    = graph::placeholder(s.sub("x").with_device(task0), dtype::float32, {4});
+  auto across = graph::add(s.sub("across").with_device(task1), x,
+                           graph::constant(s.with_device(task1), 1.0f));
+  auto alone = graph::mul(s.sub("alone").with_device(task0), x,
+                          graph::constant(s.with_device(task0), 2.0f));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{client};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  actors::feed_list feeds{
+    {x.name(), tensor::from_vector<float>({4}, {1, 2, 3, 4})}};
+  std::vector<tensor> out;
+  ASSERT_TRUE(sess.run(feeds, {across.name()}, {}, &out).is_ok());
+
+  ASSERT_TRUE(lan.set_link(2, false)) << lan.skip_reason();
+  auto cut = std::chrono::steady_clock::now();
+  auto st = sess.run(feeds, {across.name()}, {}, &out);
+  auto took = std::chrono::steady_clock::now() - cut;
+  EXPECT_EQ(st.code(), core::errc::unavailable) << st.to_string();
+  EXPECT_NE(st.message().find("worker /job:worker/task:1 is gone"),
+            std::string::npos)
+    << st.to_string();
+  EXPECT_LT(took, std::chrono::milliseconds{1500 + 2000});
+  st = sess.run(feeds, {alone.name()}, {}, &out);
+  EXPECT_TRUE(st.is_ok()) << st.to_string();
+
+  ASSERT_TRUE(lan.set_link(2, true)) << lan.skip_reason();
+  st = sess.run(feeds, {across.name(), alone.name()}, {}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0].data<float>()[3], 5.0f);
+  EXPECT_EQ(out[1].data<float>()[3], 8.0f);
+}

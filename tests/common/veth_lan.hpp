@@ -24,9 +24,14 @@ public:
   /// Sets up `n` namespaces; `skip_reason()` says why not where it could
   /// not (not root, no `ip`, no namespaces in this kernel or container).
   explicit veth_lan(int n) {
-    auto pid = std::to_string(::getpid());
-    // One /24 per test process, so that parallel tests do not collide.
-    subnet_ = "10.213." + std::to_string(::getpid() % 250) + ".";
+    // Names and a /24 of their own per test process and per network in
+    // it, so that neither parallel tests nor a network whose kernel
+    // objects are still going away collide.
+    static int made = 0;
+    auto nth = made++ % 26;
+    auto pid = std::to_string(::getpid()) + static_cast<char>('a' + nth);
+    subnet_ = "10." + std::to_string(200 + nth) + "."
+              + std::to_string(::getpid() % 250) + ".";
     bridge_ = "afbr" + pid;
     if (::geteuid() != 0) {
       skip_ = "needs root to create network namespaces";
@@ -83,6 +88,13 @@ public:
   /// The address of namespace `i` (1 .. n), or this process's with 0.
   std::string address_of(int i) const {
     return subnet_ + std::to_string(i + 1);
+  }
+
+  /// Sets the link of namespace `i` (1 .. n) down or up: while it is
+  /// down, nothing crosses between that namespace and the others.
+  bool set_link(int i, bool up) {
+    return ip("link set " + outers_.at(static_cast<size_t>(i - 1))
+              + (up ? " up" : " down"));
   }
 
   /// The bytes namespace `i` (1 .. n) has sent into the bridge.
