@@ -54,9 +54,15 @@ int run_worker(const worker_options& o) {
     return EXIT_FAILURE;
   }
   // The line tests and scripts wait for: the port is bound.
-  std::printf("actorflow worker %s listening on %s:%u (bulk path %s)\n",
-              task->name().c_str(), task->host.c_str(),
-              static_cast<unsigned>(port), e.bulk_address().c_str());
+  if (e.uses_tls())
+    std::printf("actorflow worker %s listening on %s:%u with TLS (no bulk "
+                "path)\n",
+                task->name().c_str(), task->host.c_str(),
+                static_cast<unsigned>(port));
+  else
+    std::printf("actorflow worker %s listening on %s:%u (bulk path %s)\n",
+                task->name().c_str(), task->host.c_str(),
+                static_cast<unsigned>(port), e.bulk_address().c_str());
   std::fflush(stdout);
   int sig = 0;
   sigwait(&stop, &sig);

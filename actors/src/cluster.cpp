@@ -1,10 +1,13 @@
 #include "actorflow/actors/cluster.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <caf/io/middleman.hpp>
+#include <caf/openssl/publish.hpp>
+#include <caf/openssl/remote_actor.hpp>
 #include <caf/scoped_actor.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -87,6 +90,22 @@ core::status parse_tree(const YAML::Node& root, cluster_spec* out) {
       return core::invalid_argument_error(
         "timeouts.peer_ms must be more than twice heartbeat_ms (or 0)");
   }
+  if (auto tls = root["tls"]) {
+    auto& t = spec.tls;
+    for (auto [key, value] :
+         {std::pair{"ca", &t.ca}, std::pair{"certificate", &t.certificate},
+          std::pair{"key", &t.key},
+          std::pair{"client_certificate", &t.client_certificate},
+          std::pair{"client_key", &t.client_key}}) {
+      auto v = tls[key];
+      if (!v || v.as<std::string>().empty())
+        return core::invalid_argument_error(
+          "tls.", key,
+          " is missing: TLS needs ca, certificate, key, client_certificate "
+          "and client_key (PEM files)");
+      *value = v.as<std::string>();
+    }
+  }
   *out = std::move(spec);
   return core::status::ok();
 }
@@ -114,6 +133,13 @@ core::status cluster_spec::load(const std::string& path, cluster_spec* out) {
   auto st = parse(text.str(), out);
   if (!st.is_ok())
     return core::status{st.code(), path + ": " + st.message()};
+  // TLS files are found beside the cluster file.
+  auto dir = std::filesystem::path{path}.parent_path();
+  auto& t = out->tls;
+  for (auto* file :
+       {&t.ca, &t.certificate, &t.key, &t.client_certificate, &t.client_key})
+    if (!file->empty() && std::filesystem::path{*file}.is_relative())
+      *file = (dir / *file).string();
   return st;
 }
 
@@ -139,6 +165,21 @@ const cluster_task* cluster_spec::find(std::string_view name) const {
   return nullptr;
 }
 
+namespace {
+
+/// `pattern` with `{job}` and `{task}` filled in for `task`.
+std::string for_task(std::string pattern, const cluster_task& task) {
+  for (auto [key, value] :
+       {std::pair{std::string{"{job}"}, task.job},
+        std::pair{std::string{"{task}"}, std::to_string(task.index)}})
+    for (auto at = pattern.find(key); at != std::string::npos;
+         at = pattern.find(key, at + value.size()))
+      pattern.replace(at, key.size(), value);
+  return pattern;
+}
+
+} // namespace
+
 engine_options worker_options(const cluster_task& task,
                               const cluster_spec& spec) {
   auto opts = client_options(spec);
@@ -146,6 +187,10 @@ engine_options worker_options(const cluster_task& task,
   opts.job = task.job;
   opts.task = task.index;
   opts.host = task.host;
+  if (!spec.tls.ca.empty()) {
+    opts.tls.certificate = for_task(spec.tls.certificate, task);
+    opts.tls.key = for_task(spec.tls.key, task);
+  }
   return opts;
 }
 
@@ -154,6 +199,11 @@ engine_options client_options(const cluster_spec& spec) {
   opts.network = true;
   opts.heartbeat = spec.heartbeat;
   opts.peer_timeout = spec.peer_timeout;
+  if (!spec.tls.ca.empty()) {
+    opts.tls.ca = spec.tls.ca;
+    opts.tls.certificate = spec.tls.client_certificate;
+    opts.tls.key = spec.tls.client_key;
+  }
   return opts;
 }
 
@@ -162,8 +212,11 @@ core::status serve_worker(engine& e, const std::string& host, uint16_t port,
   if (!e.system().has_middleman())
     return core::failed_precondition_error(
       "serving a worker needs the network: set engine_options::network");
-  auto res = e.system().middleman().publish(e.local_worker(), port,
-                                            host.c_str(), true);
+  auto res
+    = e.uses_tls()
+        ? caf::openssl::publish(e.local_worker(), port, host.c_str(), true)
+        : e.system().middleman().publish(e.local_worker(), port, host.c_str(),
+                                         true);
   if (!res)
     return core::unavailable_error("cannot listen on ", host, ":", port, ": ",
                                    e.system().render(res.error()));
@@ -180,13 +233,16 @@ core::status connect_cluster(engine& e, const cluster_spec& spec) {
   std::vector<worker_ref> workers;
   caf::scoped_actor self{sys};
   for (const auto& task : spec.tasks) {
-    auto hdl = sys.middleman().remote_actor<worker_actor>(task.host, task.port);
+    auto hdl
+      = e.uses_tls()
+          ? caf::openssl::remote_actor<worker_actor>(sys, task.host, task.port)
+          : sys.middleman().remote_actor<worker_actor>(task.host, task.port);
     if (!hdl)
       return core::unavailable_error("cannot reach the worker of ", task.name(),
                                      " at ", task.host, ":", task.port, ": ",
                                      sys.render(hdl.error()));
-    worker_ref ref{task.name(), *hdl,      {},
-                   task.host,   task.port, spec.connect_timeout};
+    worker_ref ref{task.name(),          *hdl,        {}, task.host, task.port,
+                   spec.connect_timeout, e.uses_tls()};
     core::status st;
     self->request(*hdl, spec.connect_timeout, devices_atom::value)
       .receive([&](std::vector<std::string>& names) { ref.devices = names; },

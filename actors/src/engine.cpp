@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <thread>
 
+#include <fstream>
+#include <utility>
+
 #include <caf/io/middleman.hpp>
+#include <caf/openssl/manager.hpp>
 #include <caf/send.hpp>
 
 #include "actorflow/core/caf_error.hpp"
@@ -14,6 +18,26 @@
 #include "worker.hpp"
 
 namespace actorflow::actors {
+
+namespace {
+
+/// Why the TLS files cannot be used, or ok.
+core::status check_tls_files(const tls_files& tls) {
+  for (auto [what, path] :
+       {std::pair{"CA", &tls.ca}, std::pair{"certificate", &tls.certificate},
+        std::pair{"key", &tls.key}}) {
+    if (path->empty())
+      return core::invalid_argument_error("TLS needs a ", what,
+                                          " file (PEM); none was named");
+    std::ifstream in{*path};
+    if (!in)
+      return core::not_found_error("cannot read the TLS ", what, " file '",
+                                   *path, "'");
+  }
+  return core::status::ok();
+}
+
+} // namespace
 
 engine::engine(engine_options options)
   : own_cfg_(std::make_unique<caf::actor_system_config>()) {
@@ -33,6 +57,13 @@ engine::engine(engine_options options)
   // with one thread nothing else ran: not the abort of that very step, not
   // the BASP heartbeats (the peers then dropped the worker as silent).
   own_cfg_->set("scheduler.max-throughput", size_t{64});
+  core::status tls_status;
+  if (options.network && options.tls.enabled()) {
+    tls_status = check_tls_files(options.tls);
+    // Never plain instead: without usable files there is no network.
+    if (!tls_status.is_ok())
+      options.network = false;
+  }
   if (options.network) {
     own_cfg_->load<caf::io::middleman>();
     // Idle scheduler threads sleep on their condition variable after the
@@ -51,10 +82,25 @@ engine::engine(engine_options options)
     if (options.peer_timeout.count() > 0)
       own_cfg_->set("middleman.connection-timeout",
                     caf::timespan{options.peer_timeout});
+    if (options.tls.enabled()) {
+      // Any of these set turns the module's authentication on: mutual
+      // TLS, peers verified against the CA.
+      own_cfg_->load<caf::openssl::manager>();
+      own_cfg_->openssl_cafile = options.tls.ca;
+      own_cfg_->openssl_certificate = options.tls.certificate;
+      own_cfg_->openssl_key = options.tls.key;
+      own_cfg_->openssl_passphrase = options.tls.passphrase;
+      tls_ = true;
+      // The bulk path's sockets are plain TCP: with TLS every value goes
+      // through CAF (docs/cluster.md).
+      options.host.clear();
+    }
   }
   own_sys_ = std::make_unique<caf::actor_system>(*own_cfg_);
   sys_ = own_sys_.get();
   init(options);
+  if (init_.is_ok() && !tls_status.is_ok())
+    init_ = tls_status;
 }
 
 engine::engine(caf::actor_system& sys, engine_options options) : sys_(&sys) {

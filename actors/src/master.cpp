@@ -8,6 +8,7 @@
 
 #include <caf/io/middleman.hpp>
 #include <caf/io/middleman_actor.hpp>
+#include <caf/openssl/manager.hpp>
 #include <caf/send.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
@@ -626,9 +627,11 @@ void reconnect(self_ptr self, size_t w) {
                               "; connecting to it again: ", why));
   };
   auto timeout = ref.connect_timeout;
+  auto& sys = self->home_system();
+  auto connector = ref.tls ? sys.openssl_manager().actor_handle()
+                           : sys.middleman().actor_handle();
   self
-    ->request(self->home_system().middleman().actor_handle(), timeout,
-              caf::connect_atom::value, ref.host, ref.port)
+    ->request(connector, timeout, caf::connect_atom::value, ref.host, ref.port)
     .then(
       [self, w, fail, timeout](const caf::node_id&, caf::strong_actor_ptr& ptr,
                                const std::set<std::string>&) {

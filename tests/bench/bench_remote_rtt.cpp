@@ -3,13 +3,14 @@
 // in the same run; and, as the floor under both, a bare CAF request to the
 // same worker (its device list: no step, no session) over CAF's BASP.
 //
-//   bench_remote_rtt [--steps N]
+//   bench_remote_rtt [--steps N] [--tls]
 //
 // Last output line: {"us_per_round_trip": ..., "raw_tcp_us": ...,
 // "ratio": ..., "caf_request_us": ..., "caf_ratio": ...}
 
 #include <CLI/CLI.hpp>
 #include <caf/io/middleman.hpp>
+#include <caf/openssl/remote_actor.hpp>
 #include <caf/scoped_actor.hpp>
 
 #include "actorflow/graph/builder_ops.hpp"
@@ -25,8 +26,10 @@ namespace {
 double caf_request_us(actors::engine& e, const actors::cluster_task& task,
                       int n) {
   auto& sys = e.system();
-  auto hdl
-    = sys.middleman().remote_actor<actors::worker_actor>(task.host, task.port);
+  auto hdl = e.uses_tls() ? caf::openssl::remote_actor<actors::worker_actor>(
+               sys, task.host, task.port)
+                          : sys.middleman().remote_actor<actors::worker_actor>(
+                            task.host, task.port);
   if (!hdl) {
     std::fprintf(stderr, "cannot reach the worker: %s\n",
                  sys.render(hdl.error()).c_str());
@@ -63,9 +66,13 @@ int main(int argc, char** argv) {
   app.add_option("--steps", steps, "Round trips per round")
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
+  bool tls = false;
+  app.add_flag("--tls", tls,
+               "Mutual TLS between the processes (certificates made for the "
+               "run; no bulk path)");
   CLI11_PARSE(app, argc, argv);
 
-  bench::cluster_client cluster{{{"worker", 1, 1, 1, {}, {}, {}}}};
+  bench::cluster_client cluster{{{"worker", 1, 1, 1, {}, {}, {}}}, tls};
   graph::scope s;
   auto far = s.with_device("/job:worker/task:0/device:cpu:0");
   auto x = graph::placeholder(far.sub("x"), core::dtype::float32, {8});

@@ -3,7 +3,7 @@
 // tensor crosses once per step -- beside a raw TCP socket pair moving the
 // same bytes between two threads in the same run. 64 MiB, 1 MiB and 4 KiB.
 //
-//   bench_transfer [--steps N]
+//   bench_transfer [--steps N] [--tls]
 //
 // Last output line: {"gbps_64m": ..., "raw_tcp_gbps": ..., "ratio": ...,
 // "gbps_1m": ..., "gbps_4k": ...}
@@ -24,9 +24,13 @@ int main(int argc, char** argv) {
   app.add_option("--steps", steps, "Transfers of 64 MiB per round")
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
+  bool tls = false;
+  app.add_flag("--tls", tls,
+               "Mutual TLS between the processes (certificates made for the "
+               "run; no bulk path)");
   CLI11_PARSE(app, argc, argv);
 
-  bench::cluster_client cluster{{{"worker", 2, 1, 1, {}, {}, {}}}};
+  bench::cluster_client cluster{{{"worker", 2, 1, 1, {}, {}, {}}}, tls};
   graph::scope s;
   auto a = s.with_device("/job:worker/task:0/device:cpu:0");
   auto b = s.with_device("/job:worker/task:1/device:cpu:0");

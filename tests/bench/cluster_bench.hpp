@@ -14,6 +14,7 @@
 
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/session.hpp"
+#include "common/test_pki.hpp"
 #include "common/worker_processes.hpp"
 
 namespace actorflow::bench {
@@ -33,20 +34,29 @@ inline std::vector<std::string> bulk_args(int64_t min_bytes) {
   return {"--bulk-min-bytes", std::to_string(min_bytes)};
 }
 
-/// Worker processes and a client engine connected to them.
+/// Worker processes and a client engine connected to them; with `tls`,
+/// every connection is mutual TLS with certificates made for the run.
 class cluster_client {
 public:
-  explicit cluster_client(std::vector<test::job_tasks> jobs)
-    : procs_(ACTORFLOW_CLI, std::move(jobs)) {
+  explicit cluster_client(std::vector<test::job_tasks> jobs, bool tls = false)
+    : pki_(tls ? make_pki(jobs) : nullptr),
+      procs_(ACTORFLOW_CLI, std::move(jobs), tls ? pki_->yaml() : "") {
     if (!procs_.ok()) {
       std::fprintf(stderr, "%s\n", procs_.error().c_str());
       std::exit(1);
     }
-    actors::engine_options o;
-    o.network = true;
+    auto spec = procs_.spec();
+    if (tls) {
+      actors::cluster_spec parsed;
+      check(actors::cluster_spec::parse(
+        "jobs:\n  w:\n    tasks: [h:1]\n" + pki_->yaml(), &parsed));
+      spec.tls = parsed.tls;
+    }
+    auto o = actors::client_options(spec);
     o.num_cpu_devices = 1;
     client_ = std::make_unique<actors::engine>(o);
-    check(actors::connect_cluster(*client_, procs_.spec()));
+    check(client_->init_status());
+    check(actors::connect_cluster(*client_, spec));
   }
 
   actors::engine& engine() {
@@ -58,6 +68,22 @@ public:
   }
 
 private:
+  /// A CA and certificates for every task of `jobs` and the client.
+  static std::unique_ptr<test::test_pki>
+  make_pki(const std::vector<test::job_tasks>& jobs) {
+    auto pki = std::make_unique<test::test_pki>();
+    pki->sign("client");
+    for (const auto& j : jobs)
+      for (int i = 0; i < j.tasks; ++i)
+        pki->sign(j.job + "-" + std::to_string(i));
+    if (!pki->skip_reason().empty()) {
+      std::fprintf(stderr, "%s\n", pki->skip_reason().c_str());
+      std::exit(1);
+    }
+    return pki;
+  }
+
+  std::unique_ptr<test::test_pki> pki_;
   test::worker_processes procs_;
   std::unique_ptr<actors::engine> client_;
 };

@@ -4,8 +4,6 @@
 // cross real interfaces rather than loopback. Needs root; elsewhere the
 // test says why it is skipped.
 
-#include <cstring>
-
 #include <gtest/gtest.h>
 
 #include "actorflow/actors/cluster.hpp"
@@ -14,6 +12,7 @@
 #include "actorflow/graph/math_ops.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
+#include "common/run_once.hpp"
 #include "common/veth_lan.hpp"
 #include "common/worker_processes.hpp"
 
@@ -24,27 +23,6 @@ using core::tensor;
 namespace {
 
 constexpr int64_t mib = 1 << 20;
-
-/// Builds a graph with `build`, which returns the name of its placeholder
-/// and what to fetch, and runs it once on `e` with `x` fed.
-template <class Build>
-std::vector<tensor> run_once(actors::engine& e, Build build, const tensor& x) {
-  graph::scope s{e.context().ops};
-  auto [feed, fetches] = build(s);
-  EXPECT_TRUE(s.ok()) << s.status().to_string();
-  actors::session sess{e};
-  auto st = sess.extend(s.graph_def());
-  EXPECT_TRUE(st.is_ok()) << st.to_string();
-  std::vector<tensor> out;
-  st = sess.run({{feed, x}}, fetches, {}, &out);
-  EXPECT_TRUE(st.is_ok()) << st.to_string();
-  return out;
-}
-
-bool same_bits(const tensor& x, const tensor& y) {
-  return x.dtype() == y.dtype() && x.shape() == y.shape()
-         && std::memcmp(x.raw_data(), y.raw_data(), x.bytes()) == 0;
-}
 
 } // namespace
 
@@ -88,17 +66,17 @@ TEST(cluster_over_veth, values_cross_real_interfaces_bit_for_bit) {
   };
   auto sent1 = lan.bytes_sent(1);
   auto sent2 = lan.bytes_sent(2);
-  auto far = run_once(
+  auto far = test::run_once(
     client,
     build("/job:worker/task:0/device:cpu:0", "/job:worker/task:1/device:cpu:0"),
     x);
   actors::engine local;
-  auto near = run_once(local, build("cpu:0", "cpu:1"), x);
+  auto near = test::run_once(local, build("cpu:0", "cpu:1"), x);
   ASSERT_EQ(far.size(), 2u);
   ASSERT_EQ(near.size(), 2u);
-  EXPECT_TRUE(same_bits(far[0], near[0])) << far[0].debug_string();
+  EXPECT_TRUE(test::same_bits(far[0], near[0])) << far[0].debug_string();
   auto golden = test::load_golden("control_flow.txt");
-  EXPECT_TRUE(same_bits(far[1], golden.at("halving_n20")))
+  EXPECT_TRUE(test::same_bits(far[1], golden.at("halving_n20")))
     << far[1].debug_string();
   // y went from namespace 1 to namespace 2, z from namespace 2 to the
   // client: each at least its 4 MiB through its veth pair.

@@ -244,12 +244,15 @@ private:
     auto end = line.find(' ', on == std::string::npos ? 0 : on + 14);
     auto at = line.rfind(':', end);
     auto bulk = line.find("(bulk path ");
+    bool tls = line.find(" with TLS (no bulk path)") != std::string::npos;
     if (on == std::string::npos || end == std::string::npos
-        || at == std::string::npos || at < on || bulk == std::string::npos) {
+        || at == std::string::npos || at < on
+        || (bulk == std::string::npos && !tls)) {
       error_ = "worker " + task + " printed '" + line + "'";
       return;
     }
-    auto bulk_address = line.substr(bulk + 11, line.size() - bulk - 12);
+    auto bulk_address
+      = tls ? std::string{} : line.substr(bulk + 11, line.size() - bulk - 12);
     actors::cluster_task t;
     t.job = job.job;
     t.index = index;

@@ -36,12 +36,29 @@ struct cluster_task {
 ///   connect_ms: 10000    # connecting to a worker, asking its devices
 ///   heartbeat_ms: 1000   # how often processes tell peers they are alive
 ///   peer_ms: 15000       # silence after which a peer counts as gone
+/// tls:                   # mutual TLS between every process (optional)
+///   ca: ca.pem           # peers need a certificate this CA signed
+///   certificate: "{job}-{task}.pem"   # each task's, {job} {task} filled in
+///   key: "{job}-{task}.key"
+///   client_certificate: client.pem    # clients' (actorflow run, ...)
+///   client_key: client.key
 /// ~~~
+///
+/// Relative TLS paths are relative to the cluster file's directory.
 struct cluster_spec {
   std::vector<cluster_task> tasks;
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds heartbeat{1000};
   std::chrono::milliseconds peer_timeout{15000};
+  /// TLS: the CA, the tasks' certificate and key (with `{job}` and
+  /// `{task}` to fill in) and the clients'; no CA: plain TCP.
+  struct tls_section {
+    std::string ca;
+    std::string certificate;
+    std::string key;
+    std::string client_certificate;
+    std::string client_key;
+  } tls;
 
   /// Parses YAML text; `invalid_argument` naming what is wrong.
   static core::status parse(const std::string& yaml, cluster_spec* out);
@@ -54,18 +71,20 @@ struct cluster_spec {
 };
 
 /// Engine options for the worker of `task`: its devices are named
-/// `/job:J/task:T/device:cpu:N`, the network is on, with the heartbeat and
-/// peer timeout of `spec`.
+/// `/job:J/task:T/device:cpu:N`, the network is on, with the heartbeat,
+/// peer timeout and TLS files (the task's) of `spec`.
 engine_options worker_options(const cluster_task& task,
                               const cluster_spec& spec = {});
 
 /// Engine options for a client of the cluster of `spec`: the network on,
-/// with its heartbeat and peer timeout (connect with `connect_cluster`).
+/// with its heartbeat, peer timeout and TLS files (the clients'); connect
+/// with `connect_cluster`.
 engine_options client_options(const cluster_spec& spec);
 
 /// Publishes the engine's worker on `host:port` (port 0: any free port)
-/// through CAF's middleman (the engine needs `engine_options::network`);
-/// returns the port bound.
+/// through CAF's middleman, or its openssl module when the engine uses
+/// TLS (the engine needs `engine_options::network`); returns the port
+/// bound.
 core::status serve_worker(engine& e, const std::string& host, uint16_t port,
                           uint16_t* bound);
 

@@ -15,6 +15,22 @@
 
 namespace actorflow::actors {
 
+/// The PEM files of mutual TLS between the processes of a cluster (CAF's
+/// openssl module): this process's certificate and key, and the CA whose
+/// signature a peer's certificate must carry.
+struct tls_files {
+  std::string ca;
+  std::string certificate;
+  std::string key;
+  /// The key's passphrase, if it has one.
+  std::string passphrase;
+
+  /// Whether TLS is asked for (a certificate is named).
+  bool enabled() const noexcept {
+    return !certificate.empty();
+  }
+};
+
 /// How an engine is set up.
 struct engine_options {
   /// CPU devices `cpu:0` ... `cpu:N-1` in this process.
@@ -50,6 +66,14 @@ struct engine_options {
   /// (docs/cluster.md). 0 turns either off.
   std::chrono::milliseconds heartbeat{1000};
   std::chrono::milliseconds peer_timeout{15000};
+  /// With the network on, in an actor system the engine owns: every
+  /// connection to and from this process is mutual TLS with these files
+  /// (CAF's openssl module), none plain. A peer without a certificate the
+  /// CA signed is refused during the handshake, before any message is
+  /// read. The bulk path is off then: every value travels by CAF, over
+  /// TLS. Files that cannot be read make `init_status` an error and the
+  /// engine has no network.
+  tls_files tls;
 };
 
 /// How a session runs its steps, like TensorFlow's ConfigProto.
@@ -100,6 +124,11 @@ public:
     return worker_;
   }
 
+  /// Whether this engine's connections are TLS (`engine_options::tls`).
+  bool uses_tls() const noexcept {
+    return tls_;
+  }
+
   /// Where this process's worker takes large tensors from other workers
   /// (`host:port`), or empty if it has no bulk path.
   const std::string& bulk_address() const noexcept {
@@ -128,6 +157,7 @@ private:
   core::status init_;
   worker_actor worker_;
   std::string bulk_address_;
+  bool tls_ = false;
   mutable std::mutex mtx_;
   std::vector<worker_ref> workers_;
   std::vector<caf::actor_addr> sessions_;

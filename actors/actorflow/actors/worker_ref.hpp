@@ -22,6 +22,8 @@ struct worker_ref {
   std::string host;
   uint16_t port = 0;
   std::chrono::milliseconds connect_timeout{10000};
+  /// Whether the connection is TLS (CAF's openssl module).
+  bool tls = false;
 };
 
 } // namespace actorflow::actors
