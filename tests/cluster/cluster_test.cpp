@@ -194,7 +194,8 @@ TEST_F(cluster, garbage_on_a_workers_port_leaves_it_serving) {
 }
 
 TEST(cluster_spec, the_example_files_load) {
-  for (const char* name : {"local-2workers.yaml", "ps-2workers.yaml"}) {
+  for (const char* name :
+       {"local-2workers.yaml", "ps-2workers.yaml", "tls-2workers.yaml"}) {
     actors::cluster_spec spec;
     auto st = actors::cluster_spec::load(
       std::string{ACTORFLOW_CONFIGS_DIR} + "/" + name, &spec);
@@ -202,6 +203,18 @@ TEST(cluster_spec, the_example_files_load) {
     EXPECT_GE(spec.tasks.size(), 2u) << name;
     EXPECT_EQ(spec.peer_timeout, std::chrono::milliseconds{15000}) << name;
   }
+  // The TLS file's paths are found beside it.
+  actors::cluster_spec spec;
+  ASSERT_TRUE(actors::cluster_spec::load(std::string{ACTORFLOW_CONFIGS_DIR}
+                                           + "/tls-2workers.yaml",
+                                         &spec)
+                .is_ok());
+  auto opts = actors::worker_options(spec.tasks[1], spec);
+  EXPECT_EQ(opts.tls.ca, std::string{ACTORFLOW_CONFIGS_DIR} + "/certs/ca.pem");
+  EXPECT_EQ(opts.tls.certificate,
+            std::string{ACTORFLOW_CONFIGS_DIR} + "/certs/worker-1.pem");
+  EXPECT_EQ(actors::client_options(spec).tls.key,
+            std::string{ACTORFLOW_CONFIGS_DIR} + "/certs/client.key");
 }
 
 TEST(cluster_spec, files_are_checked) {
