@@ -119,4 +119,31 @@ core::status place(graph& g, const graph_types& types,
   return core::status::ok();
 }
 
+core::status place_replica(graph& g, const graph_types& types,
+                           const std::string& ps, const std::string& worker,
+                           const std::string& local_prefix) {
+  auto shared = [&](const std::string& name) {
+    auto i = g.index_of(name);
+    return i >= 0 && g.nodes()[static_cast<size_t>(i)].op == "VariableV2"
+           && (local_prefix.empty() || name.rfind(local_prefix, 0) != 0);
+  };
+  auto& nodes = g.mutable_nodes();
+  std::vector<std::string> devices(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    bool on_ps = shared(nodes[i].name);
+    for (size_t k = 0; k < types.inputs[i].size() && !on_ps; ++k) {
+      core::input_ref r;
+      if (!core::input_ref::parse(nodes[i].inputs[k], &r))
+        return core::invalid_argument_error("bad input '", nodes[i].inputs[k],
+                                            "'")
+          .with_context(nodes[i].name, nodes[i].op);
+      on_ps = types.inputs[i][k].is_ref && shared(r.node);
+    }
+    devices[i] = on_ps ? ps : worker;
+  }
+  for (size_t i = 0; i < nodes.size(); ++i)
+    nodes[i].device = devices[i];
+  return g.reindex();
+}
+
 } // namespace actorflow::graph

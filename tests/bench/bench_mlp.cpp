@@ -24,9 +24,9 @@
 #include <cblas.h>
 
 #include "actorflow/actors/queue_runner.hpp"
+#include "actorflow/graph/passes.hpp"
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
-#include "common/ps_split.hpp"
 #include "fashion_training.hpp"
 
 using namespace actorflow;
@@ -49,10 +49,13 @@ double ms_per_step(actors::engine& e, const apps::fashion_data& data,
   apps::fashion_training g{s, data.train_images.shape().dim(0), options};
   bench::check(s.status());
   auto def = s.graph_def();
-  if (cluster)
-    bench::check(test::split_ps_worker(def, e.context().ops,
-                                       "/job:ps/task:0/device:cpu:0",
-                                       "/job:worker/task:0/device:cpu:0"));
+  if (cluster) {
+    graph::graph_types types;
+    bench::check(graph::validate(def, e.context().ops, &types));
+    bench::check(graph::place_replica(def, types, "/job:ps/task:0/device:cpu:0",
+                                      "/job:worker/task:0/device:cpu:0",
+                                      "data/"));
+  }
   actors::session sess{e};
   std::vector<core::tensor> out;
   bench::check(sess.extend(def));

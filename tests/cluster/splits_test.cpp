@@ -11,10 +11,10 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
+#include "actorflow/graph/passes.hpp"
 #include "cluster_fixture.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
-#include "common/ps_split.hpp"
 #include "fashion_training.hpp"
 
 using namespace actorflow;
@@ -45,9 +45,10 @@ std::vector<tensor> mlp_losses(actors::engine& e, const std::string& prefix,
   apps::fashion_training g{s, examples, options};
   EXPECT_TRUE(root.ok()) << root.status().to_string();
   auto def = root.graph_def();
+  graph::graph_types types;
+  EXPECT_TRUE(graph::validate(def, e.context().ops, &types).is_ok());
   EXPECT_TRUE(
-    test::split_ps_worker(def, e.context().ops, ps, worker, prefix + "/data/")
-      .is_ok());
+    graph::place_replica(def, types, ps, worker, prefix + "/data/").is_ok());
   apps::fashion_data data;
   std::vector<uint8_t> pixels(examples * 784);
   std::vector<uint8_t> labels(examples);

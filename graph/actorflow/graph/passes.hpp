@@ -44,6 +44,17 @@ core::status place(graph& g, const graph_types& types,
                    const ops::kernel_registry& kernels,
                    const std::string& default_device);
 
+/// Asks for devices as TensorFlow's `replica_device_setter` does with one
+/// parameter server: each variable whose name does not start with
+/// `local_prefix` (empty: every variable is shared), and every node that
+/// takes one of them by reference (its initializer, its updates, a saver),
+/// on `ps`; every other node on `worker`. Between-graph replication: each
+/// worker's client places its copy of the graph this way, and the
+/// replicas share the variables on `ps` by name. `types` are `g`'s.
+core::status place_replica(graph& g, const graph_types& types,
+                           const std::string& ps, const std::string& worker,
+                           const std::string& local_prefix);
+
 /// Splits a placed graph into one graph per device. Each cross-device edge
 /// becomes a `_Send` on the source device and one `_Recv` per tensor and
 /// destination device (control edges send an empty tensor). Loop frames
