@@ -91,6 +91,19 @@ int run(int argc, char** argv) {
     "model's dtype and shape, initialise the others (as TensorFlow's "
     "init_from_checkpoint)");
   train_cmd->add_flag("--quiet", train.quiet, "Print only the final JSON line");
+  auto* cluster_opt
+    = train_cmd
+        ->add_option("--cluster", train.cluster,
+                     "Train over the cluster of this file (jobs ps and "
+                     "worker), between-graph replicated: variables on ps:0, "
+                     "each worker its shard of each batch")
+        ->check(CLI::ExistingFile);
+  train_cmd
+    ->add_option("--task", train.task,
+                 "With --cluster: this process's task, ps:0 or worker:N "
+                 "(worker:0 is the chief: it initialises and checkpoints)")
+    ->needs(cluster_opt);
+  cluster_opt->needs(train_cmd->get_option("--task"));
   worker_options worker;
   auto* worker_cmd = app.add_subcommand(
     "worker", "Serve one task of a cluster file: publish this process's "

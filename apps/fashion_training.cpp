@@ -22,10 +22,13 @@ fashion_training::fashion_training(const graph::scope& s,
   auto images_in
     = graph::placeholder(data.sub("images_in"), dtype::uint8, {n, 784});
   auto labels_in = graph::placeholder(data.sub("labels_in"), dtype::uint8, {n});
-  s.add_initializer(
-    graph::assign(data.sub("set_images"), images, images_in).op());
-  s.add_initializer(
-    graph::assign(data.sub("set_labels"), labels, labels_in).op());
+  auto set_images = graph::assign(data.sub("set_images"), images, images_in);
+  auto set_labels = graph::assign(data.sub("set_labels"), labels, labels_in);
+  s.add_initializer(set_images.op());
+  s.add_initializer(set_labels.op());
+  data_init = graph::no_op(data.sub("init").with_control_dependencies(
+                             {set_images.op(), set_labels.op()}))
+                .name;
   images_in_ = images_in.name();
   labels_in_ = labels_in.name();
   // The input queue: an epoch in a new order per run of `fill`.

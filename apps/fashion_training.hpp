@@ -20,7 +20,8 @@ struct training_options {
 
 /// The graph that trains a fashion_model on Fashion-MNIST held in memory:
 ///
-/// - the data in variables, set by `init` from `data_feeds`;
+/// - the data in variables, set by `init` (or `data_init` alone) from
+///   `data_feeds`;
 /// - an input queue of (image, label) elements; `fill` enqueues one epoch
 ///   in a random order per run (a queue_runner runs it), `close`/`cancel`
 ///   close the queue;
@@ -38,7 +39,7 @@ struct fashion_training {
   actors::feed_list data_feeds(const fashion_data& data) const;
 
   graph::scope scope;
-  std::string init, fill, close, cancel, train, loss, global_step;
+  std::string init, data_init, fill, close, cancel, train, loss, global_step;
   std::string eval_images, eval_labels, correct;
   graph::saver saver;
 

@@ -99,92 +99,88 @@ bool parse_sizes(const std::string& text, std::vector<int64_t>* out) {
 
 } // namespace
 
-int run_train(const train_options& o) {
+int train_fail(const std::string& what) {
+  return fail(what);
+}
+
+std::string training_options_from(const train_options& o, training_options* t) {
   if (o.dataset != "fashion-mnist")
-    return fail("unknown dataset '" + o.dataset
-                + "' (the one dataset is fashion-mnist)");
+    return "unknown dataset '" + o.dataset
+           + "' (the one dataset is fashion-mnist)";
   if (o.restore_what_fits && !o.resume)
-    return fail("--restore-what-fits goes with --resume");
-  training_options t;
-  t.batch = o.batch;
-  t.model.kind = o.model;
-  t.model.seed = o.seed;
+    return "--restore-what-fits goes with --resume";
+  t->batch = o.batch;
+  t->model.kind = o.model;
+  t->model.seed = o.seed;
   if (o.model != "mlp" && o.model != "cnn")
-    return fail("unknown model '" + o.model + "' (mlp or cnn)");
-  if (!parse_sizes(o.hidden, &t.model.hidden))
-    return fail("--hidden takes positive sizes separated by commas, got '"
-                + o.hidden + "'");
-  if (!graph::optimizer::parse(o.optimizer, &t.optimizer))
-    return fail("unknown optimizer '" + o.optimizer
-                + "' (sgd, momentum, nesterov, adagrad, rmsprop or adam)");
-  t.optimizer.learning_rate = o.learning_rate;
-  actors::engine_options eo;
-  if (o.threads > 0) {
-    eo.threads_per_device = o.threads;
-    eo.scheduler_threads = o.threads;
-  }
-  actors::engine e{eo};
-  if (!e.init_status().is_ok())
-    return fail(e.init_status().to_string());
+    return "unknown model '" + o.model + "' (mlp or cnn)";
+  if (!parse_sizes(o.hidden, &t->model.hidden))
+    return "--hidden takes positive sizes separated by commas, got '" + o.hidden
+           + "'";
+  if (!graph::optimizer::parse(o.optimizer, &t->optimizer))
+    return "unknown optimizer '" + o.optimizer
+           + "' (sgd, momentum, nesterov, adagrad, rmsprop or adam)";
+  t->optimizer.learning_rate = o.learning_rate;
+  return {};
+}
+
+core::status load_data(actors::engine& e, const train_options& o,
+                       fashion_data* data) {
   auto dir = o.data_dir.empty() ? std::string{fashion_mnist_dir} : o.data_dir;
-  fashion_data data;
-  auto st = load_fashion_mnist(e, dir, &data);
+  auto st = load_fashion_mnist(e, dir, data);
   if (!st.is_ok())
-    return fail(
-      st.to_string()
-      + "\n  Fashion-MNIST comes with Debian's dataset-fashion-mnist "
-        "(scripts/setup.sh installs it); --data-dir points elsewhere");
-  auto n = data.train_images.shape().dim(0);
-  auto steps_per_epoch = n / o.batch;
-  if (steps_per_epoch < 1)
-    return fail("--batch is larger than the training set");
-  graph::scope s{e.context().ops};
-  fashion_training g{s, n, t};
-  if (!s.ok())
-    return fail(s.status().to_string());
-  actors::session sess{e};
-  std::vector<core::tensor> out;
-  st = sess.extend(s.graph_def());
-  if (st.is_ok())
-    st = sess.run(g.data_feeds(data), {}, {g.init}, &out);
-  if (!st.is_ok())
-    return fail(st.to_string());
-  auto ckpt_dir = o.checkpoint_dir + "/fashion-mnist-" + o.model;
-  actors::checkpoint_manager checkpoints{sess, g.saver, ckpt_dir, "model",
-                                         o.keep};
-  int64_t step = 0;
-  if (!o.resume && !checkpoints.steps().empty() && !o.quiet)
-    std::fprintf(stderr,
-                 "starting afresh: the checkpoints in %s will be replaced "
-                 "(--resume continues from them)\n",
-                 ckpt_dir.c_str());
-  if (o.resume) {
-    using fit = actors::checkpoint_manager::fit;
-    std::vector<std::string> skipped;
-    st = checkpoints.restore_latest(
-      &step, o.restore_what_fits ? fit::what_fits : fit::all, &skipped);
-    if (st.code() == core::errc::not_found) {
-      std::fprintf(stderr, "no checkpoint in %s: starting afresh\n",
-                   ckpt_dir.c_str());
-    } else if (st.code() == core::errc::failed_precondition) {
-      return fail(st.to_string()
-                  + "\n  the model or optimizer differs from the one that "
-                    "wrote it: train with the same flags, add "
-                    "--restore-what-fits to restore what fits and initialise "
-                    "the rest, or give another --checkpoint-dir");
-    } else if (!st.is_ok()) {
-      return fail(st.to_string());
-    } else {
-      std::fprintf(stderr, "resumed from %s at step %lld\n",
-                   checkpoints.path(step).c_str(),
-                   static_cast<long long>(step));
-      for (const auto& name : skipped)
-        std::fprintf(stderr,
-                     "  not in the checkpoint or different there: "
-                     "%s (initialised afresh)\n",
-                     name.c_str());
-    }
+    return core::status{
+      st.code(),
+      st.message()
+        + "\n  Fashion-MNIST comes with Debian's dataset-fashion-mnist "
+          "(scripts/setup.sh installs it); --data-dir points elsewhere"};
+  return st;
+}
+
+core::status restore_for_resume(const train_options& o,
+                                actors::checkpoint_manager& checkpoints,
+                                int64_t* step) {
+  if (!o.resume) {
+    if (!checkpoints.steps().empty() && !o.quiet)
+      std::fprintf(stderr,
+                   "starting afresh: the checkpoints in %s will be replaced "
+                   "(--resume continues from them)\n",
+                   checkpoints.directory().c_str());
+    return core::status::ok();
   }
+  using fit = actors::checkpoint_manager::fit;
+  std::vector<std::string> skipped;
+  auto st = checkpoints.restore_latest(
+    step, o.restore_what_fits ? fit::what_fits : fit::all, &skipped);
+  if (st.code() == core::errc::not_found) {
+    std::fprintf(stderr, "no checkpoint in %s: starting afresh\n",
+                 checkpoints.directory().c_str());
+    return core::status::ok();
+  }
+  if (st.code() == core::errc::failed_precondition)
+    return core::status{
+      st.code(),
+      st.message()
+        + "\n  the model or optimizer differs from the one that wrote it: "
+          "train with the same flags, add --restore-what-fits to restore "
+          "what fits and initialise the rest, or give another "
+          "--checkpoint-dir"};
+  ACTORFLOW_RETURN_IF_ERROR(st);
+  std::fprintf(stderr, "resumed from %s at step %lld\n",
+               checkpoints.path(*step).c_str(), static_cast<long long>(*step));
+  for (const auto& name : skipped)
+    std::fprintf(stderr,
+                 "  not in the checkpoint or different there: "
+                 "%s (initialised afresh)\n",
+                 name.c_str());
+  return core::status::ok();
+}
+
+int train_epochs(actors::session& sess, const fashion_training& g,
+                 const fashion_data& data, const train_options& o,
+                 int64_t steps_per_epoch, int64_t step,
+                 actors::checkpoint_manager* checkpoints) {
+  std::vector<core::tensor> out;
   actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
   runner.start();
   auto evaluate = [&](double* accuracy) {
@@ -204,7 +200,7 @@ int run_train(const train_options& o) {
     auto start = clock_type::now();
     double loss = 0;
     for (auto k = step - epoch * steps_per_epoch; k < steps_per_epoch; ++k) {
-      st = sess.run({}, {g.loss}, {g.train}, &out);
+      auto st = sess.run({}, {g.loss}, {g.train}, &out);
       if (!st.is_ok()) {
         runner.stop();
         return fail(st.to_string());
@@ -221,19 +217,20 @@ int run_train(const train_options& o) {
     progress.end_line();
     auto epoch_seconds = seconds_since(start);
     train_seconds += epoch_seconds;
-    st = evaluate(&accuracy);
-    if (st.is_ok())
-      st = checkpoints.save(step);
+    auto st = evaluate(&accuracy);
+    if (st.is_ok() && checkpoints != nullptr)
+      st = checkpoints->save(step);
     if (!st.is_ok()) {
       runner.stop();
       return fail(st.to_string());
     }
     if (!o.quiet)
       std::fprintf(stderr,
-                   "epoch %d/%d: loss %.4f, test accuracy %.4f, %.1f s, "
-                   "checkpoint %s\n",
+                   "epoch %d/%d: loss %.4f, test accuracy %.4f, %.1f s%s\n",
                    epoch + 1, o.epochs, loss, accuracy, epoch_seconds,
-                   checkpoints.path(step).c_str());
+                   checkpoints != nullptr
+                     ? (", checkpoint " + checkpoints->path(step)).c_str()
+                     : "");
   }
   runner.stop();
   if (!runner.status().is_ok())
@@ -242,7 +239,7 @@ int run_train(const train_options& o) {
   if (trained == 0) {
     // Nothing left to train (resumed after the last epoch): report the
     // restored model.
-    st = evaluate(&accuracy);
+    auto st = evaluate(&accuracy);
     if (!st.is_ok())
       return fail(st.to_string());
   }
@@ -255,6 +252,49 @@ int run_train(const train_options& o) {
               "%.1f, \"ms_per_step\": %.3f}\n",
               o.epochs, accuracy, samples_per_s, ms_per_step);
   return 0;
+}
+
+int run_train(const train_options& o) {
+  training_options t;
+  if (auto err = training_options_from(o, &t); !err.empty())
+    return fail(err);
+  if (!o.cluster.empty())
+    return run_train_task(o, t);
+  actors::engine_options eo;
+  if (o.threads > 0) {
+    eo.threads_per_device = o.threads;
+    eo.scheduler_threads = o.threads;
+  }
+  actors::engine e{eo};
+  if (!e.init_status().is_ok())
+    return fail(e.init_status().to_string());
+  fashion_data data;
+  auto st = load_data(e, o, &data);
+  if (!st.is_ok())
+    return fail(st.to_string());
+  auto n = data.train_images.shape().dim(0);
+  auto steps_per_epoch = n / o.batch;
+  if (steps_per_epoch < 1)
+    return fail("--batch is larger than the training set");
+  graph::scope s{e.context().ops};
+  fashion_training g{s, n, t};
+  if (!s.ok())
+    return fail(s.status().to_string());
+  actors::session sess{e};
+  std::vector<core::tensor> out;
+  st = sess.extend(s.graph_def());
+  if (st.is_ok())
+    st = sess.run(g.data_feeds(data), {}, {g.init}, &out);
+  if (!st.is_ok())
+    return fail(st.to_string());
+  actors::checkpoint_manager checkpoints{
+    sess, g.saver, o.checkpoint_dir + "/fashion-mnist-" + o.model, "model",
+    o.keep};
+  int64_t step = 0;
+  st = restore_for_resume(o, checkpoints, &step);
+  if (!st.is_ok())
+    return fail(st.to_string());
+  return train_epochs(sess, g, data, o, steps_per_epoch, step, &checkpoints);
 }
 
 } // namespace actorflow::apps

@@ -1,6 +1,11 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
+
+#include "actorflow/actors/checkpoint_manager.hpp"
+#include "actorflow/actors/session.hpp"
+#include "fashion_training.hpp"
 
 namespace actorflow::apps {
 
@@ -21,11 +26,46 @@ struct train_options {
   bool restore_what_fits = false;
   bool resume = false;
   bool quiet = false;
+  /// Between-graph replication over the cluster of this file, as task
+  /// `task` (`ps:0`, `worker:1`; see train_cluster.hpp); empty: one
+  /// process.
+  std::string cluster;
+  std::string task;
 };
 
 /// Trains a classifier on Fashion-MNIST through an input queue, with a
 /// progress line, test accuracy and a checkpoint after each epoch; prints
 /// one JSON line at the end. Returns the exit code.
 int run_train(const train_options& options);
+
+// -- shared by the single-process and the cluster job -------------------------
+
+/// Prints `actorflow train: <what>`; returns the exit code 1.
+int train_fail(const std::string& what);
+
+/// The model and optimizer `o` asks for; an error message, or empty.
+std::string training_options_from(const train_options& o, training_options* t);
+
+/// Reads Fashion-MNIST from `o.data_dir` (Debian's by default).
+core::status load_data(actors::engine& e, const train_options& o,
+                       fashion_data* data);
+
+/// With `o.resume`, restores the latest checkpoint and sets `step`;
+/// otherwise says when a fresh start replaces checkpoints.
+core::status restore_for_resume(const train_options& o,
+                                actors::checkpoint_manager& checkpoints,
+                                int64_t* step);
+
+/// Trains from `step` to `o.epochs` epochs of `steps_per_epoch`, with the
+/// input queue's runner, a progress line, the test accuracy after each
+/// epoch and, given `checkpoints`, a checkpoint; prints the JSON line.
+/// Returns the exit code.
+int train_epochs(actors::session& sess, const fashion_training& g,
+                 const fashion_data& data, const train_options& o,
+                 int64_t steps_per_epoch, int64_t step,
+                 actors::checkpoint_manager* checkpoints);
+
+/// `actorflow train --cluster F --task T` (train_cluster.cpp).
+int run_train_task(const train_options& o, const training_options& t);
 
 } // namespace actorflow::apps

@@ -139,7 +139,9 @@ core::status place_replica(graph& g, const graph_types& types,
           .with_context(nodes[i].name, nodes[i].op);
       on_ps = types.inputs[i][k].is_ref && shared(r.node);
     }
-    devices[i] = on_ps ? ps : worker;
+    devices[i] = !nodes[i].device.empty() ? nodes[i].device
+                 : on_ps                  ? ps
+                                          : worker;
   }
   for (size_t i = 0; i < nodes.size(); ++i)
     nodes[i].device = devices[i];

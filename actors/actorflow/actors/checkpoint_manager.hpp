@@ -36,6 +36,11 @@ public:
   /// Writes the checkpoint of `step`, then deletes what it supersedes.
   core::status save(int64_t step);
 
+  /// The directory it keeps checkpoints in.
+  const std::string& directory() const noexcept {
+    return dir_;
+  }
+
   /// The steps with a checkpoint in the directory, oldest first.
   std::vector<int64_t> steps() const;
 

@@ -48,7 +48,8 @@ core::status place(graph& g, const graph_types& types,
 /// parameter server: each variable whose name does not start with
 /// `local_prefix` (empty: every variable is shared), and every node that
 /// takes one of them by reference (its initializer, its updates, a saver),
-/// on `ps`; every other node on `worker`. Between-graph replication: each
+/// on `ps`; every other node on `worker`; a node that asks for a device
+/// keeps it. Between-graph replication: each
 /// worker's client places its copy of the graph this way, and the
 /// replicas share the variables on `ps` by name. `types` are `g`'s.
 core::status place_replica(graph& g, const graph_types& types,

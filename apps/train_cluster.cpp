@@ -1,0 +1,255 @@
+// `actorflow train --cluster F --task T`: between-graph replication as
+// TensorFlow 1 did it. Each worker task is a process with its own client:
+// it builds the whole training graph, places the model's variables (and
+// their updates) on the ps task and the rest on itself, reads its shard of
+// the data and of each batch, and applies its own gradients to the shared
+// variables (asynchronous training, Downpour-style). The chief (worker 0)
+// initialises the variables, lets the others start, and writes the
+// checkpoints. A ps task serves its variables and, on ps:0, ends once
+// every worker has said it is done.
+
+#include <signal.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "actorflow/actors/cluster.hpp"
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/passes.hpp"
+#include "actorflow/graph/queue.hpp"
+#include "train.hpp"
+
+namespace actorflow::apps {
+
+namespace {
+
+using core::dtype;
+
+/// The queues on ps:0 by which the workers of a job keep step: the chief
+/// puts a token per other worker into `ready` once the variables are
+/// initialised; each worker puts one into `done` when it has finished.
+struct sync_queues {
+  std::string ready_put, ready_take, done_put, all_done;
+
+  /// Adds them to `s` for `workers` workers (the ps task builds the same
+  /// queue nodes, so that its session finds the same queues).
+  sync_queues(const graph::scope& root, int workers) {
+    auto s = root.sub("sync").with_device("/job:ps/task:0/device:cpu:0");
+    graph::queue::options o{{dtype::int32}, {core::shape{}}, -1};
+    auto ready = graph::queue::fifo(s.sub("ready"), o);
+    auto done = graph::queue::fifo(s.sub("done"), o);
+    if (workers > 1)
+      ready_put = ready
+                    .enqueue_many(s.sub("ready_put"),
+                                  {graph::fill(s, {workers - 1},
+                                               graph::constant(s, int32_t{1}))})
+                    .name;
+    ready_take = ready.dequeue(s.sub("ready_take"))[0].name();
+    done_put
+      = done.enqueue(s.sub("done_put"), {graph::constant(s, int32_t{1})}).name;
+    all_done = done.dequeue_many(s.sub("all_done"), workers)[0].name();
+  }
+};
+
+/// Rows `index`, `index + count`, ... of `x` (the first dimension).
+core::tensor every_nth(const core::tensor& x, int64_t index, int64_t count) {
+  auto rows = x.shape().dim(0);
+  auto row_bytes = rows > 0 ? x.bytes() / static_cast<size_t>(rows) : 0;
+  auto n = (rows - index + count - 1) / count;
+  auto dims = x.shape().dims();
+  dims[0] = n;
+  core::tensor out{x.dtype(), core::shape{dims}};
+  auto* dst = static_cast<char*>(out.raw_mutable_data());
+  const auto* src = static_cast<const char*>(x.raw_data());
+  for (int64_t i = 0; i < n; ++i)
+    std::memcpy(dst + static_cast<size_t>(i) * row_bytes,
+                src + static_cast<size_t>(index + i * count) * row_bytes,
+                row_bytes);
+  return out;
+}
+
+/// Waits for SIGTERM or SIGINT (blocked in every thread beforehand).
+void wait_for_signal() {
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  int sig = 0;
+  sigwait(&stop, &sig);
+}
+
+int run_ps(const train_options& o, const actors::cluster_spec& spec,
+           const actors::cluster_task& task, int workers) {
+  actors::engine e{actors::worker_options(task, spec)};
+  if (!e.init_status().is_ok())
+    return train_fail(e.init_status().to_string());
+  uint16_t port = 0;
+  auto st = actors::serve_worker(e, task.host, task.port, &port);
+  if (!st.is_ok())
+    return train_fail(st.to_string());
+  if (!o.quiet)
+    std::fprintf(stderr, "%s serves the variables on %s:%u\n",
+                 task.name().c_str(), task.host.c_str(),
+                 static_cast<unsigned>(port));
+  if (task.index != 0) {
+    wait_for_signal();
+    return 0;
+  }
+  // ps:0 ends when every worker is done (or on a signal).
+  graph::scope s{e.context().ops};
+  sync_queues q{s, workers};
+  actors::session sess{e};
+  st = sess.extend(s.graph_def());
+  if (!st.is_ok())
+    return train_fail(st.to_string());
+  std::thread waiter{[&] {
+    std::vector<core::tensor> out;
+    auto done = sess.run({}, {q.all_done}, {}, &out);
+    if (!done.is_ok() && !o.quiet)
+      std::fprintf(stderr, "waiting for the workers: %s\n",
+                   done.to_string().c_str());
+    ::kill(::getpid(), SIGTERM);
+  }};
+  wait_for_signal();
+  sess.close().ignore();
+  waiter.join();
+  if (!o.quiet)
+    std::fprintf(stderr, "%s: every worker is done\n", task.name().c_str());
+  return 0;
+}
+
+int run_worker(const train_options& o, const training_options& base,
+               const actors::cluster_spec& spec,
+               const actors::cluster_task& task, int workers) {
+  if (o.batch % workers != 0)
+    return train_fail("--batch " + std::to_string(o.batch)
+                      + " does not split evenly over " + std::to_string(workers)
+                      + " workers");
+  auto opts = actors::worker_options(task, spec);
+  if (o.threads > 0) {
+    opts.threads_per_device = o.threads;
+    opts.scheduler_threads = o.threads;
+  }
+  actors::engine e{opts};
+  if (!e.init_status().is_ok())
+    return train_fail(e.init_status().to_string());
+  // The ps tasks and this process's own worker.
+  auto local = e.workers();
+  auto ps_only = spec;
+  ps_only.tasks.erase(
+    std::remove_if(ps_only.tasks.begin(), ps_only.tasks.end(),
+                   [](const auto& t) { return t.job != "ps"; }),
+    ps_only.tasks.end());
+  auto st = actors::connect_cluster(e, ps_only);
+  if (!st.is_ok())
+    return train_fail(st.to_string() + "\n  start the ps tasks first");
+  auto all = e.workers();
+  all.insert(all.end(), local.begin(), local.end());
+  e.use_workers(all);
+
+  fashion_data data;
+  st = load_data(e, o, &data);
+  if (!st.is_ok())
+    return train_fail(st.to_string());
+  data.train_images = every_nth(data.train_images, task.index, workers);
+  data.train_labels = every_nth(data.train_labels, task.index, workers);
+  auto t = base;
+  t.batch = o.batch / workers;
+  auto n = data.train_images.shape().dim(0);
+  auto steps_per_epoch = n / t.batch;
+  if (steps_per_epoch < 1)
+    return train_fail("--batch is larger than a worker's shard of the data");
+
+  graph::scope s{e.context().ops};
+  fashion_training g{s, n, t};
+  sync_queues q{s, workers};
+  if (!s.ok())
+    return train_fail(s.status().to_string());
+  auto def = s.graph_def();
+  graph::graph_types types;
+  st = graph::validate(def, e.context().ops, &types);
+  if (st.is_ok())
+    st = graph::place_replica(def, types, "/job:ps/task:0/device:cpu:0",
+                              task.name() + "/device:cpu:0", "data/");
+  actors::session sess{e};
+  if (st.is_ok())
+    st = sess.extend(def);
+  if (!st.is_ok())
+    return train_fail(st.to_string());
+
+  std::vector<core::tensor> out;
+  bool chief = task.index == 0;
+  int64_t step = 0;
+  std::unique_ptr<actors::checkpoint_manager> checkpoints;
+  if (chief) {
+    // The chief initialises everything, restores, then lets the others go.
+    st = sess.run(g.data_feeds(data), {}, {g.init}, &out);
+    if (st.is_ok()) {
+      checkpoints = std::make_unique<actors::checkpoint_manager>(
+        sess, g.saver, o.checkpoint_dir + "/fashion-mnist-" + o.model, "model",
+        o.keep);
+      st = restore_for_resume(o, *checkpoints, &step);
+    }
+    if (st.is_ok() && !q.ready_put.empty())
+      st = sess.run({}, {}, {q.ready_put}, &out);
+  } else {
+    // Its own data, then it waits until the chief has initialised.
+    st = sess.run(g.data_feeds(data), {}, {g.data_init}, &out);
+    if (st.is_ok() && !o.quiet)
+      std::fprintf(stderr, "%s waits for the chief to initialise\n",
+                   task.name().c_str());
+    if (st.is_ok())
+      st = sess.run({}, {q.ready_take}, {}, &out);
+  }
+  if (!st.is_ok())
+    return train_fail(st.to_string());
+  auto per_worker = o;
+  per_worker.batch = static_cast<int>(t.batch);
+  auto rc = train_epochs(sess, g, data, per_worker, steps_per_epoch, step,
+                         checkpoints.get());
+  if (rc == 0) {
+    st = sess.run({}, {}, {q.done_put}, &out);
+    if (!st.is_ok())
+      return train_fail(st.to_string());
+  }
+  return rc;
+}
+
+} // namespace
+
+int run_train_task(const train_options& o, const training_options& t) {
+  actors::cluster_spec spec;
+  auto st = actors::cluster_spec::load(o.cluster, &spec);
+  if (!st.is_ok())
+    return train_fail(st.to_string());
+  const auto* task = spec.find(o.task);
+  if (task == nullptr)
+    return train_fail("the cluster file has no task '" + o.task
+                      + "' (name it job:index, e.g. worker:0)");
+  auto count = [&](const char* job) {
+    return static_cast<int>(
+      std::count_if(spec.tasks.begin(), spec.tasks.end(),
+                    [job](const auto& x) { return x.job == job; }));
+  };
+  auto workers = count("worker");
+  if (count("ps") == 0 || workers == 0)
+    return train_fail("training on a cluster needs a job 'ps' and a job "
+                      "'worker' (configs/ps-2workers.yaml)");
+  // SIGTERM and SIGINT end a ps task; blocked before any thread starts.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  if (task->job == "ps")
+    pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  if (task->job == "ps")
+    return run_ps(o, spec, *task, workers);
+  if (task->job == "worker")
+    return run_worker(o, t, spec, *task, workers);
+  return train_fail("task '" + o.task + "' is neither ps nor worker");
+}
+
+} // namespace actorflow::apps
