@@ -104,6 +104,12 @@ int run(int argc, char** argv) {
                  "(worker:0 is the chief: it initialises and checkpoints)")
     ->needs(cluster_opt);
   cluster_opt->needs(train_cmd->get_option("--task"));
+  train_cmd
+    ->add_flag("--sync", train.sync,
+               "With --cluster: synchronous training, the workers' mean "
+               "gradient applied once per step (default: each worker applies "
+               "its own, asynchronously)")
+    ->needs(cluster_opt);
   worker_options worker;
   auto* worker_cmd = app.add_subcommand(
     "worker", "Serve one task of a cluster file: publish this process's "

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/io_ops.hpp"
@@ -16,6 +17,11 @@ struct training_options {
   model_options model;
   graph::optimizer optimizer;
   int64_t batch = 128;
+  /// Synchronous training over this many replicas (TensorFlow's
+  /// SyncReplicasOptimizer); 0: each step applies its own gradients.
+  int sync_replicas = 0;
+  /// Where the synchronising queues live (the parameter server).
+  std::string sync_device;
 };
 
 /// The graph that trains a fashion_model on Fashion-MNIST held in memory:
@@ -27,7 +33,11 @@ struct training_options {
 ///   close the queue;
 /// - `train` runs one step on a dequeued batch (SGD etc. through
 ///   graph::minimize) and advances the global step; `loss` is its batch's
-///   mean cross entropy;
+///   mean cross entropy; with `sync_replicas`, `train` only adds the
+///   step's gradients to accumulators on the parameter server, the chief
+///   then runs `sync_apply` (waits for every replica, applies the mean
+///   gradient, advances the global step, resets the accumulators, lets the
+///   others go) and replica k > 0 runs `sync_wait[k]`;
 /// - `correct` counts the right answers for images fed to `eval_images`
 ///   (uint8 [n, 784]) and labels to `eval_labels` (uint8 [n]);
 /// - `saver` saves and restores every variable but the data.
@@ -41,9 +51,16 @@ struct fashion_training {
   graph::scope scope;
   std::string init, data_init, fill, close, cancel, train, loss, global_step;
   std::string eval_images, eval_labels, correct;
+  std::string sync_apply;
+  std::vector<std::string> sync_wait;
   graph::saver saver;
 
 private:
+  void sync_replicas(const graph::scope& s, const graph::output& loss,
+                     const std::vector<graph::output>& vars,
+                     const graph::output& step,
+                     const training_options& options);
+
   std::string images_in_, labels_in_;
 };
 

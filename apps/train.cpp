@@ -179,7 +179,8 @@ core::status restore_for_resume(const train_options& o,
 int train_epochs(actors::session& sess, const fashion_training& g,
                  const fashion_data& data, const train_options& o,
                  int64_t steps_per_epoch, int64_t step,
-                 actors::checkpoint_manager* checkpoints) {
+                 actors::checkpoint_manager* checkpoints,
+                 const std::string& after_step) {
   std::vector<core::tensor> out;
   actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
   runner.start();
@@ -201,6 +202,10 @@ int train_epochs(actors::session& sess, const fashion_training& g,
     double loss = 0;
     for (auto k = step - epoch * steps_per_epoch; k < steps_per_epoch; ++k) {
       auto st = sess.run({}, {g.loss}, {g.train}, &out);
+      if (st.is_ok() && !after_step.empty()) {
+        std::vector<core::tensor> ignored;
+        st = sess.run({}, {}, {after_step}, &ignored);
+      }
       if (!st.is_ok()) {
         runner.stop();
         return fail(st.to_string());

@@ -31,6 +31,9 @@ struct train_options {
   /// process.
   std::string cluster;
   std::string task;
+  /// With `cluster`: synchronous training (the replicas' mean gradient
+  /// applied once per step) rather than asynchronous.
+  bool sync = false;
 };
 
 /// Trains a classifier on Fashion-MNIST through an input queue, with a
@@ -59,11 +62,13 @@ core::status restore_for_resume(const train_options& o,
 /// Trains from `step` to `o.epochs` epochs of `steps_per_epoch`, with the
 /// input queue's runner, a progress line, the test accuracy after each
 /// epoch and, given `checkpoints`, a checkpoint; prints the JSON line.
-/// Returns the exit code.
+/// `after_step`, if not empty, is run after each training step (a
+/// synchronous replica's part of the step). Returns the exit code.
 int train_epochs(actors::session& sess, const fashion_training& g,
                  const fashion_data& data, const train_options& o,
                  int64_t steps_per_epoch, int64_t step,
-                 actors::checkpoint_manager* checkpoints);
+                 actors::checkpoint_manager* checkpoints,
+                 const std::string& after_step = {});
 
 /// `actorflow train --cluster F --task T` (train_cluster.cpp).
 int run_train_task(const train_options& o, const training_options& t);

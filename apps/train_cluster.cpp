@@ -3,7 +3,9 @@
 // it builds the whole training graph, places the model's variables (and
 // their updates) on the ps task and the rest on itself, reads its shard of
 // the data and of each batch, and applies its own gradients to the shared
-// variables (asynchronous training, Downpour-style). The chief (worker 0)
+// variables (asynchronous training, Downpour-style) or, with --sync, adds
+// them to accumulators there, whose mean the chief applies once every
+// worker has (TensorFlow's SyncReplicasOptimizer). The chief (worker 0)
 // initialises the variables, lets the others start, and writes the
 // checkpoints. A ps task serves its variables and, on ps:0, ends once
 // every worker has said it is done.
@@ -154,12 +156,19 @@ int run_worker(const train_options& o, const training_options& base,
   st = load_data(e, o, &data);
   if (!st.is_ok())
     return train_fail(st.to_string());
+  auto total_examples = data.train_images.shape().dim(0);
   data.train_images = every_nth(data.train_images, task.index, workers);
   data.train_labels = every_nth(data.train_labels, task.index, workers);
   auto t = base;
   t.batch = o.batch / workers;
+  if (o.sync) {
+    t.sync_replicas = workers;
+    t.sync_device = "/job:ps/task:0/device:cpu:0";
+  }
   auto n = data.train_images.shape().dim(0);
-  auto steps_per_epoch = n / t.batch;
+  // The same for every worker (shards differ by a row at most): replicas
+  // in step must take as many steps.
+  auto steps_per_epoch = total_examples / workers / t.batch;
   if (steps_per_epoch < 1)
     return train_fail("--batch is larger than a worker's shard of the data");
 
@@ -203,13 +212,22 @@ int run_worker(const train_options& o, const training_options& base,
                    task.name().c_str());
     if (st.is_ok())
       st = sess.run({}, {q.ready_take}, {}, &out);
+    // Replicas in step start where the chief resumed.
+    if (st.is_ok() && o.sync)
+      st = sess.run({}, {g.global_step}, {}, &out);
+    if (st.is_ok() && o.sync)
+      step = out[0].scalar_value<int64_t>();
   }
   if (!st.is_ok())
     return train_fail(st.to_string());
   auto per_worker = o;
   per_worker.batch = static_cast<int>(t.batch);
+  std::string after_step;
+  if (o.sync)
+    after_step
+      = chief ? g.sync_apply : g.sync_wait[static_cast<size_t>(task.index)];
   auto rc = train_epochs(sess, g, data, per_worker, steps_per_epoch, step,
-                         checkpoints.get());
+                         checkpoints.get(), after_step);
   if (rc == 0) {
     st = sess.run({}, {}, {q.done_put}, &out);
     if (!st.is_ok())

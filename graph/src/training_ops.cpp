@@ -1,5 +1,7 @@
 #include "actorflow/graph/training_ops.hpp"
 
+#include <algorithm>
+
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/gradients.hpp"
@@ -79,8 +81,28 @@ operation minimize(const scope& s, const output& loss,
   auto grads = gradients(s, {loss}, var_list);
   if (!s.ok())
     return {};
+  if (std::none_of(grads.begin(), grads.end(),
+                   [](const auto& g) { return g.has_value(); })) {
+    s.record_error(core::invalid_argument_error("minimize: ", loss.name(),
+                                                " depends on none of the ",
+                                                var_list.size(), " variables"));
+    return {};
+  }
+  return apply_gradients(s, grads, var_list, opt);
+}
+
+operation apply_gradients(const scope& s,
+                          const std::vector<std::optional<output>>& grads,
+                          const std::vector<output>& var_list,
+                          const optimizer& opt) {
   using algo = optimizer::algorithm;
-  auto t = loss.dtype();
+  if (grads.size() != var_list.size() || var_list.empty()) {
+    s.record_error(core::invalid_argument_error(
+      "apply_gradients: ", grads.size(), " gradients for ", var_list.size(),
+      " variables"));
+    return {};
+  }
+  auto t = var_list.front().dtype();
   auto c = [&](double v) { return constant(s, v, t); };
   auto lr = c(opt.learning_rate);
   adam_inputs adam;
@@ -129,12 +151,6 @@ operation minimize(const scope& s, const output& loss,
         break;
     }
     updates.push_back(done.op());
-  }
-  if (updates.empty()) {
-    s.record_error(core::invalid_argument_error("minimize: ", loss.name(),
-                                                " depends on none of the ",
-                                                var_list.size(), " variables"));
-    return {};
   }
   if (opt.kind == algo::adam) {
     // beta^t advances once per step, after every variable used it.

@@ -25,44 +25,79 @@ double json_number(const std::string& output, const std::string& key) {
            : std::atof(output.c_str() + at + key.size() + 4);
 }
 
+/// What the two workers printed, after training one epoch of a small MLP
+/// over a ps process and them (`mode`: "" or " --sync"), and whether the
+/// chief wrote its checkpoint.
+struct two_workers {
+  test::command_result chief, second;
+  bool checkpoint = false;
+
+  explicit two_workers(const std::string& mode) {
+    // The ps task is a plain worker: the trainers make the queues they
+    // share on it; workers serve nothing, so their ports are only names.
+    test::worker_processes ps{ACTORFLOW_CLI,
+                              {test::job_tasks{"ps", 1, 1, 1, {}, {}, {}}}};
+    EXPECT_TRUE(ps.ok()) << ps.error();
+    if (!ps.ok())
+      return;
+    auto dir = std::filesystem::temp_directory_path()
+               / ("actorflow-train-cluster-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    auto config = (dir / "cluster.yaml").string();
+    {
+      std::ofstream out{config};
+      out << "jobs:\n  ps:\n    tasks: [127.0.0.1:" << ps.spec().tasks[0].port
+          << "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n";
+    }
+    auto train = [&](int index) {
+      return test::run_command(
+        std::string{ACTORFLOW_CLI} + " train fashion-mnist --cluster " + config
+        + " --task worker:" + std::to_string(index) + mode
+        + " --hidden 32 --epochs 1 --threads 1 --quiet --checkpoint-dir "
+        + (dir / "ck").string());
+    };
+    auto other = std::async(std::launch::async, train, 1);
+    chief = train(0);
+    second = other.get();
+    // Each worker took 30000 / 64 steps.
+    checkpoint
+      = std::filesystem::exists(dir / "ck" / "fashion-mnist-mlp" / "model-468");
+    std::filesystem::remove_all(dir);
+  }
+};
+
+bool have_data() {
+  return std::filesystem::exists(std::string{apps::fashion_mnist_dir}
+                                 + "/train-images-idx3-ubyte.gz");
+}
+
 } // namespace
 
 TEST(train_cluster, two_workers_learn_asynchronously_through_a_ps_task) {
-  if (!std::filesystem::exists(std::string{apps::fashion_mnist_dir}
-                               + "/train-images-idx3-ubyte.gz"))
+  if (!have_data())
     GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
-  // The ps task is a plain worker: the trainers make the queues they share
-  // on it; workers serve nothing, so their ports are only names.
-  test::worker_processes ps{ACTORFLOW_CLI,
-                            {test::job_tasks{"ps", 1, 1, 1, {}, {}, {}}}};
-  ASSERT_TRUE(ps.ok()) << ps.error();
-  auto dir = std::filesystem::temp_directory_path()
-             / ("actorflow-train-cluster-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  auto config = (dir / "cluster.yaml").string();
-  {
-    std::ofstream out{config};
-    out << "jobs:\n  ps:\n    tasks: [127.0.0.1:" << ps.spec().tasks[0].port
-        << "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n";
-  }
-  auto train = [&](int index) {
-    return test::run_command(
-      std::string{ACTORFLOW_CLI} + " train fashion-mnist --cluster " + config
-      + " --task worker:" + std::to_string(index)
-      + " --hidden 32 --epochs 1 --threads 1 --quiet --checkpoint-dir "
-      + (dir / "ck").string());
-  };
-  auto other = std::async(std::launch::async, train, 1);
-  auto chief = train(0);
-  auto second = other.get();
-  ASSERT_TRUE(chief.ok()) << chief.output;
-  ASSERT_TRUE(second.ok()) << second.output;
+  two_workers run{""};
+  ASSERT_TRUE(run.chief.ok()) << run.chief.output;
+  ASSERT_TRUE(run.second.ok()) << run.second.output;
   // One epoch of the small MLP reaches ~0.83 in one process.
-  EXPECT_GE(json_number(chief.output, "test_accuracy"), 0.75) << chief.output;
-  EXPECT_GE(json_number(second.output, "test_accuracy"), 0.70) << second.output;
-  // Each worker took 30000 / 64 steps; the chief wrote the checkpoint.
-  EXPECT_TRUE(
-    std::filesystem::exists(dir / "ck" / "fashion-mnist-mlp" / "model-468"))
-    << chief.output;
-  std::filesystem::remove_all(dir);
+  EXPECT_GE(json_number(run.chief.output, "test_accuracy"), 0.75)
+    << run.chief.output;
+  EXPECT_GE(json_number(run.second.output, "test_accuracy"), 0.70)
+    << run.second.output;
+  EXPECT_TRUE(run.checkpoint) << run.chief.output;
+}
+
+TEST(train_cluster, two_workers_learn_in_step_with_sync) {
+  // Synchronous replicas apply their mean gradient once per step, so both
+  // evaluate the very same variables at the end.
+  if (!have_data())
+    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
+  two_workers run{" --sync"};
+  ASSERT_TRUE(run.chief.ok()) << run.chief.output;
+  ASSERT_TRUE(run.second.ok()) << run.second.output;
+  auto accuracy = json_number(run.chief.output, "test_accuracy");
+  EXPECT_GE(accuracy, 0.75) << run.chief.output;
+  EXPECT_EQ(json_number(run.second.output, "test_accuracy"), accuracy)
+    << run.second.output;
+  EXPECT_TRUE(run.checkpoint) << run.chief.output;
 }

@@ -5,6 +5,7 @@
 /// the variable's reference. Scalars (learning rate, decay, ...) are
 /// tensors of the variable's dtype, usually constants.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,5 +77,15 @@ struct optimizer {
 operation minimize(const scope& s, const output& loss,
                    const std::vector<output>& var_list,
                    const optimizer& opt = {});
+
+/// The second half of `minimize`: one update op per variable of
+/// `var_list` from `grads[i]` (none: the variable is left alone), with the
+/// slot variables `opt` needs; returns the NoOp that runs them all. For
+/// gradients computed elsewhere, e.g. averaged over the replicas of a
+/// synchronous training job.
+operation apply_gradients(const scope& s,
+                          const std::vector<std::optional<output>>& grads,
+                          const std::vector<output>& var_list,
+                          const optimizer& opt = {});
 
 } // namespace actorflow::graph
