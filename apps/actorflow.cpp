@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "actorflow/core/logging.hpp"
+#include "cluster_up.hpp"
 #include "demo.hpp"
 #include "flags.hpp"
 #include "op_list.hpp"
@@ -132,6 +133,29 @@ int run(int argc, char** argv) {
                  "over the bulk path, smaller ones through CAF (default: "
                  "65536)")
     ->check(CLI::NonNegativeNumber);
+  cluster_up_options up;
+  auto* cluster_cmd = app.add_subcommand(
+    "cluster", "Run every task of a cluster file on this machine");
+  cluster_cmd->require_subcommand(1);
+  auto* up_cmd = cluster_cmd->add_subcommand(
+    "up", "Start every task of the file, print a status line per task and "
+          "their output, restart what dies (a job: all of it, from its last "
+          "checkpoint), stop them all on Ctrl-C. After --, what each task "
+          "runs: `-- train fashion-mnist --sync` runs `actorflow train "
+          "fashion-mnist --sync --cluster F --task T`; none: `actorflow "
+          "worker`");
+  up_cmd->add_option("--config", up.config, "The cluster file (YAML)")
+    ->required()
+    ->check(CLI::ExistingFile);
+  up_cmd
+    ->add_option("--max-restarts", up.max_restarts,
+                 "Restarts in a row after which it gives up")
+    ->capture_default_str()
+    ->check(int_range(0, 1000));
+  up_cmd->add_flag("--quiet", up.quiet,
+                   "Only the status lines, not the tasks' output");
+  up_cmd->add_option("command", up.command,
+                     "After --: the actorflow command each task runs");
   run_options run;
   auto* run_cmd = app.add_subcommand(
     "run", "Run one step of a saved graph (net::save_graph) in this process "
@@ -168,6 +192,8 @@ int run(int argc, char** argv) {
     return list_ops(list);
   if (train_cmd->parsed())
     return run_train(train);
+  if (up_cmd->parsed())
+    return run_cluster_up(up);
   if (worker_cmd->parsed())
     return run_worker(worker);
   if (run_cmd->parsed())

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <caf/io/middleman.hpp>
 #include <caf/openssl/publish.hpp>
@@ -224,6 +225,18 @@ core::status serve_worker(engine& e, const std::string& host, uint16_t port,
   return core::status::ok();
 }
 
+namespace {
+
+/// One attempt to reach the worker of `task`.
+caf::expected<worker_actor> reach(engine& e, const cluster_task& task) {
+  auto& sys = e.system();
+  return e.uses_tls()
+           ? caf::openssl::remote_actor<worker_actor>(sys, task.host, task.port)
+           : sys.middleman().remote_actor<worker_actor>(task.host, task.port);
+}
+
+} // namespace
+
 core::status connect_cluster(engine& e, const cluster_spec& spec) {
   auto& sys = e.system();
   if (!sys.has_middleman())
@@ -233,14 +246,21 @@ core::status connect_cluster(engine& e, const cluster_spec& spec) {
   std::vector<worker_ref> workers;
   caf::scoped_actor self{sys};
   for (const auto& task : spec.tasks) {
-    auto hdl
-      = e.uses_tls()
-          ? caf::openssl::remote_actor<worker_actor>(sys, task.host, task.port)
-          : sys.middleman().remote_actor<worker_actor>(task.host, task.port);
+    // A task that is starting may not listen yet: try again until the
+    // connect timeout has passed.
+    auto deadline = std::chrono::steady_clock::now() + spec.connect_timeout;
+    auto pause = std::chrono::milliseconds{20};
+    auto hdl = reach(e, task);
+    while (!hdl && std::chrono::steady_clock::now() + pause < deadline) {
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::milliseconds{500});
+      hdl = reach(e, task);
+    }
     if (!hdl)
       return core::unavailable_error("cannot reach the worker of ", task.name(),
-                                     " at ", task.host, ":", task.port, ": ",
-                                     sys.render(hdl.error()));
+                                     " at ", task.host, ":", task.port,
+                                     " within ", spec.connect_timeout.count(),
+                                     " ms: ", sys.render(hdl.error()));
     worker_ref ref{task.name(),          *hdl,        {}, task.host, task.port,
                    spec.connect_timeout, e.uses_tls()};
     core::status st;

@@ -1,0 +1,129 @@
+// `actorflow cluster up`: every task of a cluster file started and
+// supervised on this machine. A synchronous training job whose worker is
+// killed with SIGKILL in its second epoch is restarted as a whole from its
+// last checkpoint and finishes on its own.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "common/child_process.hpp"
+#include "fashion_data.hpp"
+
+using namespace actorflow;
+
+namespace {
+
+/// A loopback port the OS says is free now.
+int free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(addr);
+  int port = -1;
+  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0
+      && ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+    port = ntohs(addr.sin_port);
+  if (fd >= 0)
+    ::close(fd);
+  return port;
+}
+
+} // namespace
+
+TEST(cluster_up, a_killed_worker_restarts_the_job_from_its_checkpoint) {
+  if (!std::filesystem::exists(std::string{apps::fashion_mnist_dir}
+                               + "/train-images-idx3-ubyte.gz"))
+    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
+  auto dir = std::filesystem::temp_directory_path()
+             / ("actorflow-cluster-up-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto config = (dir / "cluster.yaml").string();
+  auto port = free_port();
+  ASSERT_GT(port, 0);
+  {
+    std::ofstream out{config};
+    out << "jobs:\n  ps:\n    tasks: [127.0.0.1:" << port
+        << "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n";
+  }
+  test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config,
+                          "--", "train", "fashion-mnist", "--sync", "--hidden",
+                          "32", "--epochs", "2", "--threads", "1",
+                          "--checkpoint-dir", (dir / "ck").string()}};
+  std::string line;
+  ASSERT_TRUE(up.wait_for_line("cluster: worker:1 running (pid ",
+                               std::chrono::seconds{30}, &line))
+    << up.output();
+  auto pid = std::atoi(line.c_str() + line.find("(pid ") + 5);
+  ASSERT_GT(pid, 0) << line;
+  // The chief has checkpointed epoch 1: kill worker 1 in epoch 2.
+  ASSERT_TRUE(
+    up.wait_for_line("[worker:0] epoch 1/2:", std::chrono::seconds{60}))
+    << up.output();
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  EXPECT_EQ(up.wait(std::chrono::seconds{120}), 0) << up.output();
+  const auto& log = up.output();
+  EXPECT_NE(log.find("cluster: worker:1 killed by signal 9"), std::string::npos)
+    << log;
+  EXPECT_NE(log.find("restarting the job from its last checkpoint"),
+            std::string::npos)
+    << log;
+  EXPECT_NE(log.find("[worker:0] resumed from"), std::string::npos) << log;
+  EXPECT_NE(log.find("cluster: every worker finished"), std::string::npos)
+    << log;
+  // The chief's last line: the accuracy after 2 epochs.
+  auto at = log.rfind("[worker:0] {\"epochs\": 2, \"test_accuracy\": ");
+  ASSERT_NE(at, std::string::npos) << log;
+  EXPECT_GE(
+    std::atof(log.c_str() + log.find(": ", log.find("test_accuracy", at)) + 2),
+    0.78)
+    << log;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(cluster_up, a_dead_worker_is_started_again_and_ctrl_c_stops_all) {
+  auto dir = std::filesystem::temp_directory_path()
+             / ("actorflow-cluster-up-w-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto config = (dir / "cluster.yaml").string();
+  auto a = free_port(), b = free_port();
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  {
+    std::ofstream out{config};
+    out << "jobs:\n  worker:\n    tasks: [127.0.0.1:" << a
+        << ", 127.0.0.1:" << b << "]\n";
+  }
+  test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config}};
+  std::string line;
+  ASSERT_TRUE(up.wait_for_line("cluster: worker:1 running (pid ",
+                               std::chrono::seconds{30}, &line))
+    << up.output();
+  auto pid = std::atoi(line.c_str() + line.find("(pid ") + 5);
+  ASSERT_TRUE(up.wait_for_line("[worker:1] actorflow worker /job:worker/task:1 "
+                               "listening on",
+                               std::chrono::seconds{30}))
+    << up.output();
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  ASSERT_TRUE(up.wait_for_line("cluster: worker:1 failed; restarting it",
+                               std::chrono::seconds{30}))
+    << up.output();
+  ASSERT_TRUE(up.wait_for_line("cluster: worker:1 running (pid ",
+                               std::chrono::seconds{30}, &line))
+    << up.output();
+  EXPECT_NE(std::atoi(line.c_str() + line.find("(pid ") + 5), pid);
+  ASSERT_TRUE(up.wait_for_line("[worker:1] actorflow worker /job:worker/task:1 "
+                               "listening on",
+                               std::chrono::seconds{30}))
+    << up.output();
+  ::kill(up.pid(), SIGINT);
+  EXPECT_EQ(up.wait(std::chrono::seconds{30}), 0) << up.output();
+  EXPECT_NE(up.output().find("cluster: stopping every task"), std::string::npos)
+    << up.output();
+  std::filesystem::remove_all(dir);
+}
