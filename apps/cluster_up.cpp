@@ -59,10 +59,17 @@ public:
     }
   }
 
-  /// The status line of every task, a line each.
-  void say(const child& c, const std::string& what) {
-    std::printf("cluster: %s %s\n", c.task.c_str(), what.c_str());
+  /// A status line, with when it happened (since the start).
+  void note(const std::string& what) {
+    std::printf(
+      "cluster: %s (at %.1f s)\n", what.c_str(),
+      std::chrono::duration<double>(clock_type::now() - started_).count());
     std::fflush(stdout);
+  }
+
+  /// The status line of a task.
+  void say(const child& c, const std::string& what) {
+    note(c.task + " " + what);
   }
 
   void start(child& c, bool resume) {
@@ -199,6 +206,7 @@ private:
   int signals_ = -1;
   bool stopping_ = false;
   clock_type::time_point last_start_ = clock_type::now();
+  clock_type::time_point started_ = clock_type::now();
 };
 
 std::vector<child*> supervisor::pump(int ms) {
@@ -244,7 +252,7 @@ int supervisor::run() {
       for (const auto& c : children_)
         workers_done = workers_done && (!c.is_worker || c.done);
       if (workers_done) {
-        std::printf("cluster: every worker finished\n");
+        note("every worker finished");
         stop_all();
         return 0;
       }
@@ -258,16 +266,17 @@ int supervisor::run() {
         backoff = std::chrono::milliseconds{500};
       }
       if (++restarts > o_.max_restarts) {
-        std::printf("cluster: %d restarts in a row; giving up\n",
-                    o_.max_restarts);
+        note(std::to_string(o_.max_restarts) + " restarts in a row; giving up");
         stop_all();
         return 1;
       }
-      std::printf("cluster: %s failed; %s in %.1f s\n", c->task.c_str(),
-                  job ? "restarting the job from its last checkpoint"
-                      : "restarting it",
-                  static_cast<double>(backoff.count()) / 1e3);
-      std::fflush(stdout);
+      char delay[32];
+      std::snprintf(delay, sizeof delay, "%.1f s",
+                    static_cast<double>(backoff.count()) / 1e3);
+      note(c->task + " failed; "
+           + (job ? "restarting the job from its last checkpoint"
+                  : "restarting it")
+           + " in " + delay);
       if (job)
         stop_all();
       std::this_thread::sleep_for(backoff);
@@ -280,7 +289,7 @@ int supervisor::run() {
       start(*c, false);
     }
   }
-  std::printf("cluster: stopping every task\n");
+  note("stopping every task");
   stop_all();
   return 0;
 }
