@@ -23,11 +23,11 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DACTORFLOW_SANITIZERS=address;undefined" -DACTORFLOW_FUZZ=ON \
   -DACTORFLOW_ENABLE_BENCHMARKS=OFF -DACTORFLOW_ENABLE_CUDA=OFF \
   "${launcher[@]}"
-cmake --build build-fuzz -j "$jobs" --target graph_fuzzer checkpoint_fuzzer npy_fuzzer \
+cmake --build build-fuzz -j "$jobs" --target graph_fuzzer checkpoint_fuzzer npy_fuzzer wire_fuzzer \
   fuzz_seeds
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-for target in graph checkpoint npy; do
+for target in graph checkpoint npy wire; do
   corpus="build-fuzz/corpus/$target"
   mkdir -p "$corpus"
   cp -n build-fuzz/tests/fuzz/seeds/$target/* "$corpus/"

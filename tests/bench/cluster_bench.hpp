@@ -67,6 +67,11 @@ public:
     return procs_.spec();
   }
 
+  /// The process id of task `i`.
+  pid_t pid(size_t i) const {
+    return procs_.pid(i);
+  }
+
 private:
   /// A CA and certificates for every task of `jobs` and the client.
   static std::unique_ptr<test::test_pki>

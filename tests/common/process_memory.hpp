@@ -87,6 +87,15 @@ private:
   std::thread sampler_;
 };
 
+/// Resident set size of process `pid` (0: this one) in KiB; 0 if gone.
+inline long rss_kib(pid_t pid) {
+  std::ifstream statm{pid == 0 ? std::string{"/proc/self/statm"}
+                               : "/proc/" + std::to_string(pid) + "/statm"};
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * sysconf(_SC_PAGESIZE) / 1024;
+}
+
 /// Resident set size of this process in KiB.
 inline long rss_kib() {
   std::ifstream statm{"/proc/self/statm"};

@@ -1,16 +1,20 @@
 // Writes the fuzz targets' seed corpora: valid graph messages (a layer
 // over two devices, a while loop with its gradient, a cond, a queue) into
 // <dir>/graph, valid checkpoints, whole and as bodies, into
-// <dir>/checkpoint, and .npy files into <dir>/npy.
+// <dir>/checkpoint, .npy files into <dir>/npy, and the messages that cross
+// processes into <dir>/wire.
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include <caf/binary_serializer.hpp>
+
 #include "actorflow/actorflow.hpp"
 #include "actorflow/net/npy.hpp"
 #include "checkpoint_file.hpp"
+#include "wire_codec.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -110,6 +114,51 @@ int main(int argc, char** argv) {
     std::string bytes;
     ok = net::encode_npy(t, &bytes).is_ok() && write(root / "npy" / name, bytes)
          && ok;
+  }
+  // Messages between processes as BASP carries them, after the byte that
+  // picks their decoder (wire_fuzzer.cpp); and a bulk header.
+  fs::create_directories(root / "wire");
+  auto message = [&](const char* name, char kind, auto x) {
+    std::vector<char> bytes;
+    caf::binary_serializer sink{nullptr, bytes};
+    if (inspect(sink, x)) {
+      std::fprintf(stderr, "%s: cannot encode\n", name);
+      ok = false;
+      return;
+    }
+    ok = write(root / "wire" / name,
+               std::string(1, kind) + std::string(bytes.begin(), bytes.end()))
+         && ok;
+  };
+  auto matrix = core::tensor::from_vector<float>({2, 2}, {1, 2, 3, 4});
+  actors::value_msg value{actors::tag{7, 3, 2}, 1, actors::value_state::live,
+                          ops::entry{matrix, nullptr}, 5};
+  message("value", 0, value);
+  {
+    graph::scope s;
+    auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});
+    graph::relu(s, x);
+    actors::partition_set set;
+    set.graphs.push_back(s.graph_def());
+    message("partition_set", 1, set);
+  }
+  message(
+    "run_step", 2,
+    actors::run_step_msg{
+      1, 9, {actors::indexed_tensor{0, actors::value_state::live, matrix}}});
+  message("step_report", 3,
+          actors::step_report{
+            9,
+            {actors::indexed_tensor{0, actors::value_state::dead, {}}},
+            core::invalid_argument_error("x is bad").with_context("n", "Op")});
+  {
+    auto header = actors::detail::encode_bulk_header(3, value);
+    uint64_t payload = matrix.bytes();
+    std::string bytes(1, '\x04');
+    bytes.append(reinterpret_cast<const char*>(&payload), 8);
+    bytes.append(reinterpret_cast<const char*>(header.begin()),
+                 header.size() * sizeof(capnp::word));
+    ok = write(root / "wire" / "bulk_header", bytes) && ok;
   }
   return ok ? 0 : 1;
 }
