@@ -120,6 +120,8 @@ engine::~engine() {
 
 void engine::add_message_types(caf::actor_system_config& cfg) {
   cfg.add_error_category(core::error_category, core::render_error);
+  cfg.set("middleman.app-identifiers",
+          std::vector<std::string>{wire_identifier});
   // The names on the wire: the same on every process of a cluster.
   cfg.add_message_type<value_msg>("actorflow.value");
   cfg.add_message_type<partition_set>("actorflow.partition_set");

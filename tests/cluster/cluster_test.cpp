@@ -356,6 +356,8 @@ TEST_F(cluster, malformed_messages_from_a_caf_peer_leave_the_worker_serving) {
   cfg.add_message_type<actors::recv_entry>("actorflow.recv_entry");
   cfg.add_message_type<actors::recv_table>("actorflow.recv_table");
   cfg.add_message_type<actors::step_report>("actorflow.step_report");
+  cfg.set("middleman.app-identifiers",
+          std::vector<std::string>{actors::wire_identifier});
   cfg.load<caf::io::middleman>();
   caf::actor_system sys{cfg};
   const auto& task = procs_->spec().tasks[1];
@@ -371,6 +373,26 @@ TEST_F(cluster, malformed_messages_from_a_caf_peer_leave_the_worker_serving) {
     self->request(*worker, std::chrono::milliseconds{500}, forged)
       .receive([&](actors::step_report&) { ADD_FAILURE() << "a reply"; },
                [&](caf::error&) {});
+  }
+  expect_same(large_transfer, 1);
+}
+
+TEST_F(cluster, a_peer_of_another_wire_version_is_refused_at_the_handshake) {
+  // A CAF peer that names another wire version (or none: a plain CAF
+  // application) is refused before any message; the worker serves on.
+  for (const char* id : {"actorflow-wire-0", "generic-caf-app"}) {
+    caf::actor_system_config cfg;
+    actors::engine::add_message_types(cfg);
+    cfg.set("middleman.app-identifiers", std::vector<std::string>{id});
+    cfg.load<caf::io::middleman>();
+    caf::actor_system sys{cfg};
+    const auto& task = procs_->spec().tasks[0];
+    auto worker = sys.middleman().remote_actor<actors::worker_actor>(task.host,
+                                                                     task.port);
+    ASSERT_FALSE(worker) << id;
+    EXPECT_NE(sys.render(worker.error()).find("incompatible_application_ids"),
+              std::string::npos)
+      << sys.render(worker.error());
   }
   expect_same(large_transfer, 1);
 }

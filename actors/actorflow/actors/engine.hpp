@@ -102,7 +102,8 @@ public:
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
-  /// Registers actorflow's message types and error category with `cfg`.
+  /// Registers actorflow's message types and error category with `cfg`,
+  /// and names the wire version in CAF's handshake (`wire_identifier`).
   static void add_message_types(caf::actor_system_config& cfg);
 
   /// Returns the first error of set-up (ok if the engine is usable).

@@ -36,6 +36,13 @@
 
 namespace actorflow::actors {
 
+/// What every process of a cluster names itself in CAF's handshake (BASP's
+/// application identifier, `middleman.app-identifiers`): a peer whose
+/// wire schema differs is refused when it connects, before any message.
+/// Raise the number with every incompatible change of the messages that
+/// cross processes (net/schema, ops/schema, these types' names).
+inline constexpr const char* wire_identifier = "actorflow-wire-1";
+
 // -- atoms --------------------------------------------------------------------
 
 using extend_atom = caf::atom_constant<caf::atom("extend")>;
