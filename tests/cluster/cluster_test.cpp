@@ -427,17 +427,28 @@ TEST_F(cluster, the_first_error_aborts_the_step_on_the_other_worker) {
   EXPECT_EQ(out[0].scalar_value<int32_t>(), 42);
 }
 
-TEST(cluster_failure, a_dead_worker_fails_its_steps_with_a_clear_error) {
+/// Two worker processes of their own and a client connected to them, for
+/// tests that kill or stop a worker.
+class cluster_failure : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(procs.ok()) << procs.error();
+    actors::engine_options o;
+    o.network = true;
+    client_ = std::make_unique<actors::engine>(o);
+    ASSERT_TRUE(actors::connect_cluster(*client_, procs.spec()).is_ok());
+  }
+
+  test::worker_processes procs{ACTORFLOW_CLI, 2};
+  std::unique_ptr<actors::engine> client_;
+};
+
+TEST_F(cluster_failure, a_dead_worker_fails_its_steps_with_a_clear_error) {
   // Task 1 holds a queue nobody fills: a step that dequeues from it waits
   // until task 1 dies (SIGKILL, no goodbye on the wire), then fails
   // naming the task; so do later steps that need it, while steps on task
   // 0 alone go on.
-  test::worker_processes procs{ACTORFLOW_CLI, 2};
-  ASSERT_TRUE(procs.ok()) << procs.error();
-  actors::engine_options o;
-  o.network = true;
-  actors::engine client{o};
-  ASSERT_TRUE(actors::connect_cluster(client, procs.spec()).is_ok());
+  auto& client = *client_;
   graph::scope s{client.context().ops};
   auto far = s.with_device(task1);
   auto q = graph::queue::fifo(far.sub("q"), {{dtype::float32}, {{}}, -1});
@@ -486,19 +497,14 @@ bool worker_idle(actors::engine& client, const actors::cluster_task& task) {
   return idle;
 }
 
-TEST(cluster_failure, a_worker_killed_mid_step_is_taken_back_once_restarted) {
+TEST_F(cluster_failure, a_worker_killed_mid_step_is_taken_back_once_restarted) {
   // The step enqueues a signal on task 0 and waits there for a value task
   // 1 dequeues from an empty queue. Once the signal is out (the step is
   // in flight), task 1 gets SIGKILL: the run fails naming it within 2 s,
   // task 0 drops the step (its Recv waited for a value that cannot come),
   // and after task 1 is started again on its port, the same session and a
   // new one run again, their partitions registered anew without a person.
-  test::worker_processes procs{ACTORFLOW_CLI, 2};
-  ASSERT_TRUE(procs.ok()) << procs.error();
-  actors::engine_options o;
-  o.network = true;
-  actors::engine client{o};
-  ASSERT_TRUE(actors::connect_cluster(client, procs.spec()).is_ok());
+  auto& client = *client_;
   graph::scope s{client.context().ops};
   auto near = s.with_device(task0);
   auto far = s.with_device(task1);
@@ -543,15 +549,10 @@ TEST(cluster_failure, a_worker_killed_mid_step_is_taken_back_once_restarted) {
   ASSERT_TRUE(st.is_ok()) << st.to_string();
 }
 
-TEST(cluster_failure, a_deadline_aborts_the_step_on_every_worker) {
+TEST_F(cluster_failure, a_deadline_aborts_the_step_on_every_worker) {
   // Task 1 loops for ever, task 0 waits for its result: at the deadline
   // the run fails and both workers drop the step.
-  test::worker_processes procs{ACTORFLOW_CLI, 2};
-  ASSERT_TRUE(procs.ok()) << procs.error();
-  actors::engine_options o;
-  o.network = true;
-  actors::engine client{o};
-  ASSERT_TRUE(actors::connect_cluster(client, procs.spec()).is_ok());
+  auto& client = *client_;
   graph::scope s{client.context().ops};
   auto far = s.with_device(task1);
   auto endless = graph::while_loop(
@@ -578,7 +579,7 @@ TEST(cluster_failure, a_deadline_aborts_the_step_on_every_worker) {
   EXPECT_TRUE(worker_idle(client, procs.spec().tasks[1]));
 }
 
-TEST(cluster_failure, a_frozen_worker_is_gone_after_the_peer_timeout) {
+TEST(cluster_freeze, a_frozen_worker_is_gone_after_the_peer_timeout) {
   // Task 1 stopped (SIGSTOP): its process lives and its kernel keeps the
   // TCP connection open, but it sends no heartbeats; after the file's
   // peer timeout the client closes the connection and the step fails.
