@@ -18,6 +18,7 @@
 
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/core/caf_error.hpp"
+#include "actorflow/core/logging.hpp"
 #include "capnp_codec.hpp"
 #include "wire.capnp.h"
 #include "wire_codec.hpp"
@@ -32,9 +33,14 @@ namespace schema = net::schema;
 /// 512 MiB in Cap'n Proto, and BASP's length field is 32 bits.
 constexpr size_t max_message_bytes = size_t{1} << 30;
 
+/// A message from another process that does not decode: CAF drops it
+/// (BASP gives the deserializer no word of the connection it came by, so
+/// the connection stays), and the process says why in its log.
 caf::error malformed(const char* what, std::string_view why) {
-  return core::to_error(
-    core::invalid_argument_error("malformed ", what, " message: ", why));
+  auto err
+    = core::invalid_argument_error("malformed ", what, " message: ", why);
+  core::log().warn("dropped a {} from another process", err.message());
+  return core::to_error(err);
 }
 
 /// Forwards Cap'n Proto's output into CAF's serializer.
