@@ -11,9 +11,11 @@
 #include <caf/send.hpp>
 
 #include "actorflow/core/caf_error.hpp"
+#include "actorflow/core/logging.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "bulk_transport.hpp"
 #include "master.hpp"
+#include "openssl_error_queue.hpp"
 #include "queue_actor.hpp"
 #include "worker.hpp"
 
@@ -91,6 +93,11 @@ engine::engine(engine_options options)
       own_cfg_->openssl_key = options.tls.key;
       own_cfg_->openssl_passphrase = options.tls.passphrase;
       tls_ = true;
+      if (!detail::ssl_error_queue_cleared_before_io())
+        core::log().warn(
+          "TLS: OpenSSL's error queue is not cleared before CAF's I/O calls "
+          "(actors/src/openssl_error_queue.cpp): a failed handshake may "
+          "drop other connections");
       // The bulk path's sockets are plain TCP: with TLS every value goes
       // through CAF (docs/cluster.md).
       options.host.clear();

@@ -3,8 +3,11 @@
 // The fixture of the multi-process tests: two real `actorflow worker`
 // processes for the whole suite, a client engine connected to them per
 // test, and graphs run once in one process (devices cpu:0 and cpu:1) and
-// once over the two workers, compared bit for bit.
+// once over the two workers, compared bit for bit. ctest runs the suite
+// twice: over plain TCP, and (`tls.cluster.*`, ACTORFLOW_TEST_TLS=1) with
+// mutual TLS between every process, certificates made for the run.
 
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -14,6 +17,7 @@
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/scope.hpp"
+#include "common/test_pki.hpp"
 #include "common/worker_processes.hpp"
 
 namespace actorflow::test {
@@ -42,22 +46,50 @@ inline bool same_bits(const tensor& x, const tensor& y) {
 
 class cluster : public ::testing::Test {
 protected:
+  /// Whether this run of the suite is the TLS one.
+  static bool tls() {
+    const char* v = std::getenv("ACTORFLOW_TEST_TLS");
+    return v != nullptr && std::strcmp(v, "1") == 0;
+  }
+
   static void SetUpTestSuite() {
-    procs_ = new worker_processes{ACTORFLOW_CLI, 2};
+    std::string more_yaml;
+    if (tls()) {
+      pki_ = new test_pki;
+      for (auto name : {"worker-0", "worker-1", "client"})
+        pki_->sign(name);
+      more_yaml = pki_->yaml();
+    }
+    procs_ = new worker_processes{
+      ACTORFLOW_CLI, {job_tasks{"worker", 2, 2, 1, {}, {}, {}}}, more_yaml};
   }
 
   static void TearDownTestSuite() {
     delete procs_;
     procs_ = nullptr;
+    delete pki_;
+    pki_ = nullptr;
   }
 
   void SetUp() override {
+    if (pki_ != nullptr) {
+      ASSERT_TRUE(pki_->skip_reason().empty()) << pki_->skip_reason();
+    }
     ASSERT_TRUE(procs_->ok()) << procs_->error();
-    actors::engine_options o;
-    o.network = true;
-    client_ = std::make_unique<actors::engine>(o);
-    auto st = actors::connect_cluster(*client_, procs_->spec());
+    auto spec = procs_->spec();
+    if (pki_ != nullptr) {
+      actors::cluster_spec parsed;
+      ASSERT_TRUE(actors::cluster_spec::parse(
+                    "jobs:\n  w:\n    tasks: [h:1]\n" + pki_->yaml(), &parsed)
+                    .is_ok());
+      spec.tls = parsed.tls;
+    }
+    client_ = std::make_unique<actors::engine>(actors::client_options(spec));
+    ASSERT_TRUE(client_->init_status().is_ok())
+      << client_->init_status().to_string();
+    auto st = actors::connect_cluster(*client_, spec);
     ASSERT_TRUE(st.is_ok()) << st.to_string();
+    ASSERT_EQ(client_->uses_tls(), tls());
   }
 
   /// Runs what `build` makes `steps` times on `e` with devices a and b.
@@ -100,6 +132,7 @@ protected:
   }
 
   inline static worker_processes* procs_ = nullptr;
+  inline static test_pki* pki_ = nullptr;
   std::unique_ptr<actors::engine> client_;
 };
 

@@ -284,11 +284,15 @@ built large_transfer(graph::scope& s, const std::string& a,
 } // namespace
 
 TEST_F(cluster, large_tensors_take_the_bulk_path_bit_for_bit) {
+  if (tls())
+    GTEST_SKIP() << "no bulk path under TLS";
   ASSERT_FALSE(procs_->bulk_address(1).empty());
   expect_same(large_transfer, 2);
 }
 
 TEST_F(cluster, malformed_bulk_frames_leave_the_worker_serving) {
+  if (tls())
+    GTEST_SKIP() << "no bulk path under TLS";
   constexpr uint32_t magic = 0x4b424641;
   const auto& address = procs_->bulk_address(1);
   // A wrong magic; a header and a payload over the limits; a prefix cut
@@ -343,6 +347,9 @@ using forged_worker = caf::typed_actor<
 } // namespace
 
 TEST_F(cluster, malformed_messages_from_a_caf_peer_leave_the_worker_serving) {
+  if (tls())
+    GTEST_SKIP()
+      << "the forged peer speaks plain TCP; TLS refuses it earlier (tls_test)";
   // A peer whose actor system maps "actorflow.run_step" to raw bytes:
   // a size that is no multiple of 8, words of noise, and a segment table
   // with a null root and trailing zeros. Each comes back as an error (CAF
@@ -378,6 +385,9 @@ TEST_F(cluster, malformed_messages_from_a_caf_peer_leave_the_worker_serving) {
 }
 
 TEST_F(cluster, a_peer_of_another_wire_version_is_refused_at_the_handshake) {
+  if (tls())
+    GTEST_SKIP()
+      << "the peers speak plain TCP; TLS refuses them earlier (tls_test)";
   // A CAF peer that names another wire version (or none: a plain CAF
   // application) is refused before any message; the worker serves on.
   for (const char* id : {"actorflow-wire-0", "generic-caf-app"}) {
