@@ -9,43 +9,14 @@
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
-#include "common/golden.hpp"
-#include "common/loop_cases.hpp"
 #include "common/run_once.hpp"
 #include "common/test_pki.hpp"
 #include "common/worker_processes.hpp"
 
 using namespace actorflow;
-using core::dtype;
 using core::tensor;
 
 namespace {
-
-constexpr int64_t n = 1 << 18; // 1 MiB of floats
-
-/// x fed to task 0, doubled there, plus one on task 1; and the halving
-/// loop with its body on task 1.
-auto split_graph(const std::string& a, const std::string& b) {
-  return [a, b](graph::scope& s) {
-    auto x = graph::placeholder(s.sub("x").with_device(a), dtype::float32, {n});
-    auto y = graph::mul(s.sub("y").with_device(a), x,
-                        graph::constant(s.with_device(a), 2.0f));
-    auto z = graph::add(s.sub("z").with_device(b), y,
-                        graph::constant(s.with_device(b), 1.0f));
-    auto loop = test::halving_loop(
-      s.with_device(a), graph::constant(s.sub("n").with_device(a), int64_t{20}),
-      b);
-    return std::make_pair(x.name(),
-                          std::vector<std::string>{z.name(), loop[1].name()});
-  };
-}
-
-tensor input() {
-  std::vector<float> values(static_cast<size_t>(n));
-  for (size_t i = 0; i < values.size(); ++i)
-    values[i] = static_cast<float>(i % 1000) * 0.001f;
-  return tensor::from_vector<float>({n}, values);
-}
 
 /// The cluster spec a client reads from `procs`' file with `tls` as its
 /// TLS section.
@@ -94,20 +65,8 @@ TEST_F(cluster_tls, steps_run_over_mutual_tls_bit_for_bit) {
   auto st = connect(client_spec(*procs, pki.yaml()), &client);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   EXPECT_TRUE(client->uses_tls());
-  EXPECT_TRUE(procs->bulk_address(0).empty()); // no plain bulk path
-  auto x = input();
-  auto far = test::run_once(*client,
-                            split_graph("/job:worker/task:0/device:cpu:0",
-                                        "/job:worker/task:1/device:cpu:0"),
-                            x);
-  actors::engine local;
-  auto near = test::run_once(local, split_graph("cpu:0", "cpu:1"), x);
-  ASSERT_EQ(far.size(), 2u);
-  ASSERT_EQ(near.size(), 2u);
-  EXPECT_TRUE(test::same_bits(far[0], near[0])) << far[0].debug_string();
-  auto golden = test::load_golden("control_flow.txt");
-  EXPECT_TRUE(test::same_bits(far[1], golden.at("halving_n20")))
-    << far[1].debug_string();
+  EXPECT_TRUE(procs->bulk_address(0).empty());         // no plain bulk path
+  test::expect_split_graph_and_loop(*client, 1 << 18); // 1 MiB
 }
 
 TEST_F(cluster_tls, a_peer_without_a_certificate_the_ca_signed_is_refused) {

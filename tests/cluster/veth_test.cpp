@@ -10,8 +10,6 @@
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
-#include "common/golden.hpp"
-#include "common/loop_cases.hpp"
 #include "common/run_once.hpp"
 #include "common/veth_lan.hpp"
 #include "common/worker_processes.hpp"
@@ -43,41 +41,11 @@ TEST(cluster_over_veth, values_cross_real_interfaces_bit_for_bit) {
   auto st = actors::connect_cluster(client, procs.spec());
   ASSERT_TRUE(st.is_ok()) << st.to_string();
 
-  // A 4 MiB tensor fed to task 0, doubled there, sent to task 1 (by the
-  // bulk path), plus one there, fetched back; and the halving loop with
-  // its body on task 1 (the predicate crosses once per iteration).
-  std::vector<float> values(static_cast<size_t>(mib));
-  for (size_t i = 0; i < values.size(); ++i)
-    values[i] = static_cast<float>(i % 1000) * 0.001f;
-  auto x = tensor::from_vector<float>({mib}, values);
-  auto build = [](const std::string& a, const std::string& b) {
-    return [a, b](graph::scope& s) {
-      auto x
-        = graph::placeholder(s.sub("x").with_device(a), dtype::float32, {mib});
-      auto y = graph::mul(s.sub("y").with_device(a), x,
-                          graph::constant(s.with_device(a), 2.0f));
-      auto z = graph::add(s.sub("z").with_device(b), y,
-                          graph::constant(s.with_device(b), 1.0f));
-      auto n = graph::constant(s.sub("n").with_device(a), int64_t{20});
-      auto loop = test::halving_loop(s.with_device(a), n, b);
-      return std::make_pair(x.name(),
-                            std::vector<std::string>{z.name(), loop[1].name()});
-    };
-  };
+  // 4 MiB from task 0 to task 1 (by the bulk path) and back to the
+  // client, and a loop that alternates between them.
   auto sent1 = lan.bytes_sent(1);
   auto sent2 = lan.bytes_sent(2);
-  auto far = test::run_once(
-    client,
-    build("/job:worker/task:0/device:cpu:0", "/job:worker/task:1/device:cpu:0"),
-    x);
-  actors::engine local;
-  auto near = test::run_once(local, build("cpu:0", "cpu:1"), x);
-  ASSERT_EQ(far.size(), 2u);
-  ASSERT_EQ(near.size(), 2u);
-  EXPECT_TRUE(test::same_bits(far[0], near[0])) << far[0].debug_string();
-  auto golden = test::load_golden("control_flow.txt");
-  EXPECT_TRUE(test::same_bits(far[1], golden.at("halving_n20")))
-    << far[1].debug_string();
+  test::expect_split_graph_and_loop(client, mib);
   // y went from namespace 1 to namespace 2, z from namespace 2 to the
   // client: each at least its 4 MiB through its veth pair.
   EXPECT_GE(lan.bytes_sent(1) - sent1, static_cast<uint64_t>(4 * mib));
