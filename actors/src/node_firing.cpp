@@ -1,0 +1,534 @@
+#include "node_worker.hpp"
+
+#include <exception>
+
+#include <caf/send.hpp>
+
+#include "bulk_transport.hpp"
+
+namespace actorflow::actors::detail {
+
+namespace {
+
+/// Builds the flat out-edge list from the plan.
+void wire(self_ptr self, node_state& st) {
+  const auto& item = *st.item;
+  const auto& plan = *self->plan;
+  auto edge = [&](int dst, int32_t port, int32_t slot) {
+    auto i = static_cast<size_t>(dst);
+    node_actor handle;
+    if (plan.group_of[i] != self->group)
+      handle = plan.actors[i];
+    st.edges.push_back(out_edge{std::move(handle), dst, port, slot});
+  };
+  for (size_t port = 0; port < item.out.size(); ++port)
+    for (const auto& e : item.out[port])
+      edge(e.dst, static_cast<int32_t>(port), e.slot);
+  for (auto dst : item.control_out)
+    edge(dst, -1, control_slot);
+  st.wired = true;
+}
+
+/// Sends along edge `e`.
+void post(self_ptr self, const out_edge& e, value_msg&& msg) {
+  take_token(self);
+  msg.node = e.node;
+  msg.tracker = self->tracker;
+  if (e.dst)
+    enqueue(self, e.dst, std::move(msg));
+  else
+    push_local(self, std::move(msg));
+}
+
+} // namespace
+
+void send_outputs(self_ptr self, node_state& st, const tag& t,
+                  value_state state, std::vector<ops::entry>* outputs) {
+  if (!st.wired)
+    wire(self, st);
+  const auto& edges = st.edges;
+  reserve(self, static_cast<int64_t>(edges.size()));
+  for (size_t k = 0; k < edges.size(); ++k) {
+    const auto& e = edges[k];
+    ops::entry value;
+    auto edge_state = state;
+    if (state == value_state::live && e.port >= 0) {
+      auto& out = (*outputs)[static_cast<size_t>(e.port)];
+      // An output left unset (a Switch's untaken port) is dead.
+      if (!out.value.valid() && !out.ref)
+        edge_state = value_state::dead;
+      // The last consumer of a port takes the entry; the others share it.
+      else if (k + 1 == edges.size() || edges[k + 1].port != e.port)
+        value = std::move(out);
+      else
+        value = out;
+    }
+    value_msg msg{t, e.slot, edge_state, std::move(value)};
+    msg.entry = st.kind == node_kind::enter;
+    post(self, e, std::move(msg));
+  }
+}
+
+namespace {
+
+/// Reports `err` (the node's first error in this step) to the master.
+/// Names `err` after the node a fetch node reads (it is on the fetch's
+/// device, so in this partition), as the user knows it.
+core::status named_after_fetched(self_ptr self, const node_item& fetch,
+                                 const core::status& err) {
+  core::input_ref ref;
+  if (fetch.def.inputs.empty()
+      || !core::input_ref::parse(fetch.def.inputs[0], &ref))
+    return err;
+  for (const auto& item : self->plan->nodes)
+    if (item.def.name == ref.node)
+      return err.with_context(item.def.name, item.def.op);
+  return err.with_context(ref.node, "");
+}
+
+void report(self_ptr self, const node_state& st, const tag& t,
+            const core::status& err) {
+  const auto& item = *st.item;
+  self->send(self->plan->sink,
+             step_error_msg{t.step, err.with_context(item.def.name, item.def.op,
+                                                     self->plan->device_name)});
+}
+
+} // namespace
+
+/// Checks a finished kernel's outputs and sends them on.
+void finish_kernel(self_ptr self, node_state& st, const tag& t,
+                   ops::kernel_context& ctx) {
+  auto status = ctx.status();
+  if (status.is_ok())
+    for (size_t i = 0; i < ctx.outputs().size(); ++i) {
+      const auto& e = ctx.outputs()[i];
+      // (A Switch leaves its untaken output unset; the plan is read only
+      // then, keeping it out of the hop's memory.)
+      if (!e.value.valid() && !e.ref && !st.item->unset_outputs_dead) {
+        status = core::internal_error("kernel left output ", i, " unset");
+        break;
+      }
+      if (e.value.valid() && e.value.dtype() != ctx.output_type(i)) {
+        status = core::internal_error("kernel produced a ",
+                                      core::to_string(e.value.dtype()),
+                                      " for output ", i, ", declared ",
+                                      core::to_string(ctx.output_type(i)));
+        break;
+      }
+    }
+  if (!status.is_ok()) {
+    report(self, st, t, status);
+    send_outputs(self, st, t, value_state::failed, nullptr);
+    return;
+  }
+  send_outputs(self, st, t, value_state::live, &ctx.outputs());
+}
+
+namespace {
+
+/// Prepares the inputs: a reference feeding an input that expects a value
+/// is read now (and fails if the variable is uninitialised).
+core::status prepare_inputs(const node_item& item,
+                            std::vector<ops::entry>& inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto& e = inputs[i];
+    if (e.ref && !item.in_types[i].is_ref) {
+      core::tensor value;
+      ACTORFLOW_RETURN_IF_ERROR(e.ref->read(&value));
+      e = ops::entry{std::move(value), nullptr};
+    }
+  }
+  return core::status::ok();
+}
+
+/// Runs `k` synchronously; an exception becomes the kernel's error.
+void compute(ops::kernel& k, ops::kernel_context& ctx) {
+  try {
+    k.compute(ctx);
+  } catch (const std::exception& e) {
+    ctx.fail(core::internal_error("kernel threw: ", e.what()));
+  } catch (...) {
+    ctx.fail(core::internal_error("kernel threw a non-standard exception"));
+  }
+}
+
+/// Inputs of at least this many elements make an expensive kernel run on
+/// an actor of its own (see `worth_offloading`).
+constexpr int64_t offload_elements = 16384;
+
+/// Whether a kernel runs off its node's actor: an expensive kernel (TF's
+/// `IsExpensive`) on inputs large enough that the spawn (a few
+/// microseconds) is small beside it. Its node's actor meanwhile goes on
+/// with other tags: iterations of a loop, concurrent steps.
+bool worth_offloading(const ops::kernel& k,
+                      const std::vector<ops::entry>& inputs) {
+  if (!k.is_expensive())
+    return false;
+  int64_t elements = 0;
+  for (const auto& e : inputs)
+    if (e.value.valid())
+      elements += e.value.num_elements();
+  return elements >= offload_elements;
+}
+
+void run_kernel(self_ptr self, node_state& st, const tag& t,
+                std::vector<ops::entry>& inputs) {
+  const auto& item = *st.item;
+  auto prep = prepare_inputs(item, inputs);
+  if (!prep.is_ok()) {
+    report(self, st, t, prep);
+    send_outputs(self, st, t, value_state::failed, nullptr);
+    return;
+  }
+  auto& kernel = *st.kernel;
+  bool offload = !kernel.is_async() && worth_offloading(kernel, inputs);
+  if (kernel.is_async() || offload) {
+    auto id = self->next_async++;
+    auto ctx = std::make_unique<ops::kernel_context>(*self->plan->device,
+                                                     item.out_types, t.step);
+    ctx->inputs() = std::move(inputs);
+    auto* raw = ctx.get();
+    take_token(self); // the kernel's, until its async_done_msg is handled
+    bool counted = self->current != nullptr && self->current->add_work(t.iter);
+    self->async.emplace(id,
+                        async_call{static_cast<int>(&st - self->nodes.data()),
+                                   t, std::move(ctx), counted, self->tracker});
+    // The handle keeps this actor, and with it the kernel and its context,
+    // alive until the kernel is done.
+    auto handle = caf::actor_cast<node_actor>(self);
+    if (offload) {
+      // A short-lived actor runs the kernel on a CAF worker, so this
+      // actor goes on with other tags meanwhile; the plan it is given keeps
+      // the kernel and its device alive should the session close
+      // meanwhile. (Its arguments are passed to spawn, not captured: CAF
+      // 0.17 dereferences a null argument tuple for a function actor
+      // spawned without arguments.)
+      self->system().spawn(
+        [](node_actor done_to, std::shared_ptr<partition_plan>, ops::kernel* k,
+           ops::kernel_context* ctx, uint64_t call) {
+          compute(*k, *ctx);
+          caf::anon_send(done_to, async_done_msg{call});
+        },
+        handle, self->plan, &kernel, raw, id);
+      return;
+    }
+    try {
+      kernel.compute_async(
+        *raw, [handle, id] { caf::anon_send(handle, async_done_msg{id}); });
+    } catch (const std::exception& e) {
+      raw->fail(core::internal_error("kernel threw: ", e.what()));
+      caf::anon_send(handle, async_done_msg{id});
+    }
+    return;
+  }
+  auto& ctx = *st.ctx;
+  ctx.reset(t.step);
+  if (&inputs != &ctx.inputs())
+    ctx.inputs().swap(inputs); // keeps both buffers: no allocation per step
+  compute(kernel, ctx);
+  finish_kernel(self, st, t, ctx);
+  ctx.inputs().clear();
+}
+
+/// A Switch with a failed input routes the failure like a value: to the
+/// port its predicate picks (port 0 if the predicate itself failed), dead
+/// to the other. Inside a loop the failure so follows the iterations and
+/// leaves through the Exit when the loop ends.
+void switch_failed(self_ptr self, node_state& st, const tag& t,
+                   const std::vector<ops::entry>& inputs) {
+  const auto& pred = inputs[1].value;
+  int32_t port = pred.valid() && pred.scalar_value<bool>() ? 1 : 0;
+  if (!st.wired)
+    wire(self, st);
+  reserve(self, static_cast<int64_t>(st.edges.size()));
+  for (const auto& e : st.edges)
+    post(self, e,
+         value_msg{t,
+                   e.slot,
+                   e.port == port || e.port < 0 ? value_state::failed
+                                                : value_state::dead,
+                   {}});
+}
+
+/// Sends a NextIteration's value into the next iteration, or holds it while
+/// `parallel_iterations` iterations of its frame instance are in flight.
+void next_iteration(self_ptr self, node_state& st, const tag& t,
+                    value_state state, std::vector<ops::entry>& inputs) {
+  if (self->current != nullptr && !self->current->may_enter(t.iter + 1)) {
+    // A held value keeps a token: the step cannot end while it waits.
+    take_token(self);
+    self->current->hold(frame_instance::held_value{
+      self->info->nodes[static_cast<size_t>(&st - self->nodes.data())], t,
+      state, std::move(inputs[0])});
+    return;
+  }
+  send_outputs(self, st, tag{t.step, t.frame, t.iter + 1}, state, &inputs);
+}
+
+/// The id of the child frame `name_hash` entered from iteration `iter` of
+/// frame `parent`: a pure function, so every partition computes the same.
+uint64_t child_frame(uint64_t parent, int64_t iter, uint64_t name_hash) {
+  auto mix = [](uint64_t h, uint64_t x) {
+    h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 29);
+  };
+  return mix(mix(mix(0x51ED27ull, parent), static_cast<uint64_t>(iter)),
+             name_hash);
+}
+
+/// Runs the node for tag `t` once every input has arrived.
+void fire(self_ptr self, node_state& st, const tag& t, value_state state,
+          std::vector<ops::entry>& inputs) {
+  const auto& item = *st.item;
+  if (state == value_state::dead && item.is_control_trigger)
+    state = value_state::live;
+  switch (st.kind) {
+    case node_kind::kernel:
+      if (state == value_state::live)
+        run_kernel(self, st, t, inputs);
+      else if (state == value_state::failed && item.unset_outputs_dead)
+        switch_failed(self, st, t, inputs);
+      else
+        send_outputs(self, st, t, state, nullptr);
+      return;
+    case node_kind::feed:
+    case node_kind::recv: send_outputs(self, st, t, state, &inputs); return;
+    case node_kind::send: {
+      ops::entry value;
+      if (state == value_state::live) {
+        core::tensor v;
+        auto rd = inputs[0].read(&v);
+        if (!rd.is_ok()) {
+          report(self, st, t, rd);
+          state = value_state::failed;
+        } else {
+          value.value = std::move(v);
+        }
+      }
+      value_msg m{t, 0, state, std::move(value), item.send_target_node};
+      if (!item.send_remote) { // the Recv's worker counts its own work
+        take_token(self);
+        m.tracker = self->tracker;
+      }
+      if (!item.bulk_address.empty() && self->plan->bulk->wants(m))
+        self->plan->bulk->send(item.bulk_address, item.bulk_key, std::move(m),
+                               item.send_target);
+      else
+        enqueue(self, item.send_target, std::move(m));
+      send_outputs(self, st, t, state, nullptr);
+      return;
+    }
+    case node_kind::fetch: {
+      core::tensor v;
+      if (state == value_state::live) {
+        auto rd = inputs[0].read(&v);
+        if (!rd.is_ok()) {
+          // Named after the fetched node (a variable not initialised, say),
+          // not the internal fetch node.
+          report(self, st, t, named_after_fetched(self, item, rd));
+          state = value_state::failed;
+        }
+      }
+      self->send(self->plan->sink,
+                 fetch_msg{t.step, item.index_attr, state, std::move(v)});
+      send_outputs(self, st, t, state, nullptr);
+      return;
+    }
+    case node_kind::enter: {
+      auto id = child_frame(t.frame, t.iter, item.frame_hash);
+      if (self->current != nullptr) // waits for the child it creates
+        self->current->add_child(id, t.iter);
+      if (self->tracker != nullptr)
+        self->tracker->enter_frame(
+          frame_ref{id, t.frame, t.iter, state == value_state::dead});
+      tag out{t.step, id, item.is_constant_enter ? invariant_iter : 0};
+      send_outputs(self, st, out, state, &inputs);
+      return;
+    }
+    case node_kind::exit: {
+      // A dead Exit of a live loop belongs to an iteration that went on;
+      // only a loop entered dead (an untaken branch) exits dead.
+      frame_ref frame;
+      bool known = self->tracker != nullptr
+                   && self->tracker->find_frame(t.frame, &frame);
+      if (state == value_state::dead && !(known && frame.dead))
+        return;
+      tag out{t.step, known ? frame.parent : 0, known ? frame.parent_iter : 0};
+      send_outputs(self, st, out, state, &inputs);
+      return;
+    }
+    case node_kind::next_iteration:
+      // Dead values end the loop here; failed ones go on, so that the
+      // loop's Exit reports the failure when the loop ends.
+      if (state != value_state::dead)
+        next_iteration(self, st, t, state, inputs);
+      return;
+  }
+}
+
+using pending_iterator
+  = std::unordered_map<tag, pending_inputs, tag_hash>::iterator;
+using pending_node
+  = std::unordered_map<tag, pending_inputs, tag_hash>::node_type;
+
+/// The entry of `t` in `st.pending`, started (from a spare entry if there
+/// is one) when `t` is new.
+pending_iterator pending_entry(node_state& st, const tag& t) {
+  auto it = st.pending.find(t);
+  if (it != st.pending.end())
+    return it;
+  if (st.spare.empty()) {
+    it = st.pending.emplace(t, pending_inputs{}).first;
+  } else {
+    auto node = std::move(st.spare.back());
+    st.spare.pop_back();
+    node.key() = t;
+    it = st.pending.insert(std::move(node)).position;
+  }
+  auto& p = it->second;
+  p.remaining = st.num_messages;
+  p.controls_left = st.item->num_control;
+  p.state = value_state::live;
+  p.has_live = false;
+  p.fired = false;
+  p.held_tokens = 0;
+  p.inputs.resize(static_cast<size_t>(st.num_slots));
+  for (const auto& c : st.constants)
+    p.inputs[static_cast<size_t>(c.slot)].value = c.value;
+  return it;
+}
+
+/// Keeps a finished entry of `st.pending` for a later tag.
+void recycle(node_state& st, pending_node node) {
+  constexpr size_t max_spare = 16;
+  if (st.spare.size() == max_spare)
+    return;
+  node.mapped().inputs.clear();
+  st.spare.push_back(std::move(node));
+}
+
+/// Merge: the first live data input fires the node once the control inputs
+/// are in; the tag's entry stays until every input has arrived, so late
+/// (dead) inputs are absorbed. With no live data input the Merge is dead
+/// (failed if an input failed).
+void on_merge_input(self_ptr self, node_state& st, value_msg& m,
+                    pending_iterator it) {
+  auto& p = it->second;
+  if (m.slot < 0)
+    --p.controls_left;
+  else if (m.state == value_state::live && !p.has_live && !p.fired) {
+    p.inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
+    p.has_live = true;
+  } else if (m.state == value_state::failed) {
+    p.state = value_state::failed;
+  }
+  if (!p.fired && p.has_live && p.controls_left == 0) {
+    p.fired = true;
+    fire(self, st, m.tag, value_state::live, p.inputs);
+  }
+  if (--p.remaining > 0)
+    return;
+  auto node = st.pending.extract(it);
+  auto& done = node.mapped();
+  if (!done.fired)
+    fire(self, st, m.tag,
+         done.state == value_state::failed ? done.state : value_state::dead,
+         done.inputs);
+  recycle(st, std::move(node));
+}
+
+/// Fills the loop-constant slots of `p` from `inv` and fires.
+void fire_with_invariants(self_ptr self, node_state& st, const tag& t,
+                          pending_inputs& p, const invariant_values& inv) {
+  for (auto slot : st.item->invariant_slots)
+    p.inputs[static_cast<size_t>(slot)] = inv.values[static_cast<size_t>(slot)];
+  fire(self, st, t, combine(p.state, inv.state), p.inputs);
+}
+
+/// A node that reads loop constants fires an iteration once its frame
+/// instance's constants are in, and parks it until then.
+void fire_or_park(self_ptr self, node_state& st, const tag& t,
+                  pending_inputs& p) {
+  auto key = frame_key(t);
+  auto i = st.invariants.find(key);
+  if (i != st.invariants.end() && i->second.missing == 0)
+    fire_with_invariants(self, st, t, p, i->second);
+  else
+    st.parked[key].emplace_back(t, std::move(p));
+}
+
+/// A loop constant for every iteration of a frame instance.
+void on_invariant(self_ptr self, node_state& st, value_msg& m) {
+  auto key = frame_key(m.tag);
+  auto [it, fresh] = st.invariants.try_emplace(key);
+  auto& inv = it->second;
+  if (fresh) {
+    inv.missing = static_cast<int>(st.item->invariant_slots.size());
+    inv.values.resize(static_cast<size_t>(st.num_slots));
+  }
+  inv.values[static_cast<size_t>(m.slot)] = std::move(m.value);
+  inv.state = combine(inv.state, m.state);
+  if (--inv.missing > 0)
+    return;
+  auto waiting = st.parked.find(key);
+  if (waiting == st.parked.end())
+    return;
+  auto iterations = std::move(waiting->second);
+  st.parked.erase(waiting);
+  for (auto& [t, p] : iterations)
+    fire_with_invariants(self, st, t, p, inv);
+}
+
+} // namespace
+
+void on_value(self_ptr self, node_state& st, value_msg& m) {
+  if (m.tag.iter == invariant_iter) {
+    on_invariant(self, st, m);
+    return;
+  }
+  if (st.num_messages == 1 && !st.has_invariants) {
+    // Fast path: one input, nothing to wait for; the input goes straight
+    // into the kernel context.
+    auto& inputs = st.ctx->inputs();
+    inputs.resize(static_cast<size_t>(
+      m.slot >= 0 || !st.constants.empty() ? st.num_slots : 0));
+    if (m.slot >= 0)
+      inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
+    for (const auto& c : st.constants)
+      inputs[static_cast<size_t>(c.slot)].value = c.value;
+    fire(self, st, m.tag, m.state, inputs);
+    inputs.clear();
+    return;
+  }
+  auto it = pending_entry(st, m.tag);
+  auto& p = it->second;
+  if (st.is_merge) {
+    on_merge_input(self, st, m, it);
+    return;
+  }
+  if (m.slot >= 0)
+    p.inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
+  p.state = combine(p.state, m.state);
+  if (--p.remaining > 0) {
+    if (st.kind == node_kind::recv && self->owned > 0) {
+      // Waits for a value that may come from another worker: the step
+      // is not done here until it has.
+      ++p.held_tokens;
+      --self->owned;
+    }
+    return;
+  }
+  auto node = st.pending.extract(it);
+  auto& done = node.mapped();
+  self->owned += done.held_tokens;
+  if (!st.has_invariants)
+    fire(self, st, m.tag, done.state, done.inputs);
+  else
+    fire_or_park(self, st, m.tag, done);
+  recycle(st, std::move(node));
+}
+
+} // namespace actorflow::actors::detail

@@ -1,0 +1,226 @@
+#pragma once
+
+// The actor of a group of nodes and what its two halves share:
+// node_actor_impl.cpp handles its messages -- tokens, loop frame
+// instances, aborted and ended steps -- and node_firing.cpp runs a node
+// once its inputs are in and sends its outputs on.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/actor_cast.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/mailbox_element.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actorflow/ops/kernel_context.hpp"
+#include "frame_instance.hpp"
+#include "local_queue.hpp"
+#include "partition_plan.hpp"
+
+namespace actorflow::actors::detail {
+
+/// The inputs of one tag collected so far.
+struct pending_inputs {
+  int remaining = 0;
+  value_state state = value_state::live;
+  std::vector<ops::entry> inputs;
+  // Merge only: control inputs still to come, whether a live data input
+  // came, and whether the node has fired for this tag.
+  int controls_left = 0;
+  bool has_live = false;
+  bool fired = false;
+  /// Recv only: tokens of local inputs kept while the value from another
+  /// worker is on its way (a half-arrived Recv is outstanding work).
+  int64_t held_tokens = 0;
+};
+
+/// The worse of two states: failed beats dead beats live.
+inline value_state combine(value_state x, value_state y) {
+  return static_cast<uint8_t>(x) > static_cast<uint8_t>(y) ? x : y;
+}
+
+/// One out-edge with its consumer's handle.
+struct out_edge {
+  node_actor dst; ///< Unset when this actor hosts the consumer too.
+  int32_t node;   ///< The consumer's index in the partition.
+  int32_t port;   ///< The output port, or -1 for a control edge.
+  int32_t slot;
+};
+
+/// The loop constants of one frame instance, for a node that reads them.
+struct invariant_values {
+  int missing = 0;
+  value_state state = value_state::live;
+  std::vector<ops::entry> values; ///< By input slot.
+};
+
+/// The state of one node. What a hop needs sits here, in the actor
+/// object, rather than behind pointers into the plan: a chain of actors
+/// touches little memory per hop.
+struct node_state {
+  const node_item* item = nullptr;
+  node_kind kind = node_kind::kernel;
+  int num_messages = 0;
+  int num_slots = 0;
+  /// Copies of plan fields every message looks at, kept in the actor.
+  bool is_merge = false;
+  bool has_invariants = false;
+  ops::kernel* kernel = nullptr;
+  /// Inputs bound to constants at instantiation.
+  std::vector<node_item::bound_input> constants;
+  /// The out-edges, flattened on the first message: the consumers' handles
+  /// exist only once the whole partition has been spawned.
+  std::vector<out_edge> edges;
+  bool wired = false;
+  std::unordered_map<tag, pending_inputs, tag_hash> pending;
+  /// Entries of `pending` taken out when their tag completed, kept for
+  /// later tags with their input vectors: no allocation per tag.
+  std::vector<decltype(pending)::node_type> spare;
+  /// Loop constants by frame instance (tag with iteration
+  /// `invariant_iter`), and the iterations that wait for them.
+  std::unordered_map<tag, invariant_values, tag_hash> invariants;
+  std::unordered_map<tag, std::vector<std::pair<tag, pending_inputs>>, tag_hash>
+    parked;
+  /// Reused by synchronous kernels (an actor runs one node at a time); its
+  /// input vector also collects the one-message fast path's input.
+  std::optional<ops::kernel_context> ctx;
+};
+
+/// An asynchronous kernel in flight: its node, tag and context.
+struct async_call {
+  int node;
+  actors::tag tag;
+  std::unique_ptr<ops::kernel_context> ctx;
+  bool counted;          ///< As work of its frame instance.
+  step_tracker* tracker; ///< Of the token it holds.
+};
+
+/// The actor class of a group of nodes. A class of its own rather than a
+/// `stateful_actor`: the scheduler dynamic-casts every actor it resumes, and
+/// a shallower hierarchy with a short type name makes that cast cheaper.
+class node_worker : public node_actor::base {
+public:
+  node_worker(caf::actor_config& cfg, std::shared_ptr<partition_plan> plan,
+              int group);
+
+  behavior_type make_behavior() override;
+
+  /// Lets go of the plan (which holds every actor of the partition) and
+  /// of the consumers' handles: nothing keeps a stopped actor alive, so a
+  /// closed session frees its plans and actors. The contexts of kernels
+  /// still in flight stay until the actor object goes.
+  void on_exit() override {
+    nodes.clear();
+    instances.clear();
+    current = nullptr;
+    info = nullptr;
+    plan.reset();
+  }
+
+  const char* name() const override {
+    return "actorflow.node";
+  }
+
+  std::shared_ptr<partition_plan> plan;
+  int group = 0;
+  /// The hosted nodes, by index in the group.
+  std::vector<node_state> nodes;
+  /// Values between hosted nodes not yet handled.
+  local_queue local;
+  /// Whether a `drain_atom` to itself is on its way.
+  bool drain_posted = false;
+  /// Asynchronous kernels in flight, by id.
+  std::unordered_map<uint64_t, async_call> async;
+  uint64_t next_async = 0;
+  /// The tracker of the step whose message is being handled (nullptr for
+  /// a value from another worker that arrived before the step started
+  /// here), and how many of its tokens this actor owns meanwhile (see
+  /// `step_tracker`). Kept as a cache: most messages in a row share a step.
+  step_tracker* tracker = nullptr;
+  int64_t owned = 0;
+  /// The group, and for a loop frame its instances with work here, by
+  /// `frame_key`; the instance of the message being handled (kept after
+  /// it, as a cache: most messages in a row share one).
+  const node_group* info = nullptr;
+  std::unordered_map<tag, frame_instance, tag_hash> instances;
+  frame_instance* current = nullptr;
+  tag current_key;
+};
+
+using self_ptr = node_worker*;
+
+/// The key of the frame instance `t` belongs to.
+inline tag frame_key(const tag& t) {
+  return tag{t.step, t.frame, invariant_iter};
+}
+
+/// Points `self->tracker` at the tracker of `step` (nullptr if the step
+/// has not started on this worker, or ended).
+inline void use_tracker(self_ptr self, uint64_t step) {
+  auto* t = self->tracker;
+  if (t == nullptr || t->step.load(std::memory_order_acquire) != step)
+    self->tracker = self->plan->trackers->find(step);
+}
+
+/// Makes sure this actor owns at least `n` tokens of the current step.
+inline void reserve(self_ptr self, int64_t n) {
+  if (self->owned < n && self->tracker != nullptr) {
+    self->tracker->mint(n - self->owned);
+    self->owned = n;
+  }
+}
+
+/// Takes a token for a message or a kernel about to start.
+inline void take_token(self_ptr self) {
+  reserve(self, 1);
+  --self->owned;
+}
+
+/// Gives back the tokens left after a message was handled; the actor that
+/// gives back a step's last token tells the master.
+inline void finish(self_ptr self) {
+  if (self->owned > 0 && self->tracker != nullptr
+      && self->tracker->release(self->owned))
+    self->send(self->plan->sink, step_complete_msg{self->tracker->step.load(
+                                   std::memory_order_relaxed)});
+  self->owned = 0;
+}
+
+/// Sends `msg` to the actor `dest` without a sender: node actors never
+/// reply, and leaving the sender out spares a reference count on this
+/// actor that the receiving core would otherwise have to touch. Passing our
+/// execution unit keeps CAF scheduling `dest` on this worker.
+inline void enqueue(self_ptr self, const node_actor& dest, value_msg&& msg) {
+  caf::actor_cast<caf::abstract_actor*>(dest)->enqueue(
+    caf::make_mailbox_element(nullptr, caf::make_message_id(), {},
+                              std::move(msg)),
+    self->context());
+}
+
+/// Queues `msg` for a hosted node, as work of its iteration (values stay in
+/// their frame instance inside a group; Enters and Exits send to others).
+inline void push_local(self_ptr self, value_msg&& msg) {
+  bool counted = self->current != nullptr && msg.tag.iter >= 0
+                 && self->current->add_work(msg.tag.iter);
+  self->local.push(std::move(msg), counted);
+}
+
+/// Sends a node's outputs for tag `t` along its out-edges (`outputs`
+/// nullptr: every edge gets `state` and no value); node_firing.cpp.
+void send_outputs(self_ptr self, node_state& st, const tag& t,
+                  value_state state, std::vector<ops::entry>* outputs);
+
+/// Checks a finished kernel's outputs and sends them on (or reports its
+/// error and sends failed values); node_firing.cpp.
+void finish_kernel(self_ptr self, node_state& st, const tag& t,
+                   ops::kernel_context& ctx);
+
+/// Takes value `m` for hosted node `st`: collects it with the other inputs
+/// of its tag and fires the node once all are in; node_firing.cpp.
+void on_value(self_ptr self, node_state& st, value_msg& m);
+
+} // namespace actorflow::actors::detail
