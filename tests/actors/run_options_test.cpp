@@ -5,10 +5,10 @@
 #include <chrono>
 #include <future>
 
-#include <caf/scoped_actor.hpp>
 #include <gtest/gtest.h>
 
 #include "actorflow/actorflow.hpp"
+#include "common/worker_idle.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -32,15 +32,9 @@ graph::output endless_loop(const graph::scope& s) {
     {graph::constant(s.sub("i0"), 0.0, dtype::int64)})[0];
 }
 
-/// Waits (without a clock) until the engine's worker runs no step.
+/// Whether the engine's own worker runs no step (within 30 s).
 bool worker_idle(actors::engine& e) {
-  bool idle = false;
-  caf::scoped_actor self{e.system()};
-  self
-    ->request(e.local_worker(), std::chrono::seconds{30},
-              actors::idle_atom::value)
-    .receive([&](actors::done_atom) { idle = true; }, [](const caf::error&) {});
-  return idle;
+  return test::worker_idle(e.system(), e.local_worker());
 }
 
 class run_options : public ::testing::Test {

@@ -29,6 +29,7 @@
 #include "cluster_fixture.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
+#include "common/worker_idle.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -498,13 +499,7 @@ bool worker_idle(actors::engine& client, const actors::cluster_task& task) {
   auto& sys = client.system();
   auto hdl
     = sys.middleman().remote_actor<actors::worker_actor>(task.host, task.port);
-  if (!hdl)
-    return false;
-  bool idle = false;
-  caf::scoped_actor self{sys};
-  self->request(*hdl, std::chrono::seconds{30}, actors::idle_atom::value)
-    .receive([&](actors::done_atom) { idle = true; }, [](const caf::error&) {});
-  return idle;
+  return hdl && test::worker_idle(sys, *hdl);
 }
 
 TEST_F(cluster_failure, a_worker_killed_mid_step_is_taken_back_once_restarted) {
