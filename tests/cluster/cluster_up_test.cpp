@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/child_leak_exit.hpp"
 #include "common/child_process.hpp"
 #include "fashion_data.hpp"
 
@@ -37,6 +38,7 @@ int free_port() {
 } // namespace
 
 TEST(cluster_up, a_killed_worker_restarts_the_job_from_its_checkpoint) {
+  test::children_keep_exit_code_under_lsan();
   if (!std::filesystem::exists(std::string{apps::fashion_mnist_dir}
                                + "/train-images-idx3-ubyte.gz"))
     GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/child_leak_exit.hpp"
 #include "common/command.hpp"
 #include "common/worker_processes.hpp"
 #include "fashion_data.hpp"
@@ -33,6 +34,7 @@ struct two_workers {
   bool checkpoint = false;
 
   explicit two_workers(const std::string& mode) {
+    test::children_keep_exit_code_under_lsan();
     // The ps task is a plain worker: the trainers make the queues they
     // share on it; workers serve nothing, so their ports are only names.
     test::worker_processes ps{ACTORFLOW_CLI,
