@@ -45,13 +45,8 @@ public:
       std::fprintf(stderr, "%s\n", procs_.error().c_str());
       std::exit(1);
     }
-    auto spec = procs_.spec();
-    if (tls) {
-      actors::cluster_spec parsed;
-      check(actors::cluster_spec::parse(
-        "jobs:\n  w:\n    tasks: [h:1]\n" + pki_->yaml(), &parsed));
-      spec.tls = parsed.tls;
-    }
+    actors::cluster_spec spec;
+    check(procs_.client_spec(&spec));
     auto o = actors::client_options(spec);
     o.num_cpu_devices = 1;
     client_ = std::make_unique<actors::engine>(o);

@@ -76,14 +76,8 @@ protected:
       ASSERT_TRUE(pki_->skip_reason().empty()) << pki_->skip_reason();
     }
     ASSERT_TRUE(procs_->ok()) << procs_->error();
-    auto spec = procs_->spec();
-    if (pki_ != nullptr) {
-      actors::cluster_spec parsed;
-      ASSERT_TRUE(actors::cluster_spec::parse(
-                    "jobs:\n  w:\n    tasks: [h:1]\n" + pki_->yaml(), &parsed)
-                    .is_ok());
-      spec.tls = parsed.tls;
-    }
+    actors::cluster_spec spec;
+    ASSERT_TRUE(procs_->client_spec(&spec).is_ok());
     client_ = std::make_unique<actors::engine>(actors::client_options(spec));
     ASSERT_TRUE(client_->init_status().is_ok())
       << client_->init_status().to_string();

@@ -594,11 +594,8 @@ TEST(cluster_freeze, a_frozen_worker_is_gone_after_the_peer_timeout) {
     ACTORFLOW_CLI, {test::job_tasks{"worker", 2, 2, 1, {}, {}, {}}}, timeouts};
   ASSERT_TRUE(procs.ok()) << procs.error();
   actors::cluster_spec spec;
-  ASSERT_TRUE(actors::cluster_spec::parse(
-                "jobs:\n  worker:\n    tasks: [h:1]\n" + timeouts, &spec)
-                .is_ok());
+  ASSERT_TRUE(procs.client_spec(&spec).is_ok());
   EXPECT_EQ(spec.peer_timeout, std::chrono::milliseconds{2000});
-  spec.tasks = procs.spec().tasks;
   actors::engine client{actors::client_options(spec)};
   ASSERT_TRUE(actors::connect_cluster(client, spec).is_ok());
   graph::scope s{client.context().ops};

@@ -69,10 +69,7 @@ TEST(cluster_over_veth, a_cut_link_fails_steps_within_the_peer_timeout) {
   test::worker_processes procs{ACTORFLOW_CLI, {job}, timeouts};
   ASSERT_TRUE(procs.ok()) << procs.error();
   actors::cluster_spec spec;
-  ASSERT_TRUE(actors::cluster_spec::parse(
-                "jobs:\n  worker:\n    tasks: [h:1]\n" + timeouts, &spec)
-                .is_ok());
-  spec.tasks = procs.spec().tasks;
+  ASSERT_TRUE(procs.client_spec(&spec).is_ok());
   actors::engine client{actors::client_options(spec)};
   ASSERT_TRUE(actors::connect_cluster(client, spec).is_ok());
   const std::string task0 = "/job:worker/task:0/device:cpu:0";

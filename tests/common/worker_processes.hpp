@@ -127,6 +127,17 @@ public:
     return static_cast<bool>(out.flush());
   }
 
+  /// The cluster as a client loads it from a file: the ports the workers
+  /// bound, and the timeouts and TLS of the extra YAML they were given.
+  core::status client_spec(actors::cluster_spec* out) const {
+    auto path = config_ + ".client";
+    if (!write_config(path))
+      return core::internal_error("cannot write ", path);
+    auto st = actors::cluster_spec::load(path, out);
+    std::remove(path.c_str());
+    return st;
+  }
+
   /// Where task `i` takes large tensors (`host:port`; empty: no bulk
   /// path).
   const std::string& bulk_address(size_t i) const {
