@@ -12,6 +12,7 @@
 
 #include "actorflow/actors/cancellation.hpp"
 #include "actorflow/actors/checkpoint_manager.hpp"
+#include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/queue_runner.hpp"

@@ -48,8 +48,9 @@ struct compiled_plan {
   std::vector<core::shape> feed_shapes;
   std::vector<std::pair<std::string, std::string>> feed_nodes; ///< name, op
   std::vector<std::string> fetch_names;
-  /// Each node's device, for run_metadata.
+  /// Each node's device and the partitions, for run_metadata.
   std::map<std::string, std::string> placement;
+  std::vector<graph::graph> partition_graphs;
   /// Registration: replies still to come, the Recvs of every worker, the
   /// first error, and the runs that wait until the plan is ready.
   size_t replies_left = 0;
@@ -71,6 +72,10 @@ struct step_state {
   std::vector<core::tensor> fetched;
   std::vector<value_state> fetch_states;
   bool want_metadata = false;
+  bool want_partition_graphs = false;
+  /// What the workers recorded, when the step is traced.
+  bool traced = false;
+  step_stats stats;
   size_t reports_left = 0;
   core::status error;
   bool aborted = false; ///< The other workers were told to abort.
@@ -248,6 +253,7 @@ core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
         wp.feeds.push_back(
           static_cast<int32_t>(std::get<int64_t>(node.attrs.at("index"))));
     }
+    plan->partition_graphs.push_back(part);
     wp.set.graphs.push_back(std::move(part));
   }
   core::log().debug("compiled run signature with {} nodes on {} workers",
@@ -383,6 +389,10 @@ void launch(self_ptr self, const plan_ptr& plan, run_request& req,
   step.promise = std::move(promise);
   step.plan = plan;
   step.want_metadata = req.want_metadata;
+  step.want_partition_graphs = req.partition_graphs;
+  step.traced = req.trace == trace_level::full;
+  step.stats.step = id;
+  step.stats.start_us = step.traced ? now_micros() : 0;
   step.fetched.resize(plan->fetch_names.size());
   step.fetch_states.resize(plan->fetch_names.size(), value_state::failed);
   step.reports_left = plan->parts.size();
@@ -391,7 +401,7 @@ void launch(self_ptr self, const plan_ptr& plan, run_request& req,
     return;
   }
   for (const auto& part : plan->parts) {
-    run_step_msg msg{part.handle, id, {}};
+    run_step_msg msg{part.handle, id, {}, step.traced};
     for (auto index : part.feeds)
       msg.feeds.push_back(
         indexed_tensor{index, value_state::live,
@@ -407,6 +417,18 @@ void launch(self_ptr self, const plan_ptr& plan, run_request& req,
               on_report(self, id, report, task);
             });
   }
+}
+
+/// Adds what worker `task` recorded of a traced step to `out`.
+void add_stats(step_stats& from, const std::string& task, step_stats* out) {
+  for (auto& d : from.devices) {
+    d.worker = task;
+    out->devices.push_back(std::move(d));
+  }
+  out->partition_messages += from.partition_messages;
+  out->partition_bytes += from.partition_bytes;
+  out->process_messages += from.process_messages;
+  out->process_bytes += from.process_bytes;
 }
 
 void on_report(self_ptr self, uint64_t id, step_report& report,
@@ -425,6 +447,8 @@ void on_report(self_ptr self, uint64_t id, step_report& report,
     step.fetched[idx] = std::move(f.value);
     step.fetch_states[idx] = f.state;
   }
+  if (step.traced)
+    add_stats(report.stats, task, &step.stats);
   // The first error is the step's, but a cancellation the abort caused
   // gives way to the error that caused it (as TensorFlow's StatusGroup
   // prefers root causes).
@@ -468,6 +492,12 @@ void finish_step(self_ptr self, uint64_t id, step_state& step) {
     run_result result{std::move(step.fetched), {}};
     if (step.want_metadata)
       result.metadata.placement = step.plan->placement;
+    if (step.want_metadata && step.want_partition_graphs)
+      result.metadata.partition_graphs = step.plan->partition_graphs;
+    if (step.want_metadata && step.traced) {
+      step.stats.end_us = now_micros();
+      result.metadata.stats = std::move(step.stats);
+    }
     step.promise.deliver(std::move(result));
   } else {
     core::log().debug("step {} failed: {}", id, step.error.to_string());

@@ -247,8 +247,11 @@ node_worker::behavior_type node_worker::make_behavior() {
         return;
       }
       begin(self, call.tag, call.tracker); // the token the kernel held
-      finish_kernel(self, self->nodes[static_cast<size_t>(call.node)], call.tag,
-                    *call.ctx);
+      auto& st = self->nodes[static_cast<size_t>(call.node)];
+      self->firing_bytes = 0;
+      finish_kernel(self, st, call.tag, *call.ctx);
+      if (call.start_us != 0)
+        record_firing(self, st, call.tag, call.start_us);
       if (call.counted)
         self->current->work_done(call.tag.iter);
       advance(self);

@@ -122,7 +122,31 @@ void finish_kernel(self_ptr self, node_state& st, const tag& t,
     send_outputs(self, st, t, value_state::failed, nullptr);
     return;
   }
+  if (collector(self) != nullptr)
+    for (const auto& e : ctx.outputs())
+      if (e.value.valid())
+        self->firing_bytes += static_cast<int64_t>(e.value.bytes());
   send_outputs(self, st, t, value_state::live, &ctx.outputs());
+}
+
+void record_firing(self_ptr self, const node_state& st, const tag& t,
+                   int64_t start_us) {
+  auto* stats = collector(self);
+  if (stats == nullptr)
+    return;
+  const auto& item = *st.item;
+  node_exec_stats x;
+  x.node = item.def.name;
+  x.op = item.def.op;
+  x.frame_name = self->info->frame_name;
+  x.frame = t.frame;
+  x.iter = t.iter;
+  x.start_us = start_us;
+  x.end_us = now_micros();
+  x.output_bytes = self->firing_bytes;
+  if (st.kind == node_kind::send || st.kind == node_kind::recv)
+    x.tensor_name = std::get<std::string>(item.def.attrs.at("tensor_name"));
+  stats->record(self->plan->device_name, std::move(x));
 }
 
 namespace {
@@ -191,9 +215,10 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
     auto* raw = ctx.get();
     take_token(self); // the kernel's, until its async_done_msg is handled
     bool counted = self->current != nullptr && self->current->add_work(t.iter);
-    self->async.emplace(id,
-                        async_call{static_cast<int>(&st - self->nodes.data()),
-                                   t, std::move(ctx), counted, self->tracker});
+    self->async.emplace(
+      id, async_call{static_cast<int>(&st - self->nodes.data()), t,
+                     std::move(ctx), counted, self->tracker,
+                     collector(self) != nullptr ? now_micros() : 0});
     // The handle keeps this actor, and with it the kernel and its context,
     // alive until the kernel is done.
     auto handle = caf::actor_cast<node_actor>(self);
@@ -280,8 +305,8 @@ uint64_t child_frame(uint64_t parent, int64_t iter, uint64_t name_hash) {
 }
 
 /// Runs the node for tag `t` once every input has arrived.
-void fire(self_ptr self, node_state& st, const tag& t, value_state state,
-          std::vector<ops::entry>& inputs) {
+void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
+               std::vector<ops::entry>& inputs) {
   const auto& item = *st.item;
   if (state == value_state::dead && item.is_control_trigger)
     state = value_state::live;
@@ -295,7 +320,12 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
         send_outputs(self, st, t, state, nullptr);
       return;
     case node_kind::feed:
-    case node_kind::recv: send_outputs(self, st, t, state, &inputs); return;
+    case node_kind::recv:
+      if (collector(self) != nullptr && !inputs.empty()
+          && inputs[0].value.valid())
+        self->firing_bytes = static_cast<int64_t>(inputs[0].value.bytes());
+      send_outputs(self, st, t, state, &inputs);
+      return;
     case node_kind::send: {
       ops::entry value;
       if (state == value_state::live) {
@@ -307,6 +337,11 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
         } else {
           value.value = std::move(v);
         }
+      }
+      if (auto* stats = collector(self);
+          stats != nullptr && value.value.valid()) {
+        self->firing_bytes = static_cast<int64_t>(value.value.bytes());
+        stats->count_transfer(item.send_remote, self->firing_bytes);
       }
       value_msg m{t, 0, state, std::move(value), item.send_target_node};
       if (!item.send_remote) { // the Recv's worker counts its own work
@@ -367,6 +402,22 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
         next_iteration(self, st, t, state, inputs);
       return;
   }
+}
+
+/// Runs the node for tag `t`, recording the firing when the step is
+/// traced (an asynchronous kernel's when it is done).
+void fire(self_ptr self, node_state& st, const tag& t, value_state state,
+          std::vector<ops::entry>& inputs) {
+  if (collector(self) == nullptr || state != value_state::live) {
+    fire_node(self, st, t, state, inputs);
+    return;
+  }
+  auto start = now_micros();
+  auto async_before = self->next_async;
+  self->firing_bytes = 0;
+  fire_node(self, st, t, state, inputs);
+  if (self->next_async == async_before)
+    record_firing(self, st, t, start);
 }
 
 using pending_iterator

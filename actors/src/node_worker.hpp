@@ -20,6 +20,7 @@
 #include "frame_instance.hpp"
 #include "local_queue.hpp"
 #include "partition_plan.hpp"
+#include "step_stats_collector.hpp"
 
 namespace actorflow::actors::detail {
 
@@ -97,6 +98,7 @@ struct async_call {
   std::unique_ptr<ops::kernel_context> ctx;
   bool counted;          ///< As work of its frame instance.
   step_tracker* tracker; ///< Of the token it holds.
+  int64_t start_us = 0;  ///< When it started, if the step is traced.
 };
 
 /// The actor class of a group of nodes. A class of its own rather than a
@@ -149,6 +151,9 @@ public:
   std::unordered_map<tag, frame_instance, tag_hash> instances;
   frame_instance* current = nullptr;
   tag current_key;
+  /// The bytes the node firing now produced or moved, when its step is
+  /// traced (see `record_firing`).
+  int64_t firing_bytes = 0;
 };
 
 using self_ptr = node_worker*;
@@ -208,6 +213,17 @@ inline void push_local(self_ptr self, value_msg&& msg) {
                  && self->current->add_work(msg.tag.iter);
   self->local.push(std::move(msg), counted);
 }
+
+/// The collector of the current step's firings; nullptr when the step is
+/// not traced (see `step_tracker::stats`).
+inline detail::step_stats_collector* collector(self_ptr self) {
+  return self->tracker != nullptr ? self->tracker->stats : nullptr;
+}
+
+/// Records a live firing of `st` for tag `t` that started at `start_us`
+/// and ends now, in the current step's collector; node_firing.cpp.
+void record_firing(self_ptr self, const node_state& st, const tag& t,
+                   int64_t start_us);
 
 /// Sends a node's outputs for tag `t` along its out-edges (`outputs`
 /// nullptr: every edge gets `state` and no value); node_firing.cpp.

@@ -231,6 +231,9 @@ core::status partition_plan::build(
       plan->groups.back().retires = frame != 0;
       plan->groups.back().parallel_iterations
         = info.frames[static_cast<size_t>(frame)].parallel_iterations;
+      if (frame != 0)
+        plan->groups.back().frame_name
+          = info.frames[static_cast<size_t>(frame)].name;
     }
     auto& g = plan->groups[static_cast<size_t>(group)];
     plan->group_of[i] = group;

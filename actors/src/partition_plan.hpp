@@ -90,6 +90,8 @@ struct node_group {
   /// The loop frame (index in `graph::control_flow_info::frames`; 0 for
   /// the root frame).
   int frame = 0;
+  /// The loop frame's name ("" for the root frame), for traces.
+  std::string frame_name;
   /// Whether the group frees each instance of its frame when the
   /// instance's work is done (see `frame_instance`): the frame and every
   /// frame nested in it lie on this partition alone (no Send or Recv). A

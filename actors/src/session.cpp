@@ -45,6 +45,8 @@ core::status session::run(const run_options& options, const feed_list& feeds,
                                         options.timeout.count());
   run_request req{feeds, fetches, targets, metadata != nullptr};
   req.timeout_ms = options.timeout.count();
+  req.trace = options.trace;
+  req.partition_graphs = options.output_partition_graphs;
   uint64_t run_id = 0;
   if (options.cancel != nullptr) {
     req.run_id = run_id = next_run_id_++;

@@ -38,6 +38,7 @@ step_tracker* step_trackers::acquire(uint64_t step) {
   }
   result->tokens.store(0, std::memory_order_relaxed);
   result->aborted.store(false, std::memory_order_relaxed);
+  result->stats = nullptr;
   result->clear_frames();
   result->step.store(step, std::memory_order_release);
   active_[step] = result;

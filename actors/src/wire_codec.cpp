@@ -341,6 +341,64 @@ std::string to_string(const partition_set& x) {
   return core::detail::str_cat("partition_set(", x.graphs.size(), " graphs)");
 }
 
+// -- step_stats ---------------------------------------------------------------
+
+namespace {
+
+void encode_stats(const step_stats& x, schema::StepStats::Builder out) {
+  auto devices = out.initDevices(static_cast<unsigned>(x.devices.size()));
+  for (unsigned i = 0; i < devices.size(); ++i) {
+    const auto& d = x.devices[i];
+    auto dv = devices[i];
+    dv.setDevice(d.device);
+    dv.setWorker(d.worker);
+    dv.setBytesInUse(d.bytes_in_use);
+    dv.setPeakBytes(d.peak_bytes);
+    auto nodes = dv.initNodes(static_cast<unsigned>(d.nodes.size()));
+    for (unsigned k = 0; k < nodes.size(); ++k) {
+      const auto& n = d.nodes[k];
+      auto nv = nodes[k];
+      nv.setNode(n.node);
+      nv.setOp(n.op);
+      nv.setFrameName(n.frame_name);
+      nv.setFrame(n.frame);
+      nv.setIter(n.iter);
+      nv.setStartMicros(n.start_us);
+      nv.setEndMicros(n.end_us);
+      nv.setOutputBytes(n.output_bytes);
+      nv.setTensorName(n.tensor_name);
+    }
+  }
+  out.setPartitionMessages(x.partition_messages);
+  out.setPartitionBytes(x.partition_bytes);
+  out.setProcessMessages(x.process_messages);
+  out.setProcessBytes(x.process_bytes);
+}
+
+void decode_stats(schema::StepStats::Reader in, step_stats* out) {
+  out->devices.clear();
+  out->devices.reserve(in.getDevices().size());
+  for (auto dv : in.getDevices()) {
+    auto& d = out->devices.emplace_back();
+    d.device = dv.getDevice();
+    d.worker = dv.getWorker();
+    d.bytes_in_use = dv.getBytesInUse();
+    d.peak_bytes = dv.getPeakBytes();
+    d.nodes.reserve(dv.getNodes().size());
+    for (auto nv : dv.getNodes())
+      d.nodes.push_back(node_exec_stats{
+        nv.getNode(), nv.getOp(), nv.getFrameName(), nv.getFrame(),
+        nv.getIter(), nv.getStartMicros(), nv.getEndMicros(),
+        nv.getOutputBytes(), nv.getTensorName()});
+  }
+  out->partition_messages = in.getPartitionMessages();
+  out->partition_bytes = in.getPartitionBytes();
+  out->process_messages = in.getProcessMessages();
+  out->process_bytes = in.getProcessBytes();
+}
+
+} // namespace
+
 // -- run_step_msg -------------------------------------------------------------
 
 caf::error inspect(caf::serializer& f, run_step_msg& x) {
@@ -349,6 +407,7 @@ caf::error inspect(caf::serializer& f, run_step_msg& x) {
     [&](schema::RunStep::Builder out, capnp::Orphanage& orphanage) {
       out.setHandle(x.handle);
       out.setStep(x.step);
+      out.setTrace(x.trace);
       encode_indexed_list(x.feeds,
                           out.initFeeds(static_cast<unsigned>(x.feeds.size())),
                           orphanage);
@@ -360,6 +419,7 @@ caf::error inspect(caf::deserializer& f, run_step_msg& x) {
   return load<schema::RunStep>(f, "run step", [&](schema::RunStep::Reader in) {
     x.handle = in.getHandle();
     x.step = in.getStep();
+    x.trace = in.getTrace();
     return decode_indexed_list(in.getFeeds(), &x.feeds);
   });
 }
@@ -380,6 +440,8 @@ caf::error inspect(caf::serializer& f, step_report& x) {
         x.fetches, out.initFetches(static_cast<unsigned>(x.fetches.size())),
         orphanage);
       encode_status(x.error, out.initStatus());
+      if (!x.stats.devices.empty())
+        encode_stats(x.stats, out.initStats());
       return caf::error{};
     });
 }
@@ -390,6 +452,8 @@ caf::error inspect(caf::deserializer& f, step_report& x) {
       x.step = in.getStep();
       ACTORFLOW_RETURN_IF_ERROR(
         decode_indexed_list(in.getFetches(), &x.fetches));
+      if (in.hasStats())
+        decode_stats(in.getStats(), &x.stats);
       return decode_status(in.getStatus(), &x.error);
     });
 }

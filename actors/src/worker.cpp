@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <caf/send.hpp>
@@ -13,6 +14,7 @@
 #include "guarded.hpp"
 #include "node_actor_impl.hpp"
 #include "partition_plan.hpp"
+#include "step_stats_collector.hpp"
 
 namespace actorflow::actors {
 
@@ -31,6 +33,8 @@ struct running_step {
   /// Whom to tell first when the part fails: the master that sent the
   /// step (master_actor, which takes `abort_atom, step`).
   caf::typed_actor<caf::reacts_to<abort_atom, uint64_t>> master;
+  /// Where the step's firings are recorded, when it is traced.
+  std::unique_ptr<detail::step_stats_collector> stats;
 };
 
 struct worker_state {
@@ -89,6 +93,27 @@ core::status register_set(self_ptr self, partition_set& set,
 
 void finish_step(self_ptr self, uint64_t id);
 
+/// What a traced step did on this worker: the firings `stats` recorded
+/// and the memory of the devices of `parts`.
+void collect_stats(detail::step_stats_collector& stats, const plan_list& parts,
+                   step_stats* out) {
+  *out = stats.take();
+  for (const auto& part : parts) {
+    auto i = std::find_if(out->devices.begin(), out->devices.end(),
+                          [&](const device_step_stats& d) {
+                            return d.device == part->device_name;
+                          });
+    if (i == out->devices.end()) {
+      out->devices.emplace_back();
+      out->devices.back().device = part->device_name;
+      i = out->devices.end() - 1;
+    }
+    auto mem = part->device->allocator(core::memory_type::host)->stats();
+    i->bytes_in_use = mem.bytes_in_use;
+    i->peak_bytes = mem.peak_bytes_in_use;
+  }
+}
+
 /// Aborts this worker's part of step `id`, as TensorFlow's executor stops
 /// at a step's first error: queue operations waiting for it are cancelled,
 /// its node actors drop what they keep for it and every message of it
@@ -139,6 +164,10 @@ caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
   step.master = caf::actor_cast<decltype(step.master)>(self->current_sender());
   step.promise = self->make_response_promise<step_report>();
   step.tracker = st.trackers->acquire(msg.step);
+  if (msg.trace) {
+    step.stats = std::make_unique<detail::step_stats_collector>();
+    step.tracker->stats = step.stats.get();
+  }
   int64_t roots = 0;
   for (const auto& part : set->second)
     roots += static_cast<int64_t>(part->roots.size());
@@ -174,9 +203,11 @@ void finish_step(self_ptr self, uint64_t id) {
   if (i == st.steps.end())
     return;
   auto& step = i->second;
+  auto set = st.sets.find(step.handle);
+  if (step.stats != nullptr && set != st.sets.end())
+    collect_stats(*step.stats, set->second, &step.report.stats);
   step.promise.deliver(std::move(step.report));
   st.rt->resources.drop_step(id);
-  auto set = st.sets.find(step.handle);
   if (set != st.sets.end())
     for (const auto& part : set->second)
       for (const auto& a : part->step_state_actors)

@@ -46,12 +46,44 @@ struct RunStep {
   handle @0 :UInt64;
   step @1 :UInt64;
   feeds @2 :List(IndexedTensor);
+  trace @3 :Bool;         # record the step's firings (StepReport.stats)
+}
+
+# A traced step's firings, transfers and memory on one worker
+# (actorflow::actors::step_stats; times in microseconds since the epoch).
+struct NodeExecStats {
+  node @0 :Text;
+  op @1 :Text;
+  frameName @2 :Text;
+  frame @3 :UInt64;
+  iter @4 :Int64;
+  startMicros @5 :Int64;
+  endMicros @6 :Int64;
+  outputBytes @7 :Int64;
+  tensorName @8 :Text;
+}
+
+struct DeviceStepStats {
+  device @0 :Text;
+  worker @1 :Text;
+  nodes @2 :List(NodeExecStats);
+  bytesInUse @3 :Int64;
+  peakBytes @4 :Int64;
+}
+
+struct StepStats {
+  devices @0 :List(DeviceStepStats);
+  partitionMessages @1 :Int64;
+  partitionBytes @2 :Int64;
+  processMessages @3 :Int64;
+  processBytes @4 :Int64;
 }
 
 struct StepReport {
   step @0 :UInt64;
   fetches @1 :List(IndexedTensor);
   status @2 :Status;
+  stats @3 :StepStats;    # set when the step was traced
 }
 
 # The header of a value on the bulk path between two workers (a plain TCP

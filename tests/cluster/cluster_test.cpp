@@ -29,6 +29,7 @@
 #include "cluster_fixture.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
+#include "common/trace_checks.hpp"
 #include "common/worker_idle.hpp"
 
 using namespace actorflow;
@@ -622,4 +623,21 @@ TEST(cluster_freeze, a_frozen_worker_is_gone_after_the_peer_timeout) {
     << st.to_string();
   EXPECT_GE(std::chrono::steady_clock::now() - started,
             std::chrono::milliseconds{1900});
+}
+
+TEST_F(cluster, a_traced_step_gathers_the_firings_of_both_workers) {
+  constexpr int64_t n = 1000;
+  auto md = traced_split_run(*client_, task0, task1, n);
+  expect_split_run_stats(md, task0, task1, n);
+  std::set<std::string> workers;
+  for (const auto& d : md.stats.devices)
+    workers.insert(d.worker);
+  EXPECT_EQ(workers, (std::set<std::string>{"/job:worker/task:0",
+                                            "/job:worker/task:1"}));
+  // The product and the loop's predicate crossed between the processes.
+  EXPECT_GT(md.stats.process_messages, 20);
+  EXPECT_GE(md.stats.process_bytes, n * 4);
+  actors::chrome_trace trace;
+  trace.add(md.stats);
+  expect_trace_structure(trace.to_json(), 1);
 }

@@ -146,11 +146,21 @@ int main(int argc, char** argv) {
     "run_step", 2,
     actors::run_step_msg{
       1, 9, {actors::indexed_tensor{0, actors::value_state::live, matrix}}});
-  message("step_report", 3,
-          actors::step_report{
-            9,
-            {actors::indexed_tensor{0, actors::value_state::dead, {}}},
-            core::invalid_argument_error("x is bad").with_context("n", "Op")});
+  {
+    actors::step_report report;
+    report.step = 9;
+    report.fetches.push_back(
+      actors::indexed_tensor{0, actors::value_state::dead, {}});
+    report.error
+      = core::invalid_argument_error("x is bad").with_context("n", "Op");
+    // A traced step's firings ride along.
+    auto& device = report.stats.devices.emplace_back();
+    device.device = "/job:w/task:0/device:cpu:0";
+    device.nodes.push_back(actors::node_exec_stats{"n", "Op", "loop", 7, 2, 100,
+                                                   150, 64, "edge_1_n"});
+    report.stats.process_messages = 1;
+    message("step_report", 3, report);
+  }
   {
     auto header = actors::detail::encode_bulk_header(3, value);
     uint64_t payload = matrix.bytes();

@@ -27,6 +27,7 @@
 #include <caf/serializer.hpp>
 #include <caf/typed_actor.hpp>
 
+#include "actorflow/actors/step_stats.hpp"
 #include "actorflow/actors/step_tracker.hpp"
 #include "actorflow/core/status.hpp"
 #include "actorflow/core/tensor.hpp"
@@ -236,6 +237,8 @@ struct run_step_msg {
   uint64_t step = 0;
   /// The feeds the worker's partitions read.
   std::vector<indexed_tensor> feeds;
+  /// Whether the worker records the step's firings (`step_report::stats`).
+  bool trace = false;
 };
 
 /// A worker's part of a step is done: what its fetch nodes got and its
@@ -244,6 +247,8 @@ struct step_report {
   uint64_t step = 0;
   std::vector<indexed_tensor> fetches;
   core::status error;
+  /// The worker's firings, transfers and memory when the step was traced.
+  step_stats stats;
 };
 
 // -- the session's client interface ------------------------------------------
@@ -265,6 +270,10 @@ struct run_request {
   /// The client's name for the run, unique in the session, by which
   /// `cancel_atom` cancels it; 0: it cannot be cancelled.
   uint64_t run_id = 0;
+  /// What the run records of itself (`run_metadata::stats`).
+  trace_level trace = trace_level::none;
+  /// Whether `run_metadata::partition_graphs` is filled in.
+  bool partition_graphs = false;
 };
 
 /// What a run tells besides its tensors, like TensorFlow's RunMetadata.
@@ -273,6 +282,13 @@ struct run_metadata {
   /// graph's nodes the step runs, and the `_Feed`, `_Fetch`, `_Send` and
   /// `_Recv` nodes the session added for it.
   std::map<std::string, std::string> placement;
+  /// What every device did in the step, when it was traced
+  /// (`run_options::trace`).
+  step_stats stats;
+  /// The partitions the step ran, one per device, with the Send and Recv
+  /// nodes that join them, when asked for
+  /// (`run_options::partition_graphs`).
+  std::vector<graph::graph> partition_graphs;
 };
 
 /// The fetched tensors, in the order of `run_request::fetches`, and the

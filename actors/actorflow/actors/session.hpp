@@ -20,6 +20,13 @@ struct run_options {
   /// Cancels the run from another thread (see `cancellation`); nullptr:
   /// none.
   cancellation* cancel = nullptr;
+  /// What the run records of itself into `run_metadata::stats`: with
+  /// `trace_level::full` every node firing on every device and worker,
+  /// the step's transfers and its devices' memory.
+  trace_level trace = trace_level::none;
+  /// Whether `run_metadata::partition_graphs` gets the graphs the step ran
+  /// (TensorFlow's `output_partition_graphs`).
+  bool output_partition_graphs = false;
 };
 
 /// A blocking client of one session actor, for plain C++ code.
@@ -56,7 +63,8 @@ public:
                    std::vector<core::tensor>* outputs,
                    run_metadata* metadata = nullptr);
 
-  /// Runs one step with `options`: a deadline, a cancellation.
+  /// Runs one step with `options`: a deadline, a cancellation, a trace
+  /// (in `metadata`, which a trace needs).
   core::status run(const run_options& options, const feed_list& feeds,
                    const std::vector<std::string>& fetches,
                    const std::vector<std::string>& targets,

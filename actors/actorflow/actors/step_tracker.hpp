@@ -13,6 +13,10 @@
 
 namespace actorflow::actors {
 
+namespace detail {
+class step_stats_collector;
+} // namespace detail
+
 /// Counts the work of one step that is not done yet on one worker, as
 /// TensorFlow's executor counts outstanding ops: the worker's part of the
 /// step is complete when the count drops to zero, whatever frame or
@@ -38,6 +42,10 @@ struct step_tracker {
   /// node actors then drop its messages and give their tokens back, so
   /// that the step ends without running anything more.
   std::atomic<bool> aborted{false};
+  /// Where node actors record the step's firings when it is traced;
+  /// nullptr when not. Set before the step's first message, cleared after
+  /// its last token came back.
+  detail::step_stats_collector* stats = nullptr;
 
   /// Records frame instance `x` (the first Enter that creates it wins).
   void enter_frame(const frame_ref& x);

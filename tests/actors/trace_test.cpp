@@ -1,0 +1,76 @@
+// Seeing a run (issue 15): step stats in run_metadata, partition graphs,
+// and the Chrome trace written from them, on one process with two
+// devices. The cluster suite runs the same checks over two workers.
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "actorflow/actorflow.hpp"
+#include "actorflow/actors/chrome_trace.hpp"
+#include "common/trace_checks.hpp"
+
+using namespace actorflow;
+
+namespace {
+
+constexpr int64_t n = 1000;
+
+} // namespace
+
+TEST(trace, a_traced_run_records_every_firing_of_both_devices) {
+  actors::engine e;
+  auto md = test::traced_split_run(e, "cpu:0", "cpu:1", n);
+  test::expect_split_run_stats(md, "cpu:0", "cpu:1", n);
+  EXPECT_EQ(md.stats.process_messages, 0); // one process
+  for (const auto& d : md.stats.devices)
+    EXPECT_EQ(d.worker, "/job:localhost/task:0");
+}
+
+TEST(trace, an_untraced_run_records_nothing) {
+  actors::engine e;
+  graph::scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {2});
+  auto y = graph::relu(s.sub("y").with_device("cpu:1"), x);
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<core::tensor> out;
+  actors::run_metadata md;
+  auto st = sess.run({{x.name(), core::tensor{core::dtype::float32, {2}}}},
+                     {y.name()}, {}, &out, &md);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_TRUE(md.stats.devices.empty());
+  EXPECT_EQ(md.stats.partition_messages, 0);
+  EXPECT_TRUE(md.partition_graphs.empty());
+  EXPECT_FALSE(md.placement.empty());
+}
+
+TEST(trace, the_chrome_trace_of_two_steps_has_its_structure) {
+  actors::engine e;
+  actors::chrome_trace trace;
+  trace.add(test::traced_split_run(e, "cpu:0", "cpu:1", n).stats);
+  trace.add(test::traced_split_run(e, "cpu:0", "cpu:1", n).stats);
+  ASSERT_EQ(trace.size(), 2u);
+  char path[] = "/tmp/actorflow-trace-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  auto st = trace.write(path);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  std::ifstream in{path};
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(path);
+  test::expect_trace_structure(text.str(), 2);
+}
+
+TEST(trace, writing_a_trace_where_no_file_can_be_says_where) {
+  actors::chrome_trace trace;
+  auto st = trace.write("/nonexistent-dir/trace.json");
+  EXPECT_FALSE(st.is_ok());
+  EXPECT_NE(st.message().find("/nonexistent-dir/trace.json"), std::string::npos)
+    << st.to_string();
+}
