@@ -92,6 +92,19 @@ int run(int argc, char** argv) {
     "model's dtype and shape, initialise the others (as TensorFlow's "
     "init_from_checkpoint)");
   train_cmd->add_flag("--quiet", train.quiet, "Print only the final JSON line");
+  auto* trace_opt = train_cmd->add_option(
+    "--trace", train.trace,
+    "Write a Chrome trace of the steps --trace-steps to this file (open it "
+    "in ui.perfetto.dev or chrome://tracing); with --cluster, the chief "
+    "writes it");
+  train_cmd
+    ->add_option("--trace-steps", train.trace_steps,
+                 "With --trace: the training steps FIRST:END to trace, END "
+                 "excluded, counted from 0 in the whole run (default 10:15)")
+    ->delimiter(':')
+    ->capture_default_str()
+    ->check(CLI::NonNegativeNumber)
+    ->needs(trace_opt);
   auto* cluster_opt
     = train_cmd
         ->add_option("--cluster", train.cluster,
@@ -181,6 +194,9 @@ int run(int argc, char** argv) {
     ->capture_default_str()
     ->check(int_range(1, 1024));
   add_threads_option(run_cmd, &run.threads);
+  run_cmd->add_option("--trace", run.trace,
+                      "Write a Chrome trace of the step to this file (open it "
+                      "in ui.perfetto.dev or chrome://tracing)");
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());

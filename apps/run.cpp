@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/session.hpp"
@@ -76,9 +77,20 @@ int run_graph(const run_options& o) {
   if (!st.is_ok())
     return fail(st);
   std::vector<core::tensor> outputs;
-  st = sess.run(feeds, fetch_names, o.targets, &outputs);
+  actors::run_options ro;
+  if (!o.trace.empty())
+    ro.trace = actors::trace_level::full;
+  actors::run_metadata md;
+  st = sess.run(ro, feeds, fetch_names, o.targets, &outputs, &md);
   if (!st.is_ok())
     return fail(st);
+  if (!o.trace.empty()) {
+    actors::chrome_trace trace;
+    trace.add(std::move(md.stats));
+    if (st = trace.write(o.trace); !st.is_ok())
+      return fail(st);
+    std::fprintf(stderr, "trace written to %s\n", o.trace.c_str());
+  }
   for (size_t i = 0; i < outputs.size(); ++i) {
     std::printf("%s = %s\n", fetch_names[i].c_str(),
                 outputs[i].debug_string().c_str());

@@ -14,6 +14,7 @@ struct run_options {
   std::vector<std::string> targets; ///< Nodes run for their effects.
   int cpus = 2;                     ///< CPU devices of this process.
   int threads = 0;
+  std::string trace; ///< A Chrome trace file of the step; empty: none.
 };
 
 /// Runs one step of a saved graph, in this process or on the cluster of a

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "actorflow/actors/checkpoint_manager.hpp"
+#include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/queue_runner.hpp"
 #include "fashion_training.hpp"
 
@@ -176,6 +177,65 @@ core::status restore_for_resume(const train_options& o,
   return core::status::ok();
 }
 
+namespace {
+
+/// Traces the training steps `--trace-steps` asks for and writes their
+/// Chrome trace once the last of them ran.
+class step_tracer {
+public:
+  explicit step_tracer(const train_options& o)
+    : path_(o.trace), first_(o.trace_steps.first), end_(o.trace_steps.second) {
+  }
+
+  /// The options of training step `step`'s runs.
+  actors::run_options options(int64_t step) const {
+    actors::run_options ro;
+    if (traces(step))
+      ro.trace = actors::trace_level::full;
+    return ro;
+  }
+
+  /// Keeps what a run of step `step` recorded.
+  void add(int64_t step, actors::run_metadata& md) {
+    if (traces(step))
+      trace_.add(std::move(md.stats));
+  }
+
+  /// Training step `step` is done: writes the trace after the last one.
+  core::status step_done(int64_t step) {
+    if (!traces(step) || step + 1 != end_)
+      return core::status::ok();
+    ACTORFLOW_RETURN_IF_ERROR(trace_.write(path_));
+    std::fprintf(stderr, "\ntrace of steps %lld..%lld written to %s\n",
+                 static_cast<long long>(first_),
+                 static_cast<long long>(end_ - 1), path_.c_str());
+    return core::status::ok();
+  }
+
+  /// Says so when the run ended before the steps to trace.
+  void warn_if_untraced(int64_t steps_run) const {
+    if (!path_.empty() && steps_run < end_)
+      std::fprintf(stderr,
+                   "no trace written: the run ended at step %lld, before "
+                   "--trace-steps %lld:%lld did\n",
+                   static_cast<long long>(steps_run),
+                   static_cast<long long>(first_),
+                   static_cast<long long>(end_));
+  }
+
+private:
+  bool traces(int64_t step) const {
+    return !path_.empty() && step >= first_ && step < end_;
+  }
+
+  std::string path_;
+  int64_t first_;
+  int64_t end_;
+  actors::chrome_trace trace_;
+};
+
+} // namespace
+
 int train_epochs(actors::session& sess, const fashion_training& g,
                  const fashion_data& data, const train_options& o,
                  int64_t steps_per_epoch, int64_t step,
@@ -194,6 +254,7 @@ int train_epochs(actors::session& sess, const fashion_training& g,
     return st;
   };
   progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0};
+  step_tracer tracer{o};
   double accuracy = 0, train_seconds = 0;
   int64_t trained = 0;
   auto first_epoch = static_cast<int>(step / steps_per_epoch);
@@ -201,11 +262,18 @@ int train_epochs(actors::session& sess, const fashion_training& g,
     auto start = clock_type::now();
     double loss = 0;
     for (auto k = step - epoch * steps_per_epoch; k < steps_per_epoch; ++k) {
-      auto st = sess.run({}, {g.loss}, {g.train}, &out);
+      actors::run_metadata md;
+      auto st
+        = sess.run(tracer.options(step), {}, {g.loss}, {g.train}, &out, &md);
+      tracer.add(step, md);
       if (st.is_ok() && !after_step.empty()) {
         std::vector<core::tensor> ignored;
-        st = sess.run({}, {}, {after_step}, &ignored);
+        st
+          = sess.run(tracer.options(step), {}, {}, {after_step}, &ignored, &md);
+        tracer.add(step, md);
       }
+      if (st.is_ok())
+        st = tracer.step_done(step);
       if (!st.is_ok()) {
         runner.stop();
         return fail(st.to_string());
@@ -241,6 +309,7 @@ int train_epochs(actors::session& sess, const fashion_training& g,
   if (!runner.status().is_ok())
     return fail("the input queue's runner failed: "
                 + runner.status().to_string());
+  tracer.warn_if_untraced(step);
   if (trained == 0) {
     // Nothing left to train (resumed after the last epoch): report the
     // restored model.
@@ -263,6 +332,8 @@ int run_train(const train_options& o) {
   training_options t;
   if (auto err = training_options_from(o, &t); !err.empty())
     return fail(err);
+  if (o.trace_steps.second <= o.trace_steps.first)
+    return fail("--trace-steps FIRST:END needs END > FIRST");
   if (!o.cluster.empty())
     return run_train_task(o, t);
   actors::engine_options eo;

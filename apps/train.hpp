@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/session.hpp"
@@ -34,6 +35,10 @@ struct train_options {
   /// With `cluster`: synchronous training (the replicas' mean gradient
   /// applied once per step) rather than asynchronous.
   bool sync = false;
+  /// A Chrome trace file of the training steps [first, end) of
+  /// `trace_steps`; empty: none.
+  std::string trace;
+  std::pair<int64_t, int64_t> trace_steps{10, 15};
 };
 
 /// Trains a classifier on Fashion-MNIST through an input queue, with a

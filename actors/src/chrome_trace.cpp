@@ -42,34 +42,57 @@ std::string chrome_trace::to_json() const {
     if (origin == 0 || s.start_us < origin)
       origin = s.start_us;
   json events = json::array();
-  // Process 0 holds the steps; each worker gets a process, each of its
-  // devices a thread, numbered in the order they first appear.
   events.push_back(name_event("process_name", 0, 0, "steps"));
   events.push_back(name_event("thread_name", 0, 0, "steps"));
+  // A process per worker, numbered as they first appear; a device's
+  // firings on one or more threads ("lanes"): firings that overlap in time
+  // (nodes run in parallel on a device) go to different lanes, so that the
+  // slices of a thread never overlap.
   std::map<std::string, int> pids;
-  std::map<std::pair<std::string, std::string>, int> tids;
-  auto track = [&](const device_step_stats& d) {
-    auto [p, fresh_p]
-      = pids.try_emplace(d.worker, static_cast<int>(pids.size()) + 1);
-    if (fresh_p) {
-      events.push_back(name_event("process_name", p->second, 0, d.worker));
+  struct lane {
+    int tid;
+    int64_t free_at; ///< When its last slice ends.
+  };
+  std::map<std::pair<std::string, std::string>, std::vector<lane>> lanes;
+  int next_tid = 1;
+  auto pid_of = [&](const std::string& worker) {
+    auto [p, fresh]
+      = pids.try_emplace(worker, static_cast<int>(pids.size()) + 1);
+    if (fresh) {
+      events.push_back(name_event("process_name", p->second, 0, worker));
       events.push_back(json{{"ph", "M"},
                             {"name", "process_sort_index"},
                             {"pid", p->second},
                             {"args", {{"sort_index", p->second}}}});
     }
-    auto [t, fresh_t] = tids.try_emplace(std::make_pair(d.worker, d.device),
-                                         static_cast<int>(tids.size()) + 1);
-    if (fresh_t)
-      events.push_back(
-        name_event("thread_name", p->second, t->second, d.device));
-    return std::make_pair(p->second, t->second);
+    return p->second;
+  };
+  auto lane_of = [&](const device_step_stats& d, int pid, int64_t start,
+                     int64_t end) {
+    auto& ls = lanes[{d.worker, d.device}];
+    for (auto& l : ls)
+      if (l.free_at <= start) {
+        l.free_at = end;
+        return l.tid;
+      }
+    auto tid = next_tid++;
+    ls.push_back(lane{tid, end});
+    auto name
+      = ls.size() == 1 ? d.device : d.device + " #" + std::to_string(ls.size());
+    events.push_back(name_event("thread_name", pid, tid, name));
+    events.push_back(json{{"ph", "M"},
+                          {"name", "thread_sort_index"},
+                          {"pid", pid},
+                          {"tid", tid},
+                          {"args", {{"sort_index", tid}}}});
+    return tid;
   };
   // Sends by (step, tensor, frame, iteration), to draw arrows to their
   // Recvs.
   using flow_key = std::tuple<uint64_t, std::string, uint64_t, int64_t>;
-  std::map<flow_key, std::pair<int64_t, std::pair<int, int>>> sends;
-  std::vector<std::tuple<flow_key, int64_t, std::pair<int, int>>> recvs;
+  using place = std::tuple<int64_t, int, int>; // ts, pid, tid
+  std::map<flow_key, place> sends;
+  std::vector<std::pair<flow_key, place>> recvs;
   for (const auto& s : steps_) {
     events.push_back(json{{"ph", "X"},
                           {"name", "step " + std::to_string(s.step)},
@@ -85,33 +108,39 @@ std::string chrome_trace::to_json() const {
                             {"process_messages", s.process_messages},
                             {"process_bytes", s.process_bytes}}}});
     for (const auto& d : s.devices) {
-      auto [pid, tid] = track(d);
-      for (const auto& n : d.nodes) {
-        json args{{"op", n.op},
+      auto pid = pid_of(d.worker);
+      std::vector<const node_exec_stats*> firings;
+      for (const auto& n : d.nodes)
+        firings.push_back(&n);
+      std::sort(firings.begin(), firings.end(),
+                [](auto* x, auto* y) { return x->start_us < y->start_us; });
+      for (const auto* n : firings) {
+        auto tid = lane_of(d, pid, n->start_us, n->end_us);
+        json args{{"op", n->op},
                   {"step", s.step},
-                  {"frame", n.frame},
-                  {"iteration", n.iter},
-                  {"output_bytes", n.output_bytes}};
-        if (!n.frame_name.empty())
-          args["frame_name"] = n.frame_name;
-        if (!n.tensor_name.empty())
-          args["tensor_name"] = n.tensor_name;
+                  {"frame", n->frame},
+                  {"iteration", n->iter},
+                  {"output_bytes", n->output_bytes}};
+        if (!n->frame_name.empty())
+          args["frame_name"] = n->frame_name;
+        if (!n->tensor_name.empty())
+          args["tensor_name"] = n->tensor_name;
         events.push_back(json{{"ph", "X"},
-                              {"name", slice_name(n)},
-                              {"cat", n.op},
+                              {"name", slice_name(*n)},
+                              {"cat", n->op},
                               {"pid", pid},
                               {"tid", tid},
-                              {"ts", n.start_us - origin},
-                              {"dur", n.end_us - n.start_us},
+                              {"ts", n->start_us - origin},
+                              {"dur", n->end_us - n->start_us},
                               {"args", std::move(args)}});
-        if (n.tensor_name.empty())
+        if (n->tensor_name.empty())
           continue;
-        flow_key key{s.step, n.tensor_name, n.frame, n.iter};
-        if (n.op == "_Send")
-          sends[key] = {n.start_us - origin, {pid, tid}};
+        flow_key key{s.step, n->tensor_name, n->frame, n->iter};
+        place at{n->start_us - origin, pid, tid};
+        if (n->op == "_Send")
+          sends[key] = at;
         else
-          recvs.emplace_back(key, n.start_us - origin,
-                             std::make_pair(pid, tid));
+          recvs.emplace_back(std::move(key), at);
       }
       // The device's memory when the worker's part of the step ended.
       events.push_back(json{
@@ -124,27 +153,28 @@ std::string chrome_trace::to_json() const {
     }
   }
   uint64_t next_flow = 1;
-  for (const auto& [key, ts, where] : recvs) {
+  for (const auto& [key, to] : recvs) {
     auto i = sends.find(key);
     if (i == sends.end())
       continue;
     auto id = next_flow++;
+    const auto& from = i->second;
     const auto& name = std::get<1>(key);
     events.push_back(json{{"ph", "s"},
                           {"name", name},
                           {"cat", "transfer"},
                           {"id", id},
-                          {"pid", i->second.second.first},
-                          {"tid", i->second.second.second},
-                          {"ts", i->second.first}});
+                          {"pid", std::get<1>(from)},
+                          {"tid", std::get<2>(from)},
+                          {"ts", std::get<0>(from)}});
     events.push_back(json{{"ph", "f"},
                           {"bp", "e"},
                           {"name", name},
                           {"cat", "transfer"},
                           {"id", id},
-                          {"pid", where.first},
-                          {"tid", where.second},
-                          {"ts", ts}});
+                          {"pid", std::get<1>(to)},
+                          {"tid", std::get<2>(to)},
+                          {"ts", std::get<0>(to)}});
   }
   json doc{
     {"traceEvents", std::move(events)},

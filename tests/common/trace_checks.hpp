@@ -180,6 +180,20 @@ inline void expect_trace_structure(const std::string& text,
     }
   }
   EXPECT_GT(firings, 0u);
+  // The slices of a thread never overlap (they would have to nest).
+  std::map<std::pair<int, int>, std::vector<std::pair<int64_t, int64_t>>>
+    slices;
+  for (const auto& ev : events)
+    if (ev["ph"] == "X" && ev["cat"] != "step")
+      slices[{ev["pid"].get<int>(), ev["tid"].get<int>()}].emplace_back(
+        ev["ts"].get<int64_t>(),
+        ev["ts"].get<int64_t>() + ev["dur"].get<int64_t>());
+  for (auto& [thread, xs] : slices) {
+    std::sort(xs.begin(), xs.end());
+    for (size_t i = 1; i < xs.size(); ++i)
+      EXPECT_LE(xs[i - 1].second, xs[i].first)
+        << "thread " << thread.first << "/" << thread.second;
+  }
   EXPECT_FALSE(flows.empty());
   for (const auto& [id, sf] : flows)
     EXPECT_LE(sf.first, sf.second) << "flow " << id;

@@ -12,7 +12,8 @@ namespace actorflow::actors {
 /// chrome://tracing open.
 ///
 /// Each worker is a process of the trace and each of its devices a track
-/// (a thread) with a slice per node firing; a loop's firings are named
+/// (a thread; more than one where firings overlap in time, as slices of a
+/// thread must nest) with a slice per node firing; a loop's firings are named
 /// with their frame and iteration (`body/add [while:3]`); an arrow goes
 /// from each Send to the Recv that took its value. A process "steps"
 /// holds a slice per step, from the moment the master sent it out to the
