@@ -9,6 +9,7 @@
 #include "cluster_up.hpp"
 #include "demo.hpp"
 #include "flags.hpp"
+#include "graph_show.hpp"
 #include "op_list.hpp"
 #include "run.hpp"
 #include "train.hpp"
@@ -17,6 +18,28 @@
 namespace {
 
 using namespace actorflow::apps;
+
+/// The flags that describe one step of a saved graph: where it runs,
+/// what it is fed, what it fetches and runs (actorflow run, graph show).
+void add_step_options(CLI::App* cmd, run_options* run) {
+  cmd
+    ->add_option("--config", run->config,
+                 "A cluster file (YAML): run on its workers, whose devices "
+                 "the graph names (/job:J/task:T/device:cpu:N)")
+    ->check(CLI::ExistingFile);
+  cmd->add_option("--feed", run->feeds,
+                  "name=file.npy: feed the tensor in the file to the "
+                  "placeholder (or tensor) name; repeatable");
+  cmd->add_option("--fetch", run->fetches,
+                  "name or name=file.npy: print the tensor name (node or "
+                  "node:output) and write it to the file; repeatable");
+  cmd->add_option("--target", run->targets,
+                  "A node to run for its effects; repeatable");
+  cmd->add_option("--cpus", run->cpus, "CPU devices of this process")
+    ->capture_default_str()
+    ->check(int_range(1, 1024));
+  add_threads_option(cmd, &run->threads);
+}
 
 int run(int argc, char** argv) {
   CLI::App app{"actorflow: an actor-native dataflow engine for machine "
@@ -177,26 +200,28 @@ int run(int argc, char** argv) {
   run_cmd->add_option("--graph", run.graph, "The graph file")
     ->required()
     ->check(CLI::ExistingFile);
-  run_cmd
-    ->add_option("--config", run.config,
-                 "A cluster file (YAML): run on its workers, whose devices "
-                 "the graph names (/job:J/task:T/device:cpu:N)")
-    ->check(CLI::ExistingFile);
-  run_cmd->add_option("--feed", run.feeds,
-                      "name=file.npy: feed the tensor in the file to the "
-                      "placeholder (or tensor) name; repeatable");
-  run_cmd->add_option("--fetch", run.fetches,
-                      "name or name=file.npy: print the tensor name (node or "
-                      "node:output) and write it to the file; repeatable");
-  run_cmd->add_option("--target", run.targets,
-                      "A node to run for its effects; repeatable");
-  run_cmd->add_option("--cpus", run.cpus, "CPU devices of this process")
-    ->capture_default_str()
-    ->check(int_range(1, 1024));
-  add_threads_option(run_cmd, &run.threads);
+  add_step_options(run_cmd, &run);
   run_cmd->add_option("--trace", run.trace,
                       "Write a Chrome trace of the step to this file (open it "
                       "in ui.perfetto.dev or chrome://tracing)");
+  graph_show_options show;
+  auto* graph_cmd = app.add_subcommand("graph", "Look at saved graphs")
+                      ->require_subcommand(1);
+  auto* show_cmd = graph_cmd->add_subcommand(
+    "show", "Print a graph file as a node list or, with --dot, in Graphviz's "
+            "dot language (dot -Tsvg): loop frames as clusters, devices as "
+            "colours, control edges dashed");
+  show_cmd->add_option("graph", show.run.graph, "The graph file")
+    ->required()
+    ->check(CLI::ExistingFile);
+  show_cmd->add_flag("--dot", show.dot, "Print in dot");
+  show_cmd->add_flag("--partitions", show.partitions,
+                     "Run one step (--feed, --fetch, --target, --config as "
+                     "in actorflow run) and print the partitions it placed, "
+                     "one per device, Send/Recv pairs joined");
+  show_cmd->add_option("-o,--output", show.output,
+                       "Write to this file rather than standard output");
+  add_step_options(show_cmd, &show.run);
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());
@@ -214,6 +239,8 @@ int run(int argc, char** argv) {
     return run_worker(worker);
   if (run_cmd->parsed())
     return run_graph(run);
+  if (show_cmd->parsed())
+    return show_graph(show);
   return EXIT_FAILURE;
 }
 

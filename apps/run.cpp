@@ -28,35 +28,31 @@ int fail(const core::status& st) {
 
 } // namespace
 
-int run_graph(const run_options& o) {
+core::status run_step(const run_options& o, const actors::run_options& ro,
+                      run_outcome* out) {
   actors::feed_list feeds;
   for (const auto& f : o.feeds) {
     auto [name, path] = split_assignment(f);
     if (name.empty() || path.empty())
-      return fail(
-        core::invalid_argument_error("--feed '", f, "' is not name=file.npy"));
+      return core::invalid_argument_error("--feed '", f,
+                                          "' is not name=file.npy");
     core::tensor t;
     auto st = net::load_npy(path, &t);
     if (!st.is_ok())
-      return fail(st.prefixed("feed " + name));
+      return st.prefixed("feed " + name);
     feeds.emplace_back(name, std::move(t));
   }
-  std::vector<std::string> fetch_names;
-  std::vector<std::string> fetch_files;
   for (const auto& f : o.fetches) {
     auto [name, path] = split_assignment(f);
     if (name.empty() || (f.find('=') != std::string::npos && path.empty()))
-      return fail(core::invalid_argument_error(
-        "--fetch '", f, "' is not name or name=file.npy"));
-    fetch_names.push_back(name);
-    fetch_files.push_back(path);
+      return core::invalid_argument_error("--fetch '", f,
+                                          "' is not name or name=file.npy");
+    out->fetch_names.push_back(name);
+    out->fetch_files.push_back(path);
   }
   actors::cluster_spec spec;
-  if (!o.config.empty()) {
-    auto st = actors::cluster_spec::load(o.config, &spec);
-    if (!st.is_ok())
-      return fail(st);
-  }
+  if (!o.config.empty())
+    ACTORFLOW_RETURN_IF_ERROR(actors::cluster_spec::load(o.config, &spec));
   auto options = o.config.empty() ? actors::engine_options{}
                                   : actors::client_options(spec);
   options.num_cpu_devices = o.cpus;
@@ -65,40 +61,38 @@ int run_graph(const run_options& o) {
     options.scheduler_threads = o.threads;
   }
   actors::engine e{options};
-  if (!e.init_status().is_ok())
-    return fail(e.init_status());
-  if (!o.config.empty()) {
-    auto st = actors::connect_cluster(e, spec);
-    if (!st.is_ok())
-      return fail(st);
-  }
+  ACTORFLOW_RETURN_IF_ERROR(e.init_status());
+  if (!o.config.empty())
+    ACTORFLOW_RETURN_IF_ERROR(actors::connect_cluster(e, spec));
   actors::session sess{e};
-  auto st = sess.extend(o.graph);
-  if (!st.is_ok())
-    return fail(st);
-  std::vector<core::tensor> outputs;
+  ACTORFLOW_RETURN_IF_ERROR(sess.extend(o.graph));
+  return sess.run(ro, feeds, out->fetch_names, o.targets, &out->outputs,
+                  &out->metadata);
+}
+
+int run_graph(const run_options& o) {
   actors::run_options ro;
   if (!o.trace.empty())
     ro.trace = actors::trace_level::full;
-  actors::run_metadata md;
-  st = sess.run(ro, feeds, fetch_names, o.targets, &outputs, &md);
+  run_outcome r;
+  auto st = run_step(o, ro, &r);
   if (!st.is_ok())
     return fail(st);
   if (!o.trace.empty()) {
     actors::chrome_trace trace;
-    trace.add(std::move(md.stats));
+    trace.add(std::move(r.metadata.stats));
     if (st = trace.write(o.trace); !st.is_ok())
       return fail(st);
     std::fprintf(stderr, "trace written to %s\n", o.trace.c_str());
   }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::printf("%s = %s\n", fetch_names[i].c_str(),
-                outputs[i].debug_string().c_str());
-    if (fetch_files[i].empty())
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    std::printf("%s = %s\n", r.fetch_names[i].c_str(),
+                r.outputs[i].debug_string().c_str());
+    if (r.fetch_files[i].empty())
       continue;
-    st = net::save_npy(outputs[i], fetch_files[i]);
+    st = net::save_npy(r.outputs[i], r.fetch_files[i]);
     if (!st.is_ok())
-      return fail(st.prefixed("fetch " + fetch_names[i]));
+      return fail(st.prefixed("fetch " + r.fetch_names[i]));
   }
   return EXIT_SUCCESS;
 }

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "actorflow/actors/session.hpp"
+
 namespace actorflow::apps {
 
 /// Options of `actorflow run`.
@@ -16,6 +18,20 @@ struct run_options {
   int threads = 0;
   std::string trace; ///< A Chrome trace file of the step; empty: none.
 };
+
+/// What `run_step` got: the fetched tensors, by name with the files to
+/// write them to (empty: none), and the run's metadata.
+struct run_outcome {
+  std::vector<std::string> fetch_names;
+  std::vector<std::string> fetch_files;
+  std::vector<core::tensor> outputs;
+  actors::run_metadata metadata;
+};
+
+/// Runs one step of the saved graph `o.graph` with `ro`, in this process
+/// or on the cluster of `o.config`, feeds read from `.npy` files.
+core::status run_step(const run_options& o, const actors::run_options& ro,
+                      run_outcome* out);
 
 /// Runs one step of a saved graph, in this process or on the cluster of a
 /// cluster file: feeds from `.npy` files, prints each fetched tensor and

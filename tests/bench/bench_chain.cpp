@@ -29,6 +29,7 @@ struct options {
   int nodes = 1000;
   int runs = 200;
   int in_flight = 8;
+  bool trace = false;
 };
 
 double seconds_since(clock_type::time_point start) {
@@ -78,6 +79,8 @@ int main(int argc, char** argv) {
   app.add_option("--runs", opt.runs, "Runs per round")->capture_default_str();
   app.add_option("--in-flight", opt.in_flight, "Steps in flight at once")
     ->capture_default_str();
+  app.add_flag("--trace", opt.trace,
+               "Trace every step (run_options::trace): the cost of tracing");
   CLI11_PARSE(app, argc, argv);
   // The chain: N Identity nodes on an 8-element tensor. (An Add of a
   // scalar constant would make the constant a second input of every node,
@@ -102,6 +105,10 @@ int main(int argc, char** argv) {
   auto input
     = core::tensor::from_vector<float>({8}, std::vector<float>(8, 1.0f));
   actors::run_request req{{{x.name(), input}}, {y.name()}, {}};
+  if (opt.trace) {
+    req.want_metadata = true;
+    req.trace = actors::trace_level::full;
+  }
   auto check = [&](const core::tensor& out) {
     if (out.data<float>()[0] != 1.0f) {
       std::fprintf(stderr, "chain returned %f\n", out.data<float>()[0]);

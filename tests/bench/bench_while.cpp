@@ -49,6 +49,9 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", rounds, "Runs of the loop; the best counts")
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
+  bool trace = false;
+  app.add_flag("--trace", trace,
+               "Trace every run (run_options::trace): the cost of tracing");
   CLI11_PARSE(app, argc, argv);
   graph::scope s;
   auto n = graph::placeholder(s.sub("n"), dtype::int64, {});
@@ -89,8 +92,12 @@ int main(int argc, char** argv) {
   }
   auto run = [&](int64_t count, core::tensor* out) {
     std::vector<core::tensor> outs_t;
-    auto st = sess.run({{n.name(), core::tensor::scalar(count)}},
-                       {outs[1].name()}, {}, &outs_t);
+    actors::run_options ro;
+    if (trace)
+      ro.trace = actors::trace_level::full;
+    actors::run_metadata md;
+    auto st = sess.run(ro, {{n.name(), core::tensor::scalar(count)}},
+                       {outs[1].name()}, {}, &outs_t, &md);
     if (!st.is_ok()) {
       std::fprintf(stderr, "%s\n", st.to_string().c_str());
       std::exit(1);

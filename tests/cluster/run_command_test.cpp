@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,8 @@
 #include "actorflow/net/npy.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "common/command.hpp"
+#include "common/loop_cases.hpp"
+#include "common/trace_checks.hpp"
 #include "common/worker_processes.hpp"
 
 using namespace actorflow;
@@ -168,4 +171,89 @@ TEST_F(run_command_test, bad_input_is_a_clear_error) {
     EXPECT_NE(r.output.find("actorflow run: "), std::string::npos) << r.output;
     EXPECT_NE(r.output.find(says), std::string::npos) << r.output;
   }
+}
+
+namespace {
+
+/// The halving loop, its counter on cpu:0 and its body on cpu:1, and a
+/// node run after the loop by a control edge.
+struct loop_graph {
+  graph::graph g;
+  std::string n, x; ///< Tensor names: the count fed, the loop's result.
+};
+
+loop_graph halving(const ops::op_registry& registry) {
+  graph::scope s{registry};
+  auto n
+    = graph::placeholder(s.sub("n").with_device("cpu:0"), dtype::int64, {});
+  auto loop
+    = test::halving_loop(s.sub("loop").with_device("cpu:0"), n, "cpu:1");
+  graph::identity(s.sub("after").with_device("cpu:0").with_control_dependencies(
+                    {loop[1].op()}),
+                  n);
+  EXPECT_TRUE(s.ok()) << s.status().to_string();
+  return {s.graph_def(), n.name(), loop[1].name()};
+}
+
+} // namespace
+
+TEST_F(run_command_test, graph_show_draws_frames_devices_and_control_edges) {
+  auto f = halving(registry_);
+  auto graph = path("loop.afg");
+  ASSERT_TRUE(net::save_graph(f.g, graph).is_ok());
+  auto list = run_command(cli_ + " graph show " + graph);
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_NE(list.output.find(" = Enter("), std::string::npos) << list.output;
+  auto r
+    = run_command(cli_ + " graph show " + graph + " --dot -o " + path("g.dot"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in{path("g.dot")};
+  std::string dot{std::istreambuf_iterator<char>{in}, {}};
+  EXPECT_EQ(dot.rfind("digraph actorflow {", 0), 0u) << dot;
+  // Two loop frames, the inner nested in the outer; two devices; the
+  // control edge dashed.
+  auto outer = dot.find("label=\"loop ");
+  ASSERT_NE(outer, std::string::npos) << dot;
+  EXPECT_NE(dot.find("label=\"loop ", outer + 1), std::string::npos) << dot;
+  size_t legend = 0;
+  for (auto at = dot.find("\"legend "); at != std::string::npos;
+       at = dot.find("\"legend ", at + 1))
+    ++legend;
+  EXPECT_EQ(legend, 2u) << dot;
+  EXPECT_NE(dot.find("[style=dashed]"), std::string::npos) << dot;
+  // Graphviz itself reads it.
+  auto svg = run_command("dot -Tsvg " + path("g.dot") + " -o " + path("g.svg"));
+  EXPECT_EQ(svg.exit_code, 0) << svg.output;
+}
+
+TEST_F(run_command_test, graph_show_partitions_draws_what_a_run_placed) {
+  auto f = halving(registry_);
+  auto graph = path("loop.afg");
+  ASSERT_TRUE(net::save_graph(f.g, graph).is_ok());
+  ASSERT_TRUE(net::save_npy(tensor::scalar(int64_t{5}), path("n.npy")).is_ok());
+  auto r = run_command(cli_ + " graph show " + graph + " --partitions --dot"
+                       + " --feed " + f.n + "=" + path("n.npy") + " --fetch "
+                       + f.x + " -o " + path("p.dot"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in{path("p.dot")};
+  std::string dot{std::istreambuf_iterator<char>{in}, {}};
+  EXPECT_NE(dot.find("subgraph \"cluster_p0/\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("subgraph \"cluster_p1/\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("style=dotted"), std::string::npos) << dot; // Send->Recv
+  auto svg = run_command("dot -Tsvg " + path("p.dot") + " -o " + path("p.svg"));
+  EXPECT_EQ(svg.exit_code, 0) << svg.output;
+}
+
+TEST_F(run_command_test, run_trace_writes_a_chrome_trace_of_the_step) {
+  auto f = halving(registry_);
+  auto graph = path("loop.afg");
+  ASSERT_TRUE(net::save_graph(f.g, graph).is_ok());
+  ASSERT_TRUE(net::save_npy(tensor::scalar(int64_t{5}), path("n.npy")).is_ok());
+  auto r = run_command(cli_ + " run --graph " + graph + " --feed " + f.n + "="
+                       + path("n.npy") + " --fetch " + f.x + " --trace "
+                       + path("t.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in{path("t.json")};
+  std::string text{std::istreambuf_iterator<char>{in}, {}};
+  test::expect_trace_structure(text, 1);
 }
