@@ -248,10 +248,10 @@ node_worker::behavior_type node_worker::make_behavior() {
       }
       begin(self, call.tag, call.tracker); // the token the kernel held
       auto& st = self->nodes[static_cast<size_t>(call.node)];
+      self->firing_start = call.start_us;
+      self->firing_tag = call.tag;
       self->firing_bytes = 0;
       finish_kernel(self, st, call.tag, *call.ctx);
-      if (call.start_us != 0)
-        record_firing(self, st, call.tag, call.start_us);
       if (call.counted)
         self->current->work_done(call.tag.iter);
       advance(self);

@@ -44,6 +44,7 @@ void post(self_ptr self, const out_edge& e, value_msg&& msg) {
 
 void send_outputs(self_ptr self, node_state& st, const tag& t,
                   value_state state, std::vector<ops::entry>* outputs) {
+  record_firing(self, st);
   if (!st.wired)
     wire(self, st);
   const auto& edges = st.edges;
@@ -129,24 +130,17 @@ void finish_kernel(self_ptr self, node_state& st, const tag& t,
   send_outputs(self, st, t, value_state::live, &ctx.outputs());
 }
 
-void record_firing(self_ptr self, const node_state& st, const tag& t,
-                   int64_t start_us) {
-  auto* stats = collector(self);
-  if (stats == nullptr)
+void record_firing(self_ptr self, const node_state& st) {
+  if (self->firing_start == 0)
     return;
-  const auto& item = *st.item;
-  node_exec_stats x;
-  x.node = item.def.name;
-  x.op = item.def.op;
-  x.frame_name = self->info->frame_name;
-  x.frame = t.frame;
-  x.iter = t.iter;
-  x.start_us = start_us;
-  x.end_us = now_micros();
-  x.output_bytes = self->firing_bytes;
-  if (st.kind == node_kind::send || st.kind == node_kind::recv)
-    x.tensor_name = std::get<std::string>(item.def.attrs.at("tensor_name"));
-  stats->record(self->plan->device_name, std::move(x));
+  if (auto* stats = collector(self); stats != nullptr) {
+    const auto& t = self->firing_tag;
+    stats->record(
+      self->plan.get(),
+      self->info->nodes[static_cast<size_t>(&st - self->nodes.data())], t.frame,
+      t.iter, self->firing_start, now_micros(), self->firing_bytes);
+  }
+  self->firing_start = 0;
 }
 
 namespace {
@@ -215,10 +209,11 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
     auto* raw = ctx.get();
     take_token(self); // the kernel's, until its async_done_msg is handled
     bool counted = self->current != nullptr && self->current->add_work(t.iter);
-    self->async.emplace(
-      id, async_call{static_cast<int>(&st - self->nodes.data()), t,
-                     std::move(ctx), counted, self->tracker,
-                     collector(self) != nullptr ? now_micros() : 0});
+    self->async.emplace(id,
+                        async_call{static_cast<int>(&st - self->nodes.data()),
+                                   t, std::move(ctx), counted, self->tracker,
+                                   self->firing_start});
+    self->firing_start = 0; // recorded when the kernel is done
     // The handle keeps this actor, and with it the kernel and its context,
     // alive until the kernel is done.
     auto handle = caf::actor_cast<node_actor>(self);
@@ -343,6 +338,7 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
         self->firing_bytes = static_cast<int64_t>(value.value.bytes());
         stats->count_transfer(item.send_remote, self->firing_bytes);
       }
+      record_firing(self, st);
       value_msg m{t, 0, state, std::move(value), item.send_target_node};
       if (!item.send_remote) { // the Recv's worker counts its own work
         take_token(self);
@@ -408,16 +404,12 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
 /// traced (an asynchronous kernel's when it is done).
 void fire(self_ptr self, node_state& st, const tag& t, value_state state,
           std::vector<ops::entry>& inputs) {
-  if (collector(self) == nullptr || state != value_state::live) {
-    fire_node(self, st, t, state, inputs);
-    return;
-  }
-  auto start = now_micros();
-  auto async_before = self->next_async;
-  self->firing_bytes = 0;
+  if (state == value_state::live)
+    begin_firing(self, t);
   fire_node(self, st, t, state, inputs);
-  if (self->next_async == async_before)
-    record_firing(self, st, t, start);
+  // A firing that sent nothing (a held NextIteration) still holds its
+  // token here.
+  record_firing(self, st);
 }
 
 using pending_iterator

@@ -151,8 +151,10 @@ public:
   std::unordered_map<tag, frame_instance, tag_hash> instances;
   frame_instance* current = nullptr;
   tag current_key;
-  /// The bytes the node firing now produced or moved, when its step is
-  /// traced (see `record_firing`).
+  /// The firing being traced, until it is recorded (`record_firing`):
+  /// when it started (0: none), its tag, the bytes it produced or moved.
+  int64_t firing_start = 0;
+  tag firing_tag;
   int64_t firing_bytes = 0;
 };
 
@@ -220,10 +222,21 @@ inline detail::step_stats_collector* collector(self_ptr self) {
   return self->tracker != nullptr ? self->tracker->stats : nullptr;
 }
 
-/// Records a live firing of `st` for tag `t` that started at `start_us`
-/// and ends now, in the current step's collector; node_firing.cpp.
-void record_firing(self_ptr self, const node_state& st, const tag& t,
-                   int64_t start_us);
+/// Starts tracing a firing of tag `t` now, when the current step is
+/// traced.
+inline void begin_firing(self_ptr self, const tag& t) {
+  if (collector(self) == nullptr)
+    return;
+  self->firing_start = now_micros();
+  self->firing_tag = t;
+  self->firing_bytes = 0;
+}
+
+/// Records the firing of `st` being traced, if any, as ending now. Call
+/// before the firing sends anything on: once its messages are out, this
+/// actor may hold no token of the step, which can then end and take its
+/// collector with it. node_firing.cpp.
+void record_firing(self_ptr self, const node_state& st);
 
 /// Sends a node's outputs for tag `t` along its out-edges (`outputs`
 /// nullptr: every edge gets `state` and no value); node_firing.cpp.

@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "partition_plan.hpp"
+
 namespace actorflow::actors {
 
 int64_t now_micros() noexcept {
@@ -12,18 +14,23 @@ int64_t now_micros() noexcept {
 
 namespace detail {
 
-void step_stats_collector::record(const std::string& device,
-                                  node_exec_stats&& x) {
+step_stats_collector::step_stats_collector(
+  std::vector<std::shared_ptr<partition_plan>> parts)
+  : parts_(std::move(parts)), firings_(parts_.size()) {
+  // nop
+}
+
+void step_stats_collector::record(const partition_plan* part, int node,
+                                  uint64_t frame, int64_t iter,
+                                  int64_t start_us, int64_t end_us,
+                                  int64_t bytes) {
   std::lock_guard<std::mutex> guard{mtx_};
-  // A step touches few devices: a scan beats a map.
-  for (auto& d : devices_)
-    if (d.device == device) {
-      d.nodes.push_back(std::move(x));
+  // A worker hosts few partitions per step: a scan beats a map.
+  for (size_t i = 0; i < parts_.size(); ++i)
+    if (parts_[i].get() == part) {
+      firings_[i].push_back(firing{node, frame, iter, start_us, end_us, bytes});
       return;
     }
-  devices_.emplace_back();
-  devices_.back().device = device;
-  devices_.back().nodes.push_back(std::move(x));
 }
 
 void step_stats_collector::count_transfer(bool remote, int64_t bytes) {
@@ -39,12 +46,37 @@ void step_stats_collector::count_transfer(bool remote, int64_t bytes) {
 step_stats step_stats_collector::take() {
   std::lock_guard<std::mutex> guard{mtx_};
   step_stats result;
-  result.devices = std::move(devices_);
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    const auto& part = *parts_[i];
+    auto& d = result.devices.emplace_back();
+    d.device = part.device_name;
+    auto memory = part.device->allocator(core::memory_type::host)->stats();
+    d.bytes_in_use = memory.bytes_in_use;
+    d.peak_bytes = memory.peak_bytes_in_use;
+    d.nodes.reserve(firings_[i].size());
+    for (const auto& f : firings_[i]) {
+      auto n = static_cast<size_t>(f.node);
+      const auto& def = part.nodes[n].def;
+      auto& x = d.nodes.emplace_back();
+      x.node = def.name;
+      x.op = def.op;
+      x.frame_name
+        = part.groups[static_cast<size_t>(part.group_of[n])].frame_name;
+      x.frame = f.frame;
+      x.iter = f.iter;
+      x.start_us = f.start_us;
+      x.end_us = f.end_us;
+      x.output_bytes = f.bytes;
+      auto kind = part.nodes[n].kind;
+      if (kind == node_kind::send || kind == node_kind::recv)
+        x.tensor_name = std::get<std::string>(def.attrs.at("tensor_name"));
+    }
+    firings_[i].clear();
+  }
   result.partition_messages = partition_messages_;
   result.partition_bytes = partition_bytes_;
   result.process_messages = process_messages_;
   result.process_bytes = process_bytes_;
-  devices_.clear();
   partition_messages_ = partition_bytes_ = 0;
   process_messages_ = process_bytes_ = 0;
   return result;

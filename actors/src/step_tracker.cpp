@@ -56,6 +56,7 @@ void step_trackers::release(step_tracker* tracker) {
   std::lock_guard<std::mutex> guard{mtx_};
   auto step = tracker->step.load(std::memory_order_relaxed);
   active_.erase(step);
+  tracker->stats = nullptr;
   tracker->step.store(0, std::memory_order_release);
   free_.push_back(tracker);
   if (ended_.insert(step).second) {

@@ -1,6 +1,5 @@
 #include "worker.hpp"
 
-#include <algorithm>
 #include <unordered_map>
 
 #include <caf/send.hpp>
@@ -93,27 +92,6 @@ core::status register_set(self_ptr self, partition_set& set,
 
 void finish_step(self_ptr self, uint64_t id);
 
-/// What a traced step did on this worker: the firings `stats` recorded
-/// and the memory of the devices of `parts`.
-void collect_stats(detail::step_stats_collector& stats, const plan_list& parts,
-                   step_stats* out) {
-  *out = stats.take();
-  for (const auto& part : parts) {
-    auto i = std::find_if(out->devices.begin(), out->devices.end(),
-                          [&](const device_step_stats& d) {
-                            return d.device == part->device_name;
-                          });
-    if (i == out->devices.end()) {
-      out->devices.emplace_back();
-      out->devices.back().device = part->device_name;
-      i = out->devices.end() - 1;
-    }
-    auto mem = part->device->allocator(core::memory_type::host)->stats();
-    i->bytes_in_use = mem.bytes_in_use;
-    i->peak_bytes = mem.peak_bytes_in_use;
-  }
-}
-
 /// Aborts this worker's part of step `id`, as TensorFlow's executor stops
 /// at a step's first error: queue operations waiting for it are cancelled,
 /// its node actors drop what they keep for it and every message of it
@@ -165,7 +143,7 @@ caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
   step.promise = self->make_response_promise<step_report>();
   step.tracker = st.trackers->acquire(msg.step);
   if (msg.trace) {
-    step.stats = std::make_unique<detail::step_stats_collector>();
+    step.stats = std::make_unique<detail::step_stats_collector>(set->second);
     step.tracker->stats = step.stats.get();
   }
   int64_t roots = 0;
@@ -203,9 +181,9 @@ void finish_step(self_ptr self, uint64_t id) {
   if (i == st.steps.end())
     return;
   auto& step = i->second;
+  if (step.stats != nullptr)
+    step.report.stats = step.stats->take();
   auto set = st.sets.find(step.handle);
-  if (step.stats != nullptr && set != st.sets.end())
-    collect_stats(*step.stats, set->second, &step.report.stats);
   step.promise.deliver(std::move(step.report));
   st.rt->resources.drop_step(id);
   if (set != st.sets.end())

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -73,4 +74,44 @@ TEST(trace, writing_a_trace_where_no_file_can_be_says_where) {
   EXPECT_FALSE(st.is_ok());
   EXPECT_NE(st.message().find("/nonexistent-dir/trace.json"), std::string::npos)
     << st.to_string();
+}
+
+// Steps traced at once, in a chain whose every hop passes its only token
+// on: a firing is recorded before its value leaves, or a step could end
+// (and its collector go) while a node still records into it -- which the
+// sanitized build would report.
+TEST(trace, concurrent_traced_steps_each_get_their_own_firings) {
+  constexpr int nodes = 200;
+  constexpr int threads = 4;
+  constexpr int runs = 10;
+  actors::engine e;
+  graph::scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {8});
+  auto y = x;
+  for (int i = 0; i < nodes; ++i)
+    y = graph::identity(s, y);
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<std::thread> pool;
+  std::vector<int> wrong(threads, 0);
+  for (int k = 0; k < threads; ++k)
+    pool.emplace_back([&, k] {
+      actors::run_options opts;
+      opts.trace = actors::trace_level::full;
+      for (int r = 0; r < runs; ++r) {
+        std::vector<core::tensor> out;
+        actors::run_metadata md;
+        auto st = sess.run(
+          opts, {{x.name(), core::tensor{core::dtype::float32, {8}}}},
+          {y.name()}, {}, &out, &md);
+        int identities = 0;
+        for (const auto& d : md.stats.devices)
+          for (const auto& f : d.nodes)
+            identities += f.op == "Identity";
+        wrong[static_cast<size_t>(k)] += !st.is_ok() || identities != nodes;
+      }
+    });
+  for (auto& t : pool)
+    t.join();
+  EXPECT_EQ(wrong, std::vector<int>(threads, 0));
 }
