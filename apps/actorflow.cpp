@@ -120,6 +120,16 @@ int run(int argc, char** argv) {
     "Write a Chrome trace of the steps --trace-steps to this file (open it "
     "in ui.perfetto.dev or chrome://tracing); with --cluster, the chief "
     "writes it");
+  train_cmd->add_option(
+    "--logdir", train.logdir,
+    "Write TensorBoard event files here: the graph, the loss and a "
+    "histogram of every weight every --summary-every steps, test accuracy "
+    "and samples/s every epoch (with --cluster, the chief writes them)");
+  train_cmd
+    ->add_option("--summary-every", train.summary_every,
+                 "With --logdir: steps between summaries")
+    ->capture_default_str()
+    ->check(int_range(1, 1'000'000'000));
   train_cmd
     ->add_option("--trace-steps", train.trace_steps,
                  "With --trace: the training steps FIRST:END to trace, END "

@@ -1,5 +1,7 @@
 #include "fashion_training.hpp"
 
+#include "actorflow/graph/summary_ops.hpp"
+
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/gradients.hpp"
@@ -72,6 +74,13 @@ fashion_training::fashion_training(const graph::scope& s,
     train = advance.node_name();
   }
   global_step = graph::identity(s.sub("read_step"), step).name();
+  // TensorBoard: the batch's loss and a histogram of every weight.
+  auto sums = s.sub("summaries");
+  std::vector<graph::output> parts{
+    graph::scalar_summary(sums, "loss", mean_loss)};
+  for (const auto& v : model.variables())
+    parts.push_back(graph::histogram_summary(sums, v.node_name(), v));
+  summaries = graph::merge_summary(sums, parts).name();
   // Evaluation on fed images.
   auto ev = s.sub("eval");
   auto eval_in = graph::placeholder(ev.sub("images"), dtype::uint8, {-1, 784});

@@ -40,7 +40,9 @@ struct training_options {
 ///   others go) and replica k > 0 runs `sync_wait[k]`;
 /// - `correct` counts the right answers for images fed to `eval_images`
 ///   (uint8 [n, 784]) and labels to `eval_labels` (uint8 [n]);
-/// - `saver` saves and restores every variable but the data.
+/// - `saver` saves and restores every variable but the data;
+/// - `summaries`, fetched beside `loss`, is a serialized TensorBoard
+///   summary of the batch's loss and a histogram of every weight.
 struct fashion_training {
   fashion_training(const graph::scope& s, int64_t train_examples,
                    const training_options& options);
@@ -50,6 +52,7 @@ struct fashion_training {
 
   graph::scope scope;
   std::string init, data_init, fill, close, cancel, train, loss, global_step;
+  std::string summaries;
   std::string eval_images, eval_labels, correct;
   std::string sync_apply;
   std::vector<std::string> sync_wait;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <sstream>
 
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/queue_runner.hpp"
+#include "actorflow/net/summary_writer.hpp"
 #include "fashion_training.hpp"
 
 namespace actorflow::apps {
@@ -236,6 +238,15 @@ private:
 
 } // namespace
 
+/// An epoch's end in TensorBoard: the test accuracy and the epoch's
+/// samples per second, at global step `step`.
+core::status log_epoch(net::summary_writer& w, int64_t step, double accuracy,
+                       double samples_per_s) {
+  ACTORFLOW_RETURN_IF_ERROR(w.add_scalar("accuracy", accuracy, step));
+  ACTORFLOW_RETURN_IF_ERROR(w.add_scalar("samples_per_s", samples_per_s, step));
+  return w.flush();
+}
+
 int train_epochs(actors::session& sess, const fashion_training& g,
                  const fashion_data& data, const train_options& o,
                  int64_t steps_per_epoch, int64_t step,
@@ -255,17 +266,36 @@ int train_epochs(actors::session& sess, const fashion_training& g,
   };
   progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0};
   step_tracer tracer{o};
+  std::unique_ptr<net::summary_writer> summaries;
+  if (!o.logdir.empty()) {
+    auto st = net::summary_writer::open(o.logdir, &summaries);
+    if (st.is_ok())
+      st = summaries->add_graph(g.scope.graph_def());
+    if (!st.is_ok()) {
+      runner.stop();
+      return fail(st.to_string());
+    }
+    if (!o.quiet)
+      std::fprintf(stderr, "TensorBoard events go to %s\n",
+                   summaries->path().c_str());
+  }
   double accuracy = 0, train_seconds = 0;
   int64_t trained = 0;
   auto first_epoch = static_cast<int>(step / steps_per_epoch);
   for (int epoch = first_epoch; epoch < o.epochs; ++epoch) {
     auto start = clock_type::now();
     double loss = 0;
-    for (auto k = step - epoch * steps_per_epoch; k < steps_per_epoch; ++k) {
+    auto first_k = step - epoch * steps_per_epoch;
+    for (auto k = first_k; k < steps_per_epoch; ++k) {
       actors::run_metadata md;
+      bool summarise = summaries != nullptr && step % o.summary_every == 0;
+      auto fetches = summarise ? std::vector<std::string>{g.loss, g.summaries}
+                               : std::vector<std::string>{g.loss};
       auto st
-        = sess.run(tracer.options(step), {}, {g.loss}, {g.train}, &out, &md);
+        = sess.run(tracer.options(step), {}, fetches, {g.train}, &out, &md);
       tracer.add(step, md);
+      if (st.is_ok() && summarise)
+        st = summaries->add_summary(out[1].scalar_value<std::string>(), step);
       if (st.is_ok() && !after_step.empty()) {
         std::vector<core::tensor> ignored;
         st
@@ -293,6 +323,10 @@ int train_epochs(actors::session& sess, const fashion_training& g,
     auto st = evaluate(&accuracy);
     if (st.is_ok() && checkpoints != nullptr)
       st = checkpoints->save(step);
+    if (st.is_ok() && summaries != nullptr)
+      st = log_epoch(*summaries, step, accuracy,
+                     static_cast<double>((steps_per_epoch - first_k) * o.batch)
+                       / epoch_seconds);
     if (!st.is_ok()) {
       runner.stop();
       return fail(st.to_string());

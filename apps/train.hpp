@@ -39,6 +39,11 @@ struct train_options {
   /// `trace_steps`; empty: none.
   std::string trace;
   std::pair<int64_t, int64_t> trace_steps{10, 15};
+  /// A TensorBoard log directory (loss, weight histograms every
+  /// `summary_every` steps; accuracy and samples/s every epoch); empty:
+  /// none.
+  std::string logdir;
+  int summary_every = 100;
 };
 
 /// Trains a classifier on Fashion-MNIST through an input queue, with a

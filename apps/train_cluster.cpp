@@ -222,8 +222,10 @@ int run_worker(const train_options& o, const training_options& base,
     return train_fail(st.to_string());
   auto per_worker = o;
   per_worker.batch = static_cast<int>(t.batch);
-  if (!chief)
-    per_worker.trace.clear(); // the chief's trace has ps:0's part too
+  if (!chief) { // the chief's trace has ps:0's part too; it logs the job
+    per_worker.trace.clear();
+    per_worker.logdir.clear();
+  }
   std::string after_step;
   if (o.sync)
     after_step

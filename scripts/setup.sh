@@ -9,7 +9,8 @@ packages=(
   libcaf-dev libssl-dev libeigen3-dev capnproto libcapnp-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev libcli11-dev
   libopenblas-dev zlib1g-dev python3 python3-numpy clang-format iproute2
-  openssl nlohmann-json3-dev graphviz
+  openssl nlohmann-json3-dev graphviz libprotobuf-dev protobuf-compiler
+  libisal-dev
   dataset-fashion-mnist
 )
 

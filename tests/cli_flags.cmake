@@ -25,6 +25,14 @@ expect_refused("--restore-what-fits goes with --resume"
 expect_refused("--batch 100000000 needs [0-9]+ MiB|--batch: value"
                demo --batch 100000000)
 expect_refused("no op named 'Nope'" ops Nope)
+expect_refused("--summary-every: value 0 is not in"
+               train fashion-mnist --logdir /tmp --summary-every 0)
+expect_refused("--trace-steps FIRST:END needs END > FIRST"
+               train fashion-mnist --trace /tmp/t.json --trace-steps 5:5)
+expect_refused("--trace-steps: 2 required"
+               train fashion-mnist --trace /tmp/t.json --trace-steps 5)
+expect_refused("graph show: .*not a valid Cap.n Proto graph"
+               graph show ${CLI})
 expect_refused("--graph is required" run --fetch y)
 expect_refused("--graph: File does not exist" run --graph /nonexistent.afg)
 expect_refused("--cpus: value 0 is not in \\[1, 1024\\]"

@@ -16,6 +16,7 @@ core::status register_ops(op_registry& registry) {
   ACTORFLOW_RETURN_IF_ERROR(defs::register_state_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_training_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_io_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_summary_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_data_flow_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_grad_ops(registry));
   return defs::register_runtime_ops(registry);
@@ -28,6 +29,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_state_kernels(registry);
   cpu::register_training_kernels(registry);
   cpu::register_io_kernels(registry);
+  cpu::register_summary_kernels(registry);
   cpu::register_queue_kernels(registry);
   cpu::register_grad_kernels(registry);
   cpu::register_unary_kernels(registry);

@@ -15,6 +15,7 @@ core::status register_control_flow_ops(op_registry& r);
 core::status register_state_ops(op_registry& r);
 core::status register_training_ops(op_registry& r);
 core::status register_io_ops(op_registry& r);
+core::status register_summary_ops(op_registry& r);
 core::status register_data_flow_ops(op_registry& r);
 core::status register_grad_ops(op_registry& r);
 core::status register_runtime_ops(op_registry& r);

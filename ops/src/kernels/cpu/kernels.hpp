@@ -18,6 +18,7 @@ void register_matmul_kernels(kernel_registry& r);
 void register_state_kernels(kernel_registry& r);
 void register_training_kernels(kernel_registry& r);
 void register_io_kernels(kernel_registry& r);
+void register_summary_kernels(kernel_registry& r);
 void register_queue_kernels(kernel_registry& r);
 void register_grad_kernels(kernel_registry& r);
 void register_unary_kernels(kernel_registry& r);
