@@ -44,7 +44,8 @@ void post(self_ptr self, const out_edge& e, value_msg&& msg) {
 
 void send_outputs(self_ptr self, node_state& st, const tag& t,
                   value_state state, std::vector<ops::entry>* outputs) {
-  record_firing(self, st);
+  if (self->firing_start != 0)
+    record_firing(self, st);
   if (!st.wired)
     wire(self, st);
   const auto& edges = st.edges;
@@ -123,7 +124,7 @@ void finish_kernel(self_ptr self, node_state& st, const tag& t,
     send_outputs(self, st, t, value_state::failed, nullptr);
     return;
   }
-  if (collector(self) != nullptr)
+  if (self->firing_start != 0) // traced
     for (const auto& e : ctx.outputs())
       if (e.value.valid())
         self->firing_bytes += static_cast<int64_t>(e.value.bytes());
@@ -131,8 +132,6 @@ void finish_kernel(self_ptr self, node_state& st, const tag& t,
 }
 
 void record_firing(self_ptr self, const node_state& st) {
-  if (self->firing_start == 0)
-    return;
   if (auto* stats = collector(self); stats != nullptr) {
     const auto& t = self->firing_tag;
     stats->record(
@@ -316,8 +315,7 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
       return;
     case node_kind::feed:
     case node_kind::recv:
-      if (collector(self) != nullptr && !inputs.empty()
-          && inputs[0].value.valid())
+      if (self->firing_start != 0 && !inputs.empty() && inputs[0].value.valid())
         self->firing_bytes = static_cast<int64_t>(inputs[0].value.bytes());
       send_outputs(self, st, t, state, &inputs);
       return;
@@ -338,7 +336,8 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
         self->firing_bytes = static_cast<int64_t>(value.value.bytes());
         stats->count_transfer(item.send_remote, self->firing_bytes);
       }
-      record_firing(self, st);
+      if (self->firing_start != 0)
+        record_firing(self, st);
       value_msg m{t, 0, state, std::move(value), item.send_target_node};
       if (!item.send_remote) { // the Recv's worker counts its own work
         take_token(self);
@@ -404,12 +403,16 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
 /// traced (an asynchronous kernel's when it is done).
 void fire(self_ptr self, node_state& st, const tag& t, value_state state,
           std::vector<ops::entry>& inputs) {
-  if (state == value_state::live)
-    begin_firing(self, t);
+  if (state != value_state::live || collector(self) == nullptr) {
+    fire_node(self, st, t, state, inputs);
+    return;
+  }
+  begin_firing(self, t);
   fire_node(self, st, t, state, inputs);
   // A firing that sent nothing (a held NextIteration) still holds its
   // token here.
-  record_firing(self, st);
+  if (self->firing_start != 0)
+    record_firing(self, st);
 }
 
 using pending_iterator

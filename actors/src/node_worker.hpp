@@ -222,17 +222,14 @@ inline detail::step_stats_collector* collector(self_ptr self) {
   return self->tracker != nullptr ? self->tracker->stats : nullptr;
 }
 
-/// Starts tracing a firing of tag `t` now, when the current step is
-/// traced.
+/// Starts tracing a firing of tag `t` now (the current step is traced).
 inline void begin_firing(self_ptr self, const tag& t) {
-  if (collector(self) == nullptr)
-    return;
   self->firing_start = now_micros();
   self->firing_tag = t;
   self->firing_bytes = 0;
 }
 
-/// Records the firing of `st` being traced, if any, as ending now. Call
+/// Records the firing of `st` being traced as ending now. Call
 /// before the firing sends anything on: once its messages are out, this
 /// actor may hold no token of the step, which can then end and take its
 /// collector with it. node_firing.cpp.

@@ -4,7 +4,7 @@
 #include <caf/send.hpp>
 
 #include "actorflow/core/caf_error.hpp"
-#include "actorflow/net/graph_codec.hpp"
+#include "actorflow/net/graph_def.hpp"
 
 namespace actorflow::actors {
 
@@ -71,7 +71,8 @@ core::status session::run(const run_options& options, const feed_list& feeds,
 
 core::status session::extend(const std::string& path) {
   graph::graph g;
-  ACTORFLOW_RETURN_IF_ERROR(net::load_graph(path, engine_.context().ops, &g));
+  ACTORFLOW_RETURN_IF_ERROR(
+    net::load_any_graph(path, engine_.context().ops, &g));
   return extend(g);
 }
 

@@ -1,7 +1,12 @@
 #include "actorflow/net/graph_def.hpp"
 
 #include <fstream>
+#include <iterator>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/text_format.h>
+
+#include "actorflow/net/graph_codec.hpp"
 #include "tf_proto.hpp"
 
 namespace actorflow::net {
@@ -35,6 +40,102 @@ core::status save_graph_def(const graph::graph& g, const std::string& path) {
   if (!out)
     return core::not_found_error("cannot write GraphDef file '", path, "'");
   return core::status::ok();
+}
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size()
+         && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The engine's form of one NodeDef.
+core::status import_node(const tfproto::NodeDef& n, const ops::op_registry& ops,
+                         core::node_def* out) {
+  auto fail = [&](auto&&... xs) {
+    return core::invalid_argument_error(xs...).with_context(n.name(), n.op());
+  };
+  const auto* op = ops.find(n.op());
+  if (op == nullptr)
+    return core::unimplemented_error("op '", n.op(),
+                                     "' is not one actorflow has (actorflow "
+                                     "ops lists them)")
+      .with_context(n.name(), n.op());
+  out->name = n.name();
+  out->op = n.op();
+  out->inputs.assign(n.input().begin(), n.input().end());
+  out->device = n.device();
+  // In name order: a protobuf map has none, and errors should not depend
+  // on it.
+  std::map<std::string, const tfproto::AttrValue*> attrs;
+  for (const auto& [name, value] : n.attr())
+    attrs.emplace(name, &value);
+  for (const auto& [name, value] : attrs) {
+    if (!name.empty() && name[0] == '_')
+      continue;
+    const auto* spec = op->find_attr(name);
+    if (spec == nullptr)
+      return fail("attr '", name, "' is not one actorflow's ", n.op(), " has");
+    core::attr_value v;
+    auto st = detail::from_proto(*value, spec->type, &v);
+    if (!st.is_ok())
+      return core::status{st.code(), "attr '" + name + "': " + st.message()}
+        .with_context(n.name(), n.op());
+    out->attrs.emplace(name, std::move(v));
+  }
+  return core::status::ok();
+}
+
+} // namespace
+
+core::status from_graph_def(const std::string& data, graph_def_format format,
+                            const ops::op_registry& ops, graph::graph* out) {
+  tfproto::GraphDef def;
+  if (format == graph_def_format::text) {
+    if (!google::protobuf::TextFormat::ParseFromString(data, &def))
+      return core::invalid_argument_error(
+        "not a GraphDef in protobuf's text form");
+  } else {
+    google::protobuf::io::CodedInputStream in{
+      reinterpret_cast<const uint8_t*>(data.data()),
+      static_cast<int>(std::min<size_t>(data.size(), INT32_MAX))};
+    if (data.size() > INT32_MAX || !def.ParseFromCodedStream(&in)
+        || !in.ConsumedEntireMessage())
+      return core::invalid_argument_error("not a binary GraphDef");
+  }
+  graph::graph g;
+  for (const auto& n : def.node()) {
+    core::node_def node;
+    ACTORFLOW_RETURN_IF_ERROR(import_node(n, ops, &node));
+    auto st = g.add(std::move(node));
+    if (!st.is_ok())
+      return st.with_context(n.name(), n.op());
+  }
+  *out = std::move(g);
+  return core::status::ok();
+}
+
+bool is_graph_def_path(const std::string& path) {
+  return ends_with(path, ".pb") || ends_with(path, ".pbtxt")
+         || ends_with(path, ".pbtext");
+}
+
+core::status load_any_graph(const std::string& path,
+                            const ops::op_registry& ops, graph::graph* out) {
+  return is_graph_def_path(path) ? load_graph_def(path, ops, out)
+                                 : load_graph(path, ops, out);
+}
+
+core::status load_graph_def(const std::string& path,
+                            const ops::op_registry& ops, graph::graph* out) {
+  std::ifstream in{path, std::ios::binary};
+  if (!in)
+    return core::not_found_error("cannot open GraphDef file '", path, "'");
+  std::string data{std::istreambuf_iterator<char>{in}, {}};
+  auto text = ends_with(path, ".pbtxt") || ends_with(path, ".pbtext");
+  auto st = from_graph_def(
+    data, text ? graph_def_format::text : graph_def_format::binary, ops, out);
+  return st.is_ok() ? st : st.prefixed("GraphDef file '" + path + "'");
 }
 
 } // namespace actorflow::net

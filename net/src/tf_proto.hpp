@@ -19,3 +19,23 @@ void to_proto(const core::tensor& x, tfproto::TensorProto* out);
 void to_proto(const core::attr_value& x, tfproto::AttrValue* out);
 
 } // namespace actorflow::net::detail
+
+namespace actorflow::net::detail {
+
+/// The engine's dtype of TensorFlow's `x` (a reference type as its value
+/// type); invalid for types the engine lacks (resources, variants,
+/// quantized types).
+core::dtype from_proto(tfproto::DataType x);
+
+core::status from_proto(const tfproto::TensorShapeProto& x, core::shape* out);
+
+/// A tensor from `tensor_content` or the typed value fields (fewer values
+/// than the shape holds repeat the last, TensorFlow's splat).
+core::status from_proto(const tfproto::TensorProto& x, core::tensor* out);
+
+/// An attr value of the type `type` (an op spec's: "int", "list(type)",
+/// ...): the spec decides what an empty list holds.
+core::status from_proto(const tfproto::AttrValue& x, const std::string& type,
+                        core::attr_value* out);
+
+} // namespace actorflow::net::detail

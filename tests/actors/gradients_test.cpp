@@ -188,6 +188,10 @@ TEST_F(gradients, binary_math_ops_match_finite_differences_with_broadcasting) {
     auto x = u({2, 3}, 1);
     auto y = u(ys, 2);
     check("Add", binary(x, y, graph::add));
+    check("AddV2",
+          binary(x, y, [](const scope& s, const output& a, const output& b) {
+            return s.add_node("AddV2", "AddV2", {a, b}, {{"T", a.dtype()}})[0];
+          }));
     check("Sub", binary(x, y, graph::sub));
     check("Mul", binary(x, y, graph::mul));
     check("Div", binary(x, positive(ys, 2), graph::div));
@@ -599,6 +603,7 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "CheckNumerics",
     "Cast",
     "Add",
+    "AddV2",
     "Sub",
     "Mul",
     "Div",

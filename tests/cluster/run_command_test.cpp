@@ -15,6 +15,7 @@
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/net/graph_codec.hpp"
+#include "actorflow/net/graph_def.hpp"
 #include "actorflow/net/npy.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "common/command.hpp"
@@ -256,4 +257,19 @@ TEST_F(run_command_test, run_trace_writes_a_chrome_trace_of_the_step) {
   std::ifstream in{path("t.json")};
   std::string text{std::istreambuf_iterator<char>{in}, {}};
   test::expect_trace_structure(text, 1);
+}
+
+TEST_F(run_command_test, runs_a_tensorflow_graph_def_file) {
+  auto f = figure_one(registry_, "cpu:0", "cpu:1");
+  ASSERT_TRUE(net::save_graph_def(f.g, path("g.pb")).is_ok());
+  auto r
+    = run_command(cli_ + " run --graph " + path("g.pb") + " --feed " + f.x + "="
+                  + path("x.npy") + " --fetch " + f.relu + "=" + path("y.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  tensor y;
+  ASSERT_TRUE(net::load_npy(path("y.npy"), &y).is_ok());
+  EXPECT_TRUE(same_bits(y, expected())) << y.debug_string();
+  auto show = run_command(cli_ + " graph show " + path("g.pb"));
+  EXPECT_EQ(show.exit_code, 0) << show.output;
+  EXPECT_NE(show.output.find(" = MatMul("), std::string::npos) << show.output;
 }

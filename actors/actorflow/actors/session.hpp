@@ -71,8 +71,9 @@ public:
                    std::vector<core::tensor>* outputs,
                    run_metadata* metadata = nullptr);
 
-  /// Adds the nodes of the graph in file `path` (written by
-  /// `net::save_graph`) to the session's graph.
+  /// Adds the nodes of the graph in file `path` to the session's graph:
+  /// a TensorFlow GraphDef (`.pb`, `.pbtxt`; `net::load_graph_def`) or a
+  /// graph file of the engine's own (`net::save_graph`).
   core::status extend(const std::string& path);
 
   /// Releases the session's actors; later calls fail.

@@ -125,9 +125,10 @@ void register_math_gradients(gradient_registry& r) {
   for (const char* op : {"Floor", "Ceil", "Round", "FloorDiv", "StopGradient"})
     r.add_not_differentiable(op);
 
-  add_binary(r, "Add", [](const scope&, auto&, auto&, auto&, const output& g) {
-    return std::pair{g, g};
-  });
+  for (const char* op : {"Add", "AddV2"})
+    add_binary(r, op, [](const scope&, auto&, auto&, auto&, const output& g) {
+      return std::pair{g, g};
+    });
   add_binary(r, "Sub",
              [](const scope& s, auto&, auto&, auto&, const output& g) {
                return std::pair{g, neg(s, g)};

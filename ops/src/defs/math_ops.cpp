@@ -208,7 +208,8 @@ core::status register_math_ops(op_registry& r) {
   const char* floats = "{float, double}";
   const char* numbers = "{float, double, int32, int64}";
   ACTORFLOW_RETURN_IF_ERROR(
-    add_elementwise(r, {"Add", "Sub", "Mul"}, 2,
+    // AddV2 is TensorFlow 2's Add (what `+` builds in its graphs).
+    add_elementwise(r, {"Add", "AddV2", "Sub", "Mul"}, 2,
                     "{float16, bfloat16, float, double, int32, int64}"));
   ACTORFLOW_RETURN_IF_ERROR(add_elementwise(
     r, {"Div", "FloorDiv", "Mod", "FloorMod", "Pow"}, 2, numbers));

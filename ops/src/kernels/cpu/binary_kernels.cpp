@@ -284,6 +284,8 @@ using div_kernel
 void register_binary_kernels(kernel_registry& r) {
   r.add_typed<with<add_fn>::kernel, Eigen::half, Eigen::bfloat16, float, double,
               int32_t, int64_t>("Add", device_type);
+  r.add_typed<with<add_fn>::kernel, Eigen::half, Eigen::bfloat16, float, double,
+              int32_t, int64_t>("AddV2", device_type);
   r.add_typed<with<sub_fn>::kernel, Eigen::half, Eigen::bfloat16, float, double,
               int32_t, int64_t>("Sub", device_type);
   r.add_typed<with<mul_fn>::kernel, Eigen::half, Eigen::bfloat16, float, double,
