@@ -195,6 +195,12 @@ TEST_F(gradients, binary_math_ops_match_finite_differences_with_broadcasting) {
     check("Sub", binary(x, y, graph::sub));
     check("Mul", binary(x, y, graph::mul));
     check("Div", binary(x, positive(ys, 2), graph::div));
+    check("RealDiv",
+          binary(x, positive(ys, 2),
+                 [](const scope& s, const output& a, const output& b) {
+                   return s.add_node("RealDiv", "RealDiv", {a, b},
+                                     {{"T", a.dtype()}})[0];
+                 }));
     check("Maximum", binary(x, y, graph::maximum));
     check("Minimum", binary(x, y, graph::minimum));
     check("Pow", binary(positive({2, 3}), y, graph::pow));
@@ -607,6 +613,7 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "Sub",
     "Mul",
     "Div",
+    "RealDiv",
     "Maximum",
     "Minimum",
     "Pow",

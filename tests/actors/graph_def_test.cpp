@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "actorflow/actorflow.hpp"
+#include "common/golden.hpp"
 #include "common/loop_cases.hpp"
 #include "graph.pb.h"
 
@@ -223,4 +224,78 @@ TEST(graph_def_import, what_the_engine_lacks_is_an_error_naming_the_node) {
   st = net::from_graph_def("node {", net::graph_def_format::text,
                            e.context().ops, &g);
   EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+}
+
+// Graphs TensorFlow itself wrote (tests/golden/gen_graphdef_golden.py,
+// TensorFlow 2.21's tf.compat.v1 with v1 control flow and reference
+// variables), imported and run; TensorFlow's results in graphdef.txt.
+class tensorflow_graphs : public ::testing::Test {
+protected:
+  /// Imports tests/golden/graphdef/<file> and runs it: `targets` of
+  /// `init` once, of `train` `steps` times, then fetches `fetches`.
+  std::vector<tensor> run_file(const std::string& file,
+                               const actors::feed_list& feeds,
+                               const std::vector<std::string>& fetches,
+                               const std::vector<std::string>& init = {},
+                               const std::vector<std::string>& train = {},
+                               int steps = 0) {
+    graph::graph g;
+    auto st = net::load_graph_def(std::string{ACTORFLOW_GOLDEN_DIR}
+                                    + "/graphdef/" + file,
+                                  e.context().ops, &g);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    return run(e, g, feeds, fetches, init, train, steps);
+  }
+
+  actors::engine e;
+  std::map<std::string, tensor> golden = test::load_golden("graphdef.txt");
+};
+
+TEST_F(tensorflow_graphs, an_mlp_trains_three_steps_as_in_tensorflow) {
+  auto out
+    = run_file("mlp_train.pb",
+               {{"x", golden["mlp_train_x"]}, {"y", golden["mlp_train_y"]}},
+               {"w1", "b1", "w2", "loss"}, {"init"}, {"train"}, 3);
+  ASSERT_EQ(out.size(), 4u);
+  for (auto [i, name] : {std::pair{0, "w1"}, {1, "b1"}, {2, "w2"}, {3, "loss"}})
+    test::expect_all_near(out[static_cast<size_t>(i)],
+                          golden[std::string{"mlp_train_"} + name], 1e-10,
+                          name);
+}
+
+TEST_F(tensorflow_graphs, a_frozen_inference_graph_gives_tensorflows_output) {
+  auto out
+    = run_file("frozen_mlp.pb", {{"x", golden["frozen_mlp_x"]}}, {"out"});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(same_bits(out[0], golden["frozen_mlp_out"]))
+    << out[0].debug_string();
+}
+
+TEST_F(tensorflow_graphs, a_cnn_gives_tensorflows_logits) {
+  auto out = run_file("cnn.pb", {{"images", golden["cnn_images"]}}, {"logits"});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(same_bits(out[0], golden["cnn_logits"])) << out[0].debug_string();
+}
+
+TEST_F(tensorflow_graphs, a_while_loop_rnn_gives_tensorflows_state) {
+  auto out = run_file("rnn.pb", {{"seq", golden["rnn_seq"]}}, {"state"});
+  ASSERT_EQ(out.size(), 1u);
+  test::expect_all_near(out[0], golden["rnn_state"], 1e-5, "state");
+}
+
+TEST_F(tensorflow_graphs, nested_conds_take_every_branch_as_in_tensorflow) {
+  for (auto file : {"nested_cond.pb", "nested_cond.pbtxt"})
+    for (int p = 0; p < 2; ++p)
+      for (int q = 0; q < 2; ++q) {
+        auto out = run_file(file,
+                            {{"p", tensor::scalar(p == 1)},
+                             {"q", tensor::scalar(q == 1)},
+                             {"x", golden["nested_cond_x"]}},
+                            {"out"});
+        ASSERT_EQ(out.size(), 1u);
+        EXPECT_TRUE(same_bits(
+          out[0],
+          golden["nested_cond_" + std::to_string(p) + std::to_string(q)]))
+          << file << " p=" << p << " q=" << q << ": " << out[0].debug_string();
+      }
 }

@@ -63,6 +63,7 @@ def add_cases(c):
     b = np.array([[1.5], [-2.0], [0.25], [4.0]], dtype=F32)
     c.add("add_rank3_rank2", "Add", [a, b], [a + b], {"T": F32})
     c.add("addv2_rank3_rank2", "AddV2", [a, b], [a + b], {"T": F32})
+    c.add("realdiv_rank3_rank2", "RealDiv", [a, b], [a / b], {"T": F32})
     c.add("mul_scalar_scalar", "Mul", [np.array(3.0, F64), np.array(-0.5, F64)],
           [np.array(-1.5, F64)], {"T": F64})
     e = np.zeros((0, 3), dtype=F32)

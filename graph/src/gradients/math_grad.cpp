@@ -138,12 +138,13 @@ void register_math_gradients(gradient_registry& r) {
                 const output& g) {
                return std::pair{mul(s, g, y), mul(s, x, g)};
              });
-  add_binary(r, "Div",
-             [](const scope& s, const output& x, const output& y, auto&,
-                const output& g) {
-               return std::pair{div(s, g, y),
-                                mul(s, neg(s, g), div(s, div(s, x, y), y))};
-             });
+  for (const char* op : {"Div", "RealDiv"})
+    add_binary(r, op,
+               [](const scope& s, const output& x, const output& y, auto&,
+                  const output& g) {
+                 return std::pair{div(s, g, y),
+                                  mul(s, neg(s, g), div(s, div(s, x, y), y))};
+               });
   add_binary(r, "Mod",
              [](const scope& s, const output& x, const output& y, auto&,
                 const output& g) {

@@ -69,6 +69,9 @@ core::status register_array_ops(op_registry& r) {
                                     .output("y: DstT")
                                     .attr(std::string{"SrcT: "} + castable)
                                     .attr(std::string{"DstT: "} + castable)
+                                    // TensorFlow's: true truncates instead
+                                    // of rounding (not supported).
+                                    .attr("Truncate: bool = false")
                                     .shape_fn(unchanged_shape)));
   // Select (where): condition ? t : e, element-wise; the condition has the
   // shape of t and e, or is a scalar.

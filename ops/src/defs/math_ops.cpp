@@ -213,6 +213,8 @@ core::status register_math_ops(op_registry& r) {
                     "{float16, bfloat16, float, double, int32, int64}"));
   ACTORFLOW_RETURN_IF_ERROR(add_elementwise(
     r, {"Div", "FloorDiv", "Mod", "FloorMod", "Pow"}, 2, numbers));
+  // TensorFlow's float division (what `/` writes for floats).
+  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(r, {"RealDiv"}, 2, floats));
   ACTORFLOW_RETURN_IF_ERROR(
     add_elementwise(r, {"Maximum", "Minimum"}, 2, numbers));
   ACTORFLOW_RETURN_IF_ERROR(add_elementwise(
@@ -237,6 +239,9 @@ core::status register_math_ops(op_registry& r) {
                  .attr("T: {float16, bfloat16, float, double, int32, int64}")
                  .attr("transpose_a: bool = false")
                  .attr("transpose_b: bool = false")
+                 // TensorFlow's hints for its own kernels; no effect here.
+                 .attr("grad_a: bool = false")
+                 .attr("grad_b: bool = false")
                  .shape_fn(matmul_shape));
 }
 

@@ -206,16 +206,21 @@ core::status scalar_output(shape_context& ctx) {
 } // namespace
 
 /// The attrs every windowed op shares: T, the window (ksize for pooling,
-/// dilations for convolution), strides, padding and the layout.
+/// dilations for convolution), strides, padding and the layout; and two
+/// of TensorFlow's that its graphs carry: `explicit_paddings` (only for
+/// padding "EXPLICIT", which actorflow lacks) and, for convolutions,
+/// `use_cudnn_on_gpu` (a hint).
 op_def_builder windowed(op_def_builder b, bool pooling) {
   b.attr("T: {float, double}");
   if (pooling)
     b.attr("ksize: list(int)");
   b.attr("strides: list(int)")
     .attr("padding: string")
-    .attr("data_format: string = 'NHWC'");
+    .attr("data_format: string = 'NHWC'")
+    .attr("explicit_paddings: list(int) = []");
   if (!pooling)
-    b.attr("dilations: list(int) = [1, 1, 1, 1]");
+    b.attr("dilations: list(int) = [1, 1, 1, 1]")
+      .attr("use_cudnn_on_gpu: bool = true");
   return b;
 }
 

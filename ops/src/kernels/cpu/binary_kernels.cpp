@@ -293,6 +293,7 @@ void register_binary_kernels(kernel_registry& r) {
   r.add_typed<add_n_kernel, Eigen::half, Eigen::bfloat16, float, double,
               int32_t, int64_t>("AddN", device_type);
   r.add_typed<div_kernel, float, double, int32_t, int64_t>("Div", device_type);
+  r.add_typed<with<real_div_fn>::kernel, float, double>("RealDiv", device_type);
   constexpr auto nonzero = rhs_rule::nonzero;
   r.add_typed<with<floor_div_fn, nonzero>::kernel, float, double, int32_t,
               int64_t>("FloorDiv", device_type);

@@ -22,6 +22,9 @@ public:
     init_ = ctx.get_attr("SrcT", &src);
     if (init_.is_ok())
       init_ = ctx.get_attr("DstT", &dst);
+    if (init_.is_ok() && ctx.attr_or("Truncate", false))
+      init_ = core::unimplemented_error(
+        "Cast with Truncate=true (truncating rather than rounding)");
     if (!init_.is_ok())
       return;
     core::visit_dtype(src, [&](auto s) {

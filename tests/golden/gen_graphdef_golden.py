@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""GraphDef files written by TensorFlow, and TensorFlow's results for them.
+
+Builds five graphs in tf.compat.v1 graph mode with v1 control flow and
+reference variables, writes each as a binary GraphDef
+(tests/golden/graphdef/<case>.pb; the nested conds also as .pbtxt) and
+what TensorFlow computes with it to tests/golden/graphdef.txt (the format
+of golden.hpp): the feeds, the fetched outputs, and for graphs with a
+train op the variables after three steps. tests/actors/graph_def_test.cpp
+imports each file with net::load_graph_def, runs it and compares; it
+never needs TensorFlow.
+
+- mlp_train: a float64 MLP (3-5-2, ReLU), mean squared error, gradient
+  descent (`minimize`): the weights after three steps.
+- cnn: Conv2D (SAME) + BiasAdd + ReLU + MaxPool + a dense layer, float32.
+- rnn: a tanh RNN over a fed sequence by tf.while_loop (TensorFlow's
+  dynamic_rnn writes TensorArray ops, which actorflow lacks; the loop
+  gathers step i itself): the final state.
+- nested_cond: tf.cond inside tf.cond on fed predicates, all four ways.
+- frozen_mlp: the MLP's inference graph with its variables frozen into
+  constants (convert_variables_to_constants).
+
+Inputs are small dyadic rationals. The CNN, the conds and the frozen
+MLP's forward pass compute in exactly representable values, so TensorFlow
+gets them whatever order it sums in, and they are written as they are.
+The trained MLP's weights (float64, three steps) and the RNN's state
+(float32 tanh) are not exact: they are written rounded to 12 and 6
+significant digits, so that another CPU's last bits do not change the
+file, and the C++ test compares them with relative tolerances of 1e-10
+and 1e-5.
+
+  gen_graphdef_golden.py           regenerate the files
+  gen_graphdef_golden.py --check   exit 1 unless they are reproduced
+
+Runs where pip reaches TensorFlow (`pip install tensorflow-cpu` into a
+virtual environment; a checking tool, not a dependency). Written with
+TensorFlow 2.21.
+"""
+import os
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+from case_writer import tensor_lines
+from golden_io import write_or_check
+
+tf1 = tf.compat.v1
+tf1.disable_eager_execution()
+tf1.disable_control_flow_v2()
+tf1.disable_resource_variables()
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "graphdef")
+
+
+def dyadic(shape, seed, scale=4):
+    """Small multiples of 1/scale in [-5/scale, 5/scale], from a fixed
+    pattern (period 11, so that batch items differ)."""
+    n = int(np.prod(shape))
+    v = ((np.arange(n) * 7 + seed * 3) % 11 - 5) / scale
+    return v.reshape(shape)
+
+
+def graph_bytes(g):
+    return g.as_graph_def().SerializeToString(deterministic=True)
+
+
+def mlp(g, dtype, frozen_values=None):
+    """The MLP's graph in g: returns (x, y, loss, out, variables)."""
+    x = tf1.placeholder(dtype, [4, 3], name="x")
+    y = tf1.placeholder(dtype, [4, 2], name="y")
+    init = {"w1": dyadic([3, 5], 1), "b1": dyadic([5], 2),
+            "w2": dyadic([5, 2], 3)}
+    if frozen_values is None:
+        v = {k: tf1.Variable(val.astype(dtype.as_numpy_dtype), name=k)
+             for k, val in init.items()}
+    else:
+        v = {k: tf.constant(frozen_values[k], name=k) for k in init}
+    h = tf.nn.relu(tf.matmul(x, v["w1"]) + v["b1"], name="hidden")
+    out = tf.matmul(h, v["w2"], name="out")
+    loss = tf.reduce_mean(tf.square(out - y), name="loss")
+    return x, y, loss, out, v
+
+
+def mlp_train(put, files):
+    g = tf1.Graph()
+    with g.as_default():
+        x, y, loss, out, v = mlp(g, tf.float64)
+        train = tf1.train.GradientDescentOptimizer(0.0625).minimize(
+            loss, name="train")
+        init = tf1.global_variables_initializer()
+        feeds = {x: dyadic([4, 3], 4, 2), y: dyadic([4, 2], 5, 2)}
+        with tf1.Session(graph=g) as sess:
+            sess.run(init)
+            for _ in range(3):
+                sess.run(train, feeds)
+            values = sess.run([v["w1"], v["b1"], v["w2"], loss], feeds)
+    files["mlp_train.pb"] = graph_bytes(g)
+    put("mlp_train_x", feeds[x])
+    put("mlp_train_y", feeds[y])
+    for name, value in zip(("w1", "b1", "w2", "loss"), values):
+        put("mlp_train_" + name, value, 12)
+    return init.name, train.name
+
+
+def frozen_mlp(put, files):
+    g = tf1.Graph()
+    with g.as_default():
+        x, y, loss, out, v = mlp(g, tf.float64)
+        init = tf1.global_variables_initializer()
+        with tf1.Session(graph=g) as sess:
+            sess.run(init)
+            frozen = tf1.graph_util.convert_variables_to_constants(
+                sess, g.as_graph_def(), ["out"])
+            xv = dyadic([4, 3], 6, 2)
+            want = sess.run(out, {x: xv})
+    files["frozen_mlp.pb"] = frozen.SerializeToString(deterministic=True)
+    put("frozen_mlp_x", xv)
+    put("frozen_mlp_out", want)
+
+
+def cnn(put, files):
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [2, 6, 6, 2], name="images")
+        k = tf.constant(dyadic([3, 3, 2, 4], 7).astype(np.float32), name="k")
+        b = tf.constant(dyadic([4], 8).astype(np.float32), name="b")
+        conv = tf.nn.conv2d(x, k, strides=[1, 1, 1, 1], padding="SAME")
+        act = tf.nn.relu(tf.nn.bias_add(conv, b))
+        pool = tf.nn.max_pool2d(act, ksize=2, strides=2, padding="VALID")
+        flat = tf.reshape(pool, [2, 3 * 3 * 4])
+        w = tf.constant(dyadic([36, 3], 9).astype(np.float32), name="w")
+        logits = tf.matmul(flat, w, name="logits")
+        xv = dyadic([2, 6, 6, 2], 10, 2).astype(np.float32)
+        with tf1.Session(graph=g) as sess:
+            want = sess.run(logits, {x: xv})
+    files["cnn.pb"] = graph_bytes(g)
+    put("cnn_images", xv)
+    put("cnn_logits", want)
+
+
+def rnn(put, files):
+    g = tf1.Graph()
+    with g.as_default():
+        seq = tf1.placeholder(tf.float32, [5, 2, 3], name="seq")
+        w = tf.constant(dyadic([3, 4], 11).astype(np.float32), name="w")
+        u = tf.constant(dyadic([4, 4], 12, 8).astype(np.float32), name="u")
+        steps = tf.shape(seq)[0]
+        h0 = tf.zeros([2, 4], tf.float32)
+
+        def body(i, h):
+            x = tf.gather(seq, i)
+            return i + 1, tf.tanh(tf.matmul(x, w) + tf.matmul(h, u))
+
+        _, h = tf1.while_loop(lambda i, h: i < steps, body,
+                              (tf.constant(0), h0), name="rnn")
+        tf.identity(h, name="state")
+        sv = dyadic([5, 2, 3], 13, 2).astype(np.float32)
+        with tf1.Session(graph=g) as sess:
+            want = sess.run("state:0", {seq: sv})
+    files["rnn.pb"] = graph_bytes(g)
+    put("rnn_seq", sv)
+    put("rnn_state", want, 6)
+
+
+def nested_cond(put, files):
+    g = tf1.Graph()
+    with g.as_default():
+        p = tf1.placeholder(tf.bool, [], name="p")
+        q = tf1.placeholder(tf.bool, [], name="q")
+        x = tf1.placeholder(tf.float32, [3], name="x")
+        inner = lambda: tf1.cond(q, lambda: x * 2.0, lambda: x - 1.0)
+        out = tf1.cond(p, inner, lambda: x + 10.0)
+        tf.identity(out, name="out")
+        xv = np.array([0.5, -1.5, 2.25], np.float32)
+        with tf1.Session(graph=g) as sess:
+            for pv in (False, True):
+                for qv in (False, True):
+                    put("nested_cond_%d%d" % (pv, qv),
+                        sess.run("out:0", {p: pv, q: qv, x: xv}))
+    files["nested_cond.pb"] = graph_bytes(g)
+    files["nested_cond.pbtxt"] = str(g.as_graph_def()).encode()
+    put("nested_cond_x", xv)
+
+
+def render():
+    lines = []
+    files = {}
+
+    def put(name, value, digits=None):
+        value = np.asarray(value)
+        if digits is not None:
+            rounded = [float("%.*g" % (digits, v)) for v in value.flat]
+            value = np.array(rounded, value.dtype).reshape(value.shape)
+        lines.extend(tensor_lines(name, value))
+
+    mlp_train(put, files)
+    frozen_mlp(put, files)
+    cnn(put, files)
+    rnn(put, files)
+    nested_cond(put, files)
+    outputs = {os.path.join(HERE, "graphdef.txt"): "\n".join(lines) + "\n"}
+    for name, data in files.items():
+        outputs[os.path.join(OUT, name)] = data
+    return outputs
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    return write_or_check(__doc__, render())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
