@@ -4,6 +4,9 @@
 #include <cstdlib>
 
 #include <CLI/CLI.hpp>
+#include <caf/config.hpp>
+
+#include "actorflow/core/build_info.hpp"
 
 #include "actorflow/core/logging.hpp"
 #include "cluster_up.hpp"
@@ -45,6 +48,12 @@ int run(int argc, char** argv) {
   CLI::App app{"actorflow: an actor-native dataflow engine for machine "
                "learning graphs"};
   app.require_subcommand(1);
+  app.set_version_flag(
+    "--version", std::string{"actorflow "} + ACTORFLOW_VERSION + " (CAF "
+                   + std::to_string(CAF_MAJOR_VERSION) + "."
+                   + std::to_string(CAF_MINOR_VERSION) + "."
+                   + std::to_string(CAF_PATCH_VERSION) + ", "
+                   + actorflow::core::library_build_info().to_string() + ")");
   std::string log_level;
   app.add_option("--log-level", log_level,
                  "trace, debug, info, warn (default), error, critical or off; "
@@ -75,15 +84,19 @@ int run(int argc, char** argv) {
   train_cmd->add_option("--data-dir", train.data_dir,
                         "Where the dataset's .gz files are (default: "
                         "/usr/share/datasets/fashion-mnist)");
-  train_cmd->add_option("--model", train.model, "mlp or cnn")
-    ->capture_default_str();
+  train_cmd->add_option("--model", train.model, "The model")
+    ->capture_default_str()
+    ->check(CLI::IsMember({"mlp", "cnn"}));
   train_cmd
-    ->add_option("--hidden", train.hidden, "The MLP's hidden layer sizes")
-    ->capture_default_str();
-  train_cmd
-    ->add_option("--optimizer", train.optimizer,
-                 "sgd, momentum, nesterov, adagrad, rmsprop or adam")
-    ->capture_default_str();
+    ->add_option("--hidden", train.hidden,
+                 "The MLP's hidden layer sizes, e.g. 512,256")
+    ->delimiter(',')
+    ->capture_default_str()
+    ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+  train_cmd->add_option("--optimizer", train.optimizer, "The optimizer")
+    ->capture_default_str()
+    ->check(CLI::IsMember(
+      {"sgd", "momentum", "nesterov", "adagrad", "rmsprop", "adam"}));
   train_cmd
     ->add_option("--lr,--learning-rate", train.learning_rate, "Learning rate")
     ->capture_default_str()

@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/queue_runner.hpp"
@@ -82,24 +84,6 @@ private:
   clock_type::time_point last_ = clock_type::now();
 };
 
-bool parse_sizes(const std::string& text, std::vector<int64_t>* out) {
-  std::stringstream in{text};
-  std::string part;
-  out->clear();
-  while (std::getline(in, part, ',')) {
-    try {
-      size_t used = 0;
-      auto v = std::stoll(part, &used);
-      if (used != part.size() || v < 1)
-        return false;
-      out->push_back(v);
-    } catch (...) {
-      return false;
-    }
-  }
-  return !out->empty();
-}
-
 } // namespace
 
 int train_fail(const std::string& what) {
@@ -117,9 +101,7 @@ std::string training_options_from(const train_options& o, training_options* t) {
   t->model.seed = o.seed;
   if (o.model != "mlp" && o.model != "cnn")
     return "unknown model '" + o.model + "' (mlp or cnn)";
-  if (!parse_sizes(o.hidden, &t->model.hidden))
-    return "--hidden takes positive sizes separated by commas, got '" + o.hidden
-           + "'";
+  t->model.hidden = o.hidden;
   if (!graph::optimizer::parse(o.optimizer, &t->optimizer))
     return "unknown optimizer '" + o.optimizer
            + "' (sgd, momentum, nesterov, adagrad, rmsprop or adam)";
@@ -356,9 +338,13 @@ int train_epochs(actors::session& sess, const fashion_training& g,
   auto samples_per_s
     = train_seconds > 0 ? static_cast<double>(trained * o.batch) / train_seconds
                         : 0.0;
-  std::printf("{\"epochs\": %d, \"test_accuracy\": %.4f, \"samples_per_s\": "
-              "%.1f, \"ms_per_step\": %.3f}\n",
-              o.epochs, accuracy, samples_per_s, ms_per_step);
+  auto round_to
+    = [](double x, double scale) { return std::round(x * scale) / scale; };
+  nlohmann::ordered_json line{{"epochs", o.epochs},
+                              {"test_accuracy", round_to(accuracy, 1e4)},
+                              {"samples_per_s", round_to(samples_per_s, 1e1)},
+                              {"ms_per_step", round_to(ms_per_step, 1e3)}};
+  std::printf("%s\n", line.dump().c_str());
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/session.hpp"
@@ -15,7 +16,7 @@ struct train_options {
   std::string dataset = "fashion-mnist";
   std::string data_dir;
   std::string model = "mlp";
-  std::string hidden = "512,256";
+  std::vector<int64_t> hidden{512, 256};
   std::string optimizer = "sgd";
   double learning_rate = 0.1;
   int epochs = 3;

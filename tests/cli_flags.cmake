@@ -25,6 +25,9 @@ expect_refused("--restore-what-fits goes with --resume"
 expect_refused("--batch 100000000 needs [0-9]+ MiB|--batch: value"
                demo --batch 100000000)
 expect_refused("no op named 'Nope'" ops Nope)
+expect_refused("--model: rnn not in" train fashion-mnist --model rnn)
+expect_refused("--hidden: Value x not in range" train fashion-mnist --hidden 64,x)
+expect_refused("--optimizer: sdg not in" train fashion-mnist --optimizer sdg)
 expect_refused("--summary-every: value 0 is not in"
                train fashion-mnist --logdir /tmp --summary-every 0)
 expect_refused("--trace-steps FIRST:END needs END > FIRST"
@@ -42,4 +45,10 @@ execute_process(COMMAND ${CLI} ops _Send OUTPUT_VARIABLE out
                 RESULT_VARIABLE rc TIMEOUT 60)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "^_Send\\(")
   message(FATAL_ERROR "actorflow ops _Send: ${rc}:\n${out}")
+endif()
+
+execute_process(COMMAND ${CLI} --version OUTPUT_VARIABLE out
+                RESULT_VARIABLE rc TIMEOUT 60)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^actorflow [0-9]+\\.[0-9]+\\.[0-9]+ \\(CAF 0\\.17")
+  message(FATAL_ERROR "actorflow --version: ${rc}:\n${out}")
 endif()

@@ -7,12 +7,14 @@ file(REMOVE_RECURSE ${WORK_DIR})
 set(common train fashion-mnist --hidden 64 --threads 2
     --checkpoint-dir ${WORK_DIR})
 
+# The test accuracy in the last line, a JSON object (read as JSON).
 function(accuracy_of text out)
-  string(REGEX MATCH "\"test_accuracy\": ([0-9.]+)" m "${text}")
-  if(NOT m)
+  string(REGEX MATCH "{[^\n]*}\n?$" line "${text}")
+  string(JSON acc ERROR_VARIABLE err GET "${line}" test_accuracy)
+  if(err)
     message(FATAL_ERROR "no JSON line with test_accuracy in:\n${text}")
   endif()
-  set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+  set(${out} ${acc} PARENT_SCOPE)
 endfunction()
 
 execute_process(COMMAND ${CLI} ${common} --epochs 1

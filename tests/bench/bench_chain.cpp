@@ -19,6 +19,7 @@
 
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 using clock_type = std::chrono::steady_clock;
@@ -170,8 +171,10 @@ int main(int argc, char** argv) {
                 "%d in flight %.1f ns/node\n",
                 round + 1, best_af, best_raw, opt.in_flight, best_pipe);
   }
-  std::printf("{\"ns_per_node\": %.1f, \"raw_caf_ns_per_node\": %.1f, "
-              "\"ratio\": %.3f, \"ns_per_node_8_in_flight\": %.1f}\n",
-              best_af, best_raw, best_af / best_raw, best_pipe);
+  bench::print_json_line(
+    {{"ns_per_node", bench::rounded(best_af, 1)},
+     {"raw_caf_ns_per_node", bench::rounded(best_raw, 1)},
+     {"ratio", bench::rounded(best_af / best_raw, 3)},
+     {"ns_per_node_8_in_flight", bench::rounded(best_pipe, 1)}});
   return 0;
 }

@@ -11,6 +11,7 @@
 #include <cblas.h>
 
 #include "bench_util.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 
@@ -54,7 +55,8 @@ int main(int argc, char** argv) {
               static_cast<long long>(batch), static_cast<long long>(hw),
               static_cast<long long>(hw), static_cast<long long>(c), t * 1e3,
               flop / t / 1e9);
-  std::printf("{\"batch\": %lld, \"ms\": %.3f, \"gflops\": %.1f}\n",
-              static_cast<long long>(batch), t * 1e3, flop / t / 1e9);
+  bench::print_json_line({{"batch", batch},
+                          {"ms", bench::rounded(t * 1e3, 3)},
+                          {"gflops", bench::rounded(flop / t / 1e9, 1)}});
   return 0;
 }

@@ -19,6 +19,7 @@
 #include "actorflow/graph/math_ops.hpp"
 #include "bench/cluster_bench.hpp"
 #include "bench/raw_tcp.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -80,8 +81,8 @@ int main(int argc, char** argv) {
                 "us\n",
                 round + 1, best, best_raw);
   }
-  std::printf("{\"us_per_iteration\": %.1f, \"raw_tcp_rtt_us\": %.1f, "
-              "\"ratio\": %.2f}\n",
-              best, best_raw, best / best_raw);
+  bench::print_json_line({{"us_per_iteration", bench::rounded(best, 1)},
+                          {"raw_tcp_rtt_us", bench::rounded(best_raw, 1)},
+                          {"ratio", bench::rounded(best / best_raw, 2)}});
   return 0;
 }

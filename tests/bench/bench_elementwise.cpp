@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench_util.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 
@@ -52,9 +53,9 @@ int main(int argc, char** argv) {
   double copy_gbps = 2.0 * double(bytes) / t_copy / 1e9;
   std::printf("Add: %.3f ms (%.1f GB/s); memcpy: %.3f ms (%.1f GB/s)\n",
               t_add * 1e3, add_gbps, t_copy * 1e3, copy_gbps);
-  std::printf("{\"n\": %lld, \"add_gbps\": %.2f, \"memcpy_gbps\": %.2f, "
-              "\"ratio\": %.3f}\n",
-              static_cast<long long>(n), add_gbps, copy_gbps,
-              add_gbps / copy_gbps);
+  bench::print_json_line({{"n", n},
+                          {"add_gbps", bench::rounded(add_gbps, 2)},
+                          {"memcpy_gbps", bench::rounded(copy_gbps, 2)},
+                          {"ratio", bench::rounded(add_gbps / copy_gbps, 3)}});
   return 0;
 }

@@ -17,6 +17,7 @@
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "common/process_memory.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 
@@ -85,9 +86,12 @@ int main(int argc, char** argv) {
   std::printf("%zu nodes: first run (compile + instantiate + step) %.1f ms, "
               "later step %.1f ms, RSS %.1f -> %.1f MB\n",
               graph_nodes, first_ms, step_ms, before, after);
-  std::printf("{\"nodes\": %zu, \"instantiate_ms\": %.1f, \"step_ms\": %.1f, "
-              "\"rss_mb_before\": %.1f, \"rss_mb_after\": %.1f, "
-              "\"rss_mb_growth\": %.1f}\n",
-              graph_nodes, first_ms, step_ms, before, after, after - before);
+  bench::print_json_line(
+    {{"nodes", graph_nodes},
+     {"instantiate_ms", bench::rounded(first_ms, 1)},
+     {"step_ms", bench::rounded(step_ms, 1)},
+     {"rss_mb_before", bench::rounded(before, 1)},
+     {"rss_mb_after", bench::rounded(after, 1)},
+     {"rss_mb_growth", bench::rounded(after - before, 1)}});
   return 0;
 }

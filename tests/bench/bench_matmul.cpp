@@ -13,6 +13,7 @@
 #include <cblas.h>
 
 #include "bench_util.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 
@@ -72,10 +73,11 @@ int main(int argc, char** argv) {
   }
   double min_ratio = std::min(results[1024].first / results[1024].second,
                               results[2048].first / results[2048].second);
-  std::printf("{\"n1024_gflops\": %.1f, \"n1024_openblas_gflops\": %.1f, "
-              "\"n2048_gflops\": %.1f, \"n2048_openblas_gflops\": %.1f, "
-              "\"min_ratio\": %.3f}\n",
-              results[1024].first, results[1024].second, results[2048].first,
-              results[2048].second, min_ratio);
+  bench::print_json_line(
+    {{"n1024_gflops", bench::rounded(results[1024].first, 1)},
+     {"n1024_openblas_gflops", bench::rounded(results[1024].second, 1)},
+     {"n2048_gflops", bench::rounded(results[2048].first, 1)},
+     {"n2048_openblas_gflops", bench::rounded(results[2048].second, 1)},
+     {"min_ratio", bench::rounded(min_ratio, 3)}});
   return 0;
 }

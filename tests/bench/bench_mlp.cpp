@@ -1,7 +1,7 @@
 // P3: steady-state milliseconds per training step of the Fashion-MNIST MLP
 // of `actorflow train` (784-512-256-10, ReLU, SGD lr 0.1, batch 128), with
 // the data already in memory: the same graph, input queue and queue
-// runner as the job. Peer: ../shared/bench/peers/fashion_mlp_torch.py on
+// runner as the job. Peer: tests/bench/peers/fashion_mlp_torch.py on
 // the same machine.
 //
 //   bench_mlp [--threads 2] [--steps 300] [--warmup 50] [--rounds 3]
@@ -28,6 +28,7 @@
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
 #include "fashion_training.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 
@@ -123,19 +124,21 @@ int main(int argc, char** argv) {
   bench::check(apps::load_fashion_mnist(e, apps::fashion_mnist_dir, &data));
   auto single = ms_per_step(e, data, false, o);
   if (!cluster) {
-    std::printf("{\"ms_per_step\": %.3f, \"samples_per_s\": %.1f, "
-                "\"peak_rss_mb\": %.1f}\n",
-                single, 128e3 / single, test::peak_rss_mb());
+    bench::print_json_line(
+      {{"ms_per_step", bench::rounded(single, 3)},
+       {"samples_per_s", bench::rounded(128e3 / single, 1)},
+       {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}});
     return 0;
   }
   bench::cluster_client procs{
     {{"ps", 1, 1, threads, bench::bulk_args(bulk_min), {}, {}},
      {"worker", 1, 1, threads, bench::bulk_args(bulk_min), {}, {}}}};
   auto split = ms_per_step(procs.engine(), data, true, o);
-  std::printf("{\"ms_per_step\": %.3f, \"samples_per_s\": %.1f, "
-              "\"peak_rss_mb\": %.1f, \"single_process_ms\": %.3f, "
-              "\"ratio\": %.3f}\n",
-              split, 128e3 / split, test::peak_rss_mb(), single,
-              split / single);
+  bench::print_json_line(
+    {{"ms_per_step", bench::rounded(split, 3)},
+     {"samples_per_s", bench::rounded(128e3 / split, 1)},
+     {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)},
+     {"single_process_ms", bench::rounded(single, 3)},
+     {"ratio", bench::rounded(split / single, 3)}});
   return 0;
 }

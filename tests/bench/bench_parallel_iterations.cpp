@@ -24,6 +24,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/math_ops.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -110,7 +111,8 @@ int main(int argc, char** argv) {
   }
   std::printf("%lld iterations: parallel_iterations 1: %.2f ms, 8: %.2f ms\n",
               static_cast<long long>(iterations), best[0], best[1]);
-  std::printf("{\"speedup\": %.3f, \"p1_ms\": %.2f, \"p8_ms\": %.2f}\n",
-              best[0] / best[1], best[0], best[1]);
+  bench::print_json_line({{"speedup", bench::rounded(best[0] / best[1], 3)},
+                          {"p1_ms", bench::rounded(best[0], 2)},
+                          {"p8_ms", bench::rounded(best[1], 2)}});
   return 0;
 }

@@ -16,6 +16,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "bench/cluster_bench.hpp"
 #include "bench/raw_tcp.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 
@@ -95,9 +96,11 @@ int main(int argc, char** argv) {
                 "request %.1f us\n",
                 round + 1, best, best_raw, best_caf);
   }
-  std::printf("{\"us_per_round_trip\": %.1f, \"raw_tcp_us\": %.1f, "
-              "\"ratio\": %.2f, \"caf_request_us\": %.1f, "
-              "\"caf_ratio\": %.2f}\n",
-              best, best_raw, best / best_raw, best_caf, best_caf / best_raw);
+  bench::print_json_line(
+    {{"us_per_round_trip", bench::rounded(best, 1)},
+     {"raw_tcp_us", bench::rounded(best_raw, 1)},
+     {"ratio", bench::rounded(best / best_raw, 2)},
+     {"caf_request_us", bench::rounded(best_caf, 1)},
+     {"caf_ratio", bench::rounded(best_caf / best_raw, 2)}});
   return 0;
 }

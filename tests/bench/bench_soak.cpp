@@ -28,6 +28,7 @@
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
 #include "fashion_training.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 
@@ -150,8 +151,10 @@ int main(int argc, char** argv) {
                 double(before[i]) / 1024, double(after) / 1024, growth);
   }
   auto done = 2 * (per_replica / rounds) * rounds;
-  std::printf("{\"steps\": %d, \"steps_per_s\": %.1f, "
-              "\"max_rss_growth_pct\": %.2f, \"errors\": %d}\n",
-              done, double(done) / seconds, worst, errors.load());
+  bench::print_json_line(
+    {{"steps", done},
+     {"steps_per_s", bench::rounded(double(done) / seconds, 1)},
+     {"max_rss_growth_pct", bench::rounded(worst, 2)},
+     {"errors", errors.load()}});
   return errors.load() == 0 ? 0 : 1;
 }

@@ -14,6 +14,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "bench/cluster_bench.hpp"
 #include "bench/raw_tcp.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 
@@ -67,9 +68,10 @@ int main(int argc, char** argv) {
                 "4 KiB %.3f\n",
                 round + 1, cases[0].gbps, raw, cases[1].gbps, cases[2].gbps);
   }
-  std::printf("{\"gbps_64m\": %.3f, \"raw_tcp_gbps\": %.3f, \"ratio\": %.3f, "
-              "\"gbps_1m\": %.3f, \"gbps_4k\": %.4f}\n",
-              cases[0].gbps, raw, cases[0].gbps / raw, cases[1].gbps,
-              cases[2].gbps);
+  bench::print_json_line({{"gbps_64m", bench::rounded(cases[0].gbps, 3)},
+                          {"raw_tcp_gbps", bench::rounded(raw, 3)},
+                          {"ratio", bench::rounded(cases[0].gbps / raw, 3)},
+                          {"gbps_1m", bench::rounded(cases[1].gbps, 3)},
+                          {"gbps_4k", bench::rounded(cases[2].gbps, 4)}});
   return 0;
 }

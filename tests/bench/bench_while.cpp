@@ -1,5 +1,5 @@
 // P2: microseconds per iteration of a data-dependent while loop with a tiny
-// body, the loop of ../shared/bench/peers/while_loop_torch.py: an
+// body, the loop of tests/bench/peers/while_loop_torch.py: an
 // 8-element x, a cond on sum(x) > 1e6 that is never taken, then
 // x = x * 0.5 + 1, for n iterations fed at run time. The result is checked
 // (x converges to 2). Also reports the peak RSS, for the memory a long loop
@@ -26,6 +26,7 @@
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "common/process_memory.hpp"
+#include "json_line.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -124,8 +125,9 @@ int main(int argc, char** argv) {
               "(%zu nodes in the graph)\n",
               static_cast<long long>(iterations), seconds, rounds, us,
               s.graph_def().size());
-  std::printf("{\"us_per_iteration\": %.3f, \"iterations\": %lld, "
-              "\"peak_rss_mb\": %.1f}\n",
-              us, static_cast<long long>(iterations), test::peak_rss_mb());
+  bench::print_json_line(
+    {{"us_per_iteration", bench::rounded(us, 3)},
+     {"iterations", iterations},
+     {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}});
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <future>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "common/child_leak_exit.hpp"
 #include "common/command.hpp"
@@ -19,11 +20,16 @@ using namespace actorflow;
 namespace {
 
 /// The value of `"key": <number>` in the last line of `output`, or -1.
+/// `key` of the JSON object on the last line that holds one; -1 if none.
 double json_number(const std::string& output, const std::string& key) {
-  auto at = output.rfind("\"" + key + "\": ");
-  return at == std::string::npos
-           ? -1.0
-           : std::atof(output.c_str() + at + key.size() + 4);
+  auto at = output.rfind("\n{");
+  at = at == std::string::npos ? output.find('{') : at + 1;
+  if (at == std::string::npos)
+    return -1.0;
+  auto line = nlohmann::json::parse(
+    output.substr(at, output.find('\n', at) - at), nullptr, false);
+  return line.is_object() && line.contains(key) ? line[key].get<double>()
+                                                : -1.0;
 }
 
 /// What the two workers printed, after training one epoch of a small MLP
