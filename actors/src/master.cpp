@@ -73,8 +73,10 @@ struct step_state {
   std::vector<value_state> fetch_states;
   bool want_metadata = false;
   bool want_partition_graphs = false;
-  /// What the workers recorded, when the step is traced.
+  /// What the workers recorded, when the step is traced (the run asked
+  /// for it, `want_stats`, or the session has an observer).
   bool traced = false;
+  bool want_stats = false;
   step_stats stats;
   size_t reports_left = 0;
   core::status error;
@@ -390,7 +392,8 @@ void launch(self_ptr self, const plan_ptr& plan, run_request& req,
   step.plan = plan;
   step.want_metadata = req.want_metadata;
   step.want_partition_graphs = req.partition_graphs;
-  step.traced = req.trace == trace_level::full;
+  step.traced = req.trace == trace_level::full || st.options.observer;
+  step.want_stats = req.trace == trace_level::full;
   step.stats.step = id;
   step.stats.start_us = step.traced ? now_micros() : 0;
   step.fetched.resize(plan->fetch_names.size());
@@ -488,16 +491,25 @@ void finish_step(self_ptr self, uint64_t id, step_state& step) {
           step.fetch_states[i] == value_state::dead ? " (it is dead)" : "");
         break;
       }
+  if (step.traced) {
+    step.stats.end_us = now_micros();
+    if (st.options.observer) {
+      auto observed = guarded("the session's step observer", [&] {
+        st.options.observer->on_step(step.stats, step.error);
+        return core::status::ok();
+      });
+      if (!observed.is_ok())
+        core::log().warn("{}", observed.message());
+    }
+  }
   if (step.error.is_ok()) {
     run_result result{std::move(step.fetched), {}};
     if (step.want_metadata)
       result.metadata.placement = step.plan->placement;
     if (step.want_metadata && step.want_partition_graphs)
       result.metadata.partition_graphs = step.plan->partition_graphs;
-    if (step.want_metadata && step.traced) {
-      step.stats.end_us = now_micros();
+    if (step.want_metadata && step.want_stats)
       result.metadata.stats = std::move(step.stats);
-    }
     step.promise.deliver(std::move(result));
   } else {
     core::log().debug("step {} failed: {}", id, step.error.to_string());

@@ -12,6 +12,10 @@ int64_t now_micros() noexcept {
     .count();
 }
 
+step_observer::~step_observer() {
+  // nop
+}
+
 namespace detail {
 
 step_stats_collector::step_stats_collector(

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -114,4 +115,58 @@ TEST(trace, concurrent_traced_steps_each_get_their_own_firings) {
   for (auto& t : pool)
     t.join();
   EXPECT_EQ(wrong, std::vector<int>(threads, 0));
+}
+
+namespace {
+
+/// Counts what a session's observer sees.
+struct counting_observer : actors::step_observer {
+  void on_step(const actors::step_stats& stats,
+               const core::status& result) override {
+    std::lock_guard<std::mutex> guard{mtx};
+    ++steps;
+    failed += !result.is_ok();
+    for (const auto& d : stats.devices)
+      for (const auto& f : d.nodes)
+        relus += f.op == "Relu";
+  }
+
+  std::mutex mtx;
+  int steps = 0;
+  int failed = 0;
+  int relus = 0;
+};
+
+} // namespace
+
+TEST(trace, a_session_observer_sees_every_step_traced) {
+  auto observer = std::make_shared<counting_observer>();
+  actors::engine e;
+  actors::session_options options;
+  options.observer = observer;
+  actors::session sess{e, options};
+  graph::scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {2});
+  auto y = graph::relu(s.sub("y").with_device("cpu:1"), x);
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<core::tensor> out;
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(sess
+                  .run({{x.name(), core::tensor{core::dtype::float32, {2}}}},
+                       {y.name()}, {}, &out)
+                  .is_ok());
+  // A failing step is seen too, with its error (a missing feed fails at
+  // its Placeholder).
+  EXPECT_FALSE(sess.run({}, {y.name()}, {}, &out).is_ok());
+  // The run did not ask for stats: its metadata has none.
+  actors::run_metadata md;
+  ASSERT_TRUE(sess
+                .run({{x.name(), core::tensor{core::dtype::float32, {2}}}},
+                     {y.name()}, {}, &out, &md)
+                .is_ok());
+  EXPECT_TRUE(md.stats.devices.empty());
+  std::lock_guard<std::mutex> guard{observer->mtx};
+  EXPECT_EQ(observer->relus, 4);
+  EXPECT_EQ(observer->steps, 5);
+  EXPECT_EQ(observer->failed, 1);
 }

@@ -11,6 +11,7 @@
 
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
+#include "actorflow/actors/step_stats.hpp"
 #include "actorflow/actors/worker_ref.hpp"
 
 namespace actorflow::actors {
@@ -82,6 +83,9 @@ struct session_options {
   /// level info (`ACTORFLOW_LOG_LEVEL=info`), as TensorFlow's
   /// `log_device_placement` does; `run_metadata::placement` has the same.
   bool log_device_placement = false;
+  /// Sees every step of the session, traced (see `step_observer`);
+  /// nullptr: none.
+  std::shared_ptr<step_observer> observer;
 };
 
 /// An actorflow engine: registries, devices and variable containers, the

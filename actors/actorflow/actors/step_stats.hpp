@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "actorflow/core/status.hpp"
+
 namespace actorflow::actors {
 
 /// How much a run records of itself, like TensorFlow's
@@ -68,5 +70,28 @@ struct step_stats {
 
 /// Microseconds since the Unix epoch, the clock of `node_exec_stats`.
 int64_t now_micros() noexcept;
+
+/// Watches every step of a session, like Taskflow's `ObserverInterface`:
+/// give one to `session_options::observer` and each step is traced and
+/// handed to `on_step` once every worker has reported, whether the run
+/// asked for metadata or not.
+///
+/// ~~~
+/// struct slowest : actors::step_observer {
+///   void on_step(const actors::step_stats& s, const core::status&) override {
+///     worst = std::max(worst, s.end_us - s.start_us);
+///   }
+///   std::atomic<int64_t> worst{0};
+/// };
+/// ~~~
+class step_observer {
+public:
+  virtual ~step_observer();
+
+  /// Called in the session's actor when a step ends, with what it
+  /// recorded and how the step ended (the run's status). Return quickly
+  /// and do not block: the session's next step waits.
+  virtual void on_step(const step_stats& stats, const core::status& result) = 0;
+};
 
 } // namespace actorflow::actors
