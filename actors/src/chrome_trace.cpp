@@ -160,21 +160,20 @@ std::string chrome_trace::to_json() const {
     auto id = next_flow++;
     const auto& from = i->second;
     const auto& name = std::get<1>(key);
-    events.push_back(json{{"ph", "s"},
-                          {"name", name},
-                          {"cat", "transfer"},
-                          {"id", id},
-                          {"pid", std::get<1>(from)},
-                          {"tid", std::get<2>(from)},
-                          {"ts", std::get<0>(from)}});
-    events.push_back(json{{"ph", "f"},
-                          {"bp", "e"},
-                          {"name", name},
-                          {"cat", "transfer"},
-                          {"id", id},
-                          {"pid", std::get<1>(to)},
-                          {"tid", std::get<2>(to)},
-                          {"ts", std::get<0>(to)}});
+    // An arrow's ends: "s" at the Send's slice, "f" bound to the Recv's.
+    auto end = [&](const char* ph, const place& at) {
+      return json{{"ph", ph},
+                  {"name", name},
+                  {"cat", "transfer"},
+                  {"id", id},
+                  {"pid", std::get<1>(at)},
+                  {"tid", std::get<2>(at)},
+                  {"ts", std::get<0>(at)}};
+    };
+    events.push_back(end("s", from));
+    auto finish = end("f", to);
+    finish["bp"] = "e";
+    events.push_back(std::move(finish));
   }
   json doc{
     {"traceEvents", std::move(events)},

@@ -196,12 +196,19 @@ loop_graph halving(const ops::op_registry& registry) {
   return {s.graph_def(), n.name(), loop[1].name()};
 }
 
+/// Saves `f` to `graph` and a count of 5 for it to `n_npy`.
+void save_halving(const loop_graph& f, const std::string& graph,
+                  const std::string& n_npy) {
+  EXPECT_TRUE(net::save_graph(f.g, graph).is_ok());
+  EXPECT_TRUE(net::save_npy(tensor::scalar(int64_t{5}), n_npy).is_ok());
+}
+
 } // namespace
 
 TEST_F(run_command_test, graph_show_draws_frames_devices_and_control_edges) {
   auto f = halving(registry_);
   auto graph = path("loop.afg");
-  ASSERT_TRUE(net::save_graph(f.g, graph).is_ok());
+  save_halving(f, graph, path("n.npy"));
   auto list = run_command(cli_ + " graph show " + graph);
   ASSERT_EQ(list.exit_code, 0) << list.output;
   EXPECT_NE(list.output.find(" = Enter("), std::string::npos) << list.output;
@@ -230,8 +237,7 @@ TEST_F(run_command_test, graph_show_draws_frames_devices_and_control_edges) {
 TEST_F(run_command_test, graph_show_partitions_draws_what_a_run_placed) {
   auto f = halving(registry_);
   auto graph = path("loop.afg");
-  ASSERT_TRUE(net::save_graph(f.g, graph).is_ok());
-  ASSERT_TRUE(net::save_npy(tensor::scalar(int64_t{5}), path("n.npy")).is_ok());
+  save_halving(f, graph, path("n.npy"));
   auto r = run_command(cli_ + " graph show " + graph + " --partitions --dot"
                        + " --feed " + f.n + "=" + path("n.npy") + " --fetch "
                        + f.x + " -o " + path("p.dot"));
@@ -248,8 +254,7 @@ TEST_F(run_command_test, graph_show_partitions_draws_what_a_run_placed) {
 TEST_F(run_command_test, run_trace_writes_a_chrome_trace_of_the_step) {
   auto f = halving(registry_);
   auto graph = path("loop.afg");
-  ASSERT_TRUE(net::save_graph(f.g, graph).is_ok());
-  ASSERT_TRUE(net::save_npy(tensor::scalar(int64_t{5}), path("n.npy")).is_ok());
+  save_halving(f, graph, path("n.npy"));
   auto r = run_command(cli_ + " run --graph " + graph + " --feed " + f.n + "="
                        + path("n.npy") + " --fetch " + f.x + " --trace "
                        + path("t.json"));
