@@ -248,7 +248,8 @@ node_worker::behavior_type node_worker::make_behavior() {
       }
       begin(self, call.tag, call.tracker); // the token the kernel held
       auto& st = self->nodes[static_cast<size_t>(call.node)];
-      self->firing_start = call.start_us;
+      self->firing_start = call.times ? call.times->start_us : call.start_us;
+      self->firing_end = call.times ? call.times->end_us : 0;
       self->firing_tag = call.tag;
       self->firing_bytes = 0;
       finish_kernel(self, st, call.tag, *call.ctx);

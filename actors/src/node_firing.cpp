@@ -137,9 +137,12 @@ void record_firing(self_ptr self, const node_state& st) {
     stats->record(
       self->plan.get(),
       self->info->nodes[static_cast<size_t>(&st - self->nodes.data())], t.frame,
-      t.iter, self->firing_start, now_micros(), self->firing_bytes);
+      t.iter, self->firing_start,
+      self->firing_end != 0 ? self->firing_end : now_micros(),
+      self->firing_bytes);
   }
   self->firing_start = 0;
+  self->firing_end = 0;
 }
 
 namespace {
@@ -208,10 +211,14 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
     auto* raw = ctx.get();
     take_token(self); // the kernel's, until its async_done_msg is handled
     bool counted = self->current != nullptr && self->current->add_work(t.iter);
+    std::unique_ptr<kernel_times> times;
+    if (offload && self->firing_start != 0)
+      times = std::make_unique<kernel_times>();
+    auto* raw_times = times.get();
     self->async.emplace(id,
                         async_call{static_cast<int>(&st - self->nodes.data()),
                                    t, std::move(ctx), counted, self->tracker,
-                                   self->firing_start});
+                                   self->firing_start, std::move(times)});
     self->firing_start = 0; // recorded when the kernel is done
     // The handle keeps this actor, and with it the kernel and its context,
     // alive until the kernel is done.
@@ -225,11 +232,15 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
       // spawned without arguments.)
       self->system().spawn(
         [](node_actor done_to, std::shared_ptr<partition_plan>, ops::kernel* k,
-           ops::kernel_context* ctx, uint64_t call) {
+           ops::kernel_context* ctx, uint64_t call, kernel_times* times) {
+          if (times != nullptr)
+            times->start_us = now_micros();
           compute(*k, *ctx);
+          if (times != nullptr)
+            times->end_us = now_micros();
           caf::anon_send(done_to, async_done_msg{call});
         },
-        handle, self->plan, &kernel, raw, id);
+        handle, self->plan, &kernel, raw, id, raw_times);
       return;
     }
     try {

@@ -91,6 +91,13 @@ struct node_state {
   std::optional<ops::kernel_context> ctx;
 };
 
+/// When an offloaded kernel of a traced step ran, written by the actor
+/// that ran it and read once its completion has arrived.
+struct kernel_times {
+  int64_t start_us = 0;
+  int64_t end_us = 0;
+};
+
 /// An asynchronous kernel in flight: its node, tag and context.
 struct async_call {
   int node;
@@ -98,7 +105,10 @@ struct async_call {
   std::unique_ptr<ops::kernel_context> ctx;
   bool counted;          ///< As work of its frame instance.
   step_tracker* tracker; ///< Of the token it holds.
-  int64_t start_us = 0;  ///< When it started, if the step is traced.
+  int64_t start_us = 0;  ///< When it was launched, if the step is traced.
+  /// An offloaded kernel's own times, if the step is traced: the firing is
+  /// its compute, not its wait for a thread.
+  std::unique_ptr<kernel_times> times;
 };
 
 /// The actor class of a group of nodes. A class of its own rather than a
@@ -156,6 +166,9 @@ public:
   int64_t firing_start = 0;
   tag firing_tag;
   int64_t firing_bytes = 0;
+  /// When the firing ended, if not when it is recorded (an offloaded
+  /// kernel's compute ended before its completion arrived); 0: now.
+  int64_t firing_end = 0;
 };
 
 using self_ptr = node_worker*;

@@ -28,8 +28,9 @@ struct node_exec_stats {
   uint64_t frame = 0;
   int64_t iter = 0;
   /// Microseconds since the Unix epoch (every process of a machine shares
-  /// the clock). An asynchronous kernel's firing ends when its node hears
-  /// that it finished.
+  /// the clock). An offloaded kernel's firing is its compute on the thread
+  /// that ran it; an asynchronous kernel's runs from its launch until its
+  /// node hears that it finished.
   int64_t start_us = 0;
   int64_t end_us = 0;
   /// Bytes of the tensors the kernel produced; for a Send or a Recv, of the
