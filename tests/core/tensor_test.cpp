@@ -79,11 +79,33 @@ TEST(tensor, cpu_allocator_reuses_small_blocks_and_keeps_them_aligned) {
   alloc.deallocate(b, 128);
   alloc.deallocate(c, 100);
   EXPECT_EQ(alloc.stats().bytes_in_use, 0);
-  // Large blocks are not kept; zero bytes still gives a block.
+  // Large blocks are kept by size, within a bound on their bytes.
   auto* big = alloc.allocate(1 << 20);
   ASSERT_NE(big, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(big) % cpu_allocator::alignment, 0u);
   alloc.deallocate(big, 1 << 20);
+  EXPECT_EQ(alloc.large_cached_bytes(), size_t{1} << 20);
+  auto* other = alloc.allocate((1 << 20) + 4096); // another size: new block
+  EXPECT_NE(other, big);
+  auto* again = alloc.allocate(1 << 20);
+  EXPECT_EQ(again, big);
+  EXPECT_EQ(alloc.large_cached_bytes(), 0u);
+  alloc.deallocate(again, 1 << 20);
+  alloc.deallocate(other, (1 << 20) + 4096);
+  EXPECT_EQ(alloc.large_cached_bytes(), size_t{2} * (1 << 20) + 4096);
+  // A huge block (2 MiB pages) comes back for any request rounding to it.
+  auto* huge = alloc.allocate(size_t{5} << 20);
+  alloc.deallocate(huge, size_t{5} << 20);
+  EXPECT_EQ(alloc.allocate((size_t{5} << 20) + 100), huge);
+  alloc.deallocate(huge, (size_t{5} << 20) + 100);
+  // Past the bound a freed block is not kept.
+  auto* too_many = alloc.allocate(cpu_allocator::max_large_cached_bytes);
+  ASSERT_NE(too_many, nullptr);
+  auto kept = alloc.large_cached_bytes();
+  alloc.deallocate(too_many, cpu_allocator::max_large_cached_bytes);
+  EXPECT_EQ(alloc.large_cached_bytes(), kept);
+  EXPECT_EQ(alloc.stats().bytes_in_use, 0);
+  // Zero bytes still gives a block.
   auto* empty = alloc.allocate(0);
   EXPECT_NE(empty, nullptr);
   alloc.deallocate(empty, 0);
