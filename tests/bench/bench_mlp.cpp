@@ -19,11 +19,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <cblas.h>
 
 #include "actorflow/actors/queue_runner.hpp"
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
@@ -38,7 +44,110 @@ struct mlp_options {
   int steps = 300;
   int warmup = 50;
   int rounds = 3;
+  actors::session_options session;
 };
+
+constexpr int64_t batch = 128;
+
+/// Times `step` as the options say; returns the best round's milliseconds
+/// per step. `what` names it in the progress lines.
+template <class Step>
+double best_round(const char* what, const mlp_options& o, Step step) {
+  for (int i = 0; i < o.warmup; ++i)
+    step();
+  double best = 1e30;
+  for (int r = 0; r < o.rounds; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < o.steps; ++i)
+      step();
+    auto ms = std::chrono::duration<double, std::milli>(
+                std::chrono::steady_clock::now() - start)
+                .count()
+              / o.steps;
+    best = std::min(best, ms);
+    std::printf("%s round %d: %.3f ms per step\n", what, r + 1, ms);
+  }
+  return best;
+}
+
+/// Milliseconds per step of the model on one batch held in variables:
+/// the first `batch` training images and labels, no queue.
+double no_queue_ms_per_step(actors::engine& e, const apps::fashion_data& data,
+                            const mlp_options& o) {
+  graph::scope s{e.context().ops};
+  auto raw = graph::placeholder(s.sub("raw"), core::dtype::uint8, {batch, 784});
+  auto raw_labels
+    = graph::placeholder(s.sub("raw_labels"), core::dtype::uint8, {batch});
+  auto x = graph::variable(s.sub("x"), apps::fashion_model::pixels(s, raw));
+  auto y = graph::variable(s.sub("y"),
+                           graph::cast(s, raw_labels, core::dtype::int64));
+  apps::fashion_model model{s.sub("model"), {}};
+  auto m = s.sub("model");
+  auto xent
+    = graph::sparse_softmax_cross_entropy_with_logits(m, model.logits(m, x), y);
+  auto loss = graph::reduce_mean(s.sub("loss"), xent.first, {0});
+  graph::optimizer sgd;
+  sgd.learning_rate = 0.1;
+  auto train = graph::minimize(s.sub("train"), loss, model.variables(), sgd);
+  auto init = s.initializer().name;
+  bench::check(s.status());
+  actors::session sess{e, o.session};
+  bench::check(sess.extend(s.graph_def()));
+  auto first_rows = [](const core::tensor& t, int64_t row_bytes) {
+    core::shape dims = t.shape();
+    std::vector<int64_t> d = dims.dims();
+    d[0] = batch;
+    core::tensor out{t.dtype(), core::shape{d}};
+    std::memcpy(out.mutable_data<uint8_t>(), t.data<uint8_t>(),
+                static_cast<size_t>(batch * row_bytes));
+    return out;
+  };
+  std::vector<core::tensor> out;
+  bench::check(sess.run({{raw.name(), first_rows(data.train_images, 784)},
+                         {raw_labels.name(), first_rows(data.train_labels, 1)}},
+                        {}, {init}, &out));
+  return best_round("no queue", o, [&] {
+    bench::check(sess.run({}, {loss.name()}, {train.name}, &out));
+  });
+}
+
+/// Milliseconds of the step's eight matrix products (forward, weight
+/// gradients, input gradients but the first layer's) through OpenBLAS on
+/// `threads` threads, best of 20 repetitions after 5: the step's limit if
+/// nothing else took time.
+double gemm_limit_ms(int threads) {
+  struct product {
+    int m, n, k;
+    bool ta, tb;
+  };
+  const product products[]
+    = {{128, 512, 784, false, false}, {128, 256, 512, false, false},
+       {128, 10, 256, false, false},  {784, 512, 128, true, false},
+       {512, 256, 128, true, false},  {256, 10, 128, true, false},
+       {128, 512, 256, false, true},  {128, 256, 10, false, true}};
+  std::vector<float> a(784 * 512, 0.5f), b(784 * 512, 0.25f), c(784 * 512);
+  auto before = openblas_get_num_threads();
+  openblas_set_num_threads(threads);
+  auto all = [&] {
+    for (const auto& p : products)
+      cblas_sgemm(CblasRowMajor, p.ta ? CblasTrans : CblasNoTrans,
+                  p.tb ? CblasTrans : CblasNoTrans, p.m, p.n, p.k, 1.0f,
+                  a.data(), p.ta ? p.m : p.k, b.data(), p.tb ? p.k : p.n, 0.0f,
+                  c.data(), p.n);
+  };
+  for (int i = 0; i < 5; ++i)
+    all();
+  double best = 1e30;
+  for (int i = 0; i < 20; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    all();
+    best = std::min(best, std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
+  }
+  openblas_set_num_threads(before);
+  return best;
+}
 
 /// Milliseconds per step of the training graph on `e`: the best of the
 /// rounds, after the warm-up. `cluster`: split over ps and worker.
@@ -57,29 +166,16 @@ double ms_per_step(actors::engine& e, const apps::fashion_data& data,
                                       "/job:worker/task:0/device:cpu:0",
                                       "data/"));
   }
-  actors::session sess{e};
+  actors::session sess{e, o.session};
   std::vector<core::tensor> out;
   bench::check(sess.extend(def));
   bench::check(sess.run(g.data_feeds(data), {}, {g.init}, &out));
   actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
   runner.start();
-  auto step = [&] { bench::check(sess.run({}, {g.loss}, {g.train}, &out)); };
-  for (int i = 0; i < o.warmup; ++i)
-    step();
-  double best = 1e30;
-  for (int r = 0; r < o.rounds; ++r) {
-    auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < o.steps; ++i)
-      step();
-    auto ms = std::chrono::duration<double, std::milli>(
-                std::chrono::steady_clock::now() - start)
-                .count()
-              / o.steps;
-    best = std::min(best, ms);
-    std::printf("%s round %d: %.3f ms per step, loss %.4f\n",
-                cluster ? "cluster" : "one process", r + 1, ms,
-                out[0].scalar_value<float>());
-  }
+  auto best = best_round(cluster ? "cluster" : "one process", o, [&] {
+    bench::check(sess.run({}, {g.loss}, {g.train}, &out));
+  });
+  std::printf("loss %.4f\n", out[0].scalar_value<float>());
   runner.stop();
   return best;
 }
@@ -110,10 +206,17 @@ int main(int argc, char** argv) {
     ->check(CLI::PositiveNumber);
   app.add_flag("--cluster", cluster,
                "P10: also split the step over a ps and a worker process");
+  std::string passes = "all";
+  app
+    .add_option("--passes", passes,
+                "Graph passes: all, none, cse,constant_folding,fusion,"
+                "dead_nodes, or all less -NAME")
+    ->capture_default_str();
   int64_t bulk_min = -1;
   app.add_option("--bulk-min-bytes", bulk_min,
                  "With --cluster: passed to the workers (-1: their default)");
   CLI11_PARSE(app, argc, argv);
+  bench::check(graph::pass_selection::parse(passes, &o.session.pass_selection));
   actors::engine_options eo;
   eo.threads_per_device = threads;
   eo.scheduler_threads = threads;
@@ -124,8 +227,14 @@ int main(int argc, char** argv) {
   bench::check(apps::load_fashion_mnist(e, apps::fashion_mnist_dir, &data));
   auto single = ms_per_step(e, data, false, o);
   if (!cluster) {
+    auto no_queue = no_queue_ms_per_step(e, data, o);
+    auto limit = gemm_limit_ms(threads);
+    std::printf("GEMM-bound limit (OpenBLAS, %d threads): %.3f ms\n", threads,
+                limit);
     bench::print_json_line(
       {{"ms_per_step", bench::rounded(single, 3)},
+       {"no_queue_ms_per_step", bench::rounded(no_queue, 3)},
+       {"gemm_limit_ms", bench::rounded(limit, 3)},
        {"samples_per_s", bench::rounded(128e3 / single, 1)},
        {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}});
     return 0;
