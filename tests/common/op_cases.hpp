@@ -99,6 +99,13 @@ inline std::vector<op_case> load_cases(const std::string& file) {
         for (auto& x : v)
           l >> x;
         c.attrs[name] = v;
+      } else if (type == "strings") {
+        size_t n = 0;
+        l >> n;
+        std::vector<std::string> v(n);
+        for (auto& x : v)
+          l >> x;
+        c.attrs[name] = v;
       } else {
         ADD_FAILURE() << "unknown attr kind " << type << " in " << file;
       }

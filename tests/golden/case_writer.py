@@ -67,6 +67,8 @@ def render_attr(value):
         return "float %.17g" % value
     if isinstance(value, str):
         return "string " + value
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
+        return "strings %d%s" % (len(value), "".join(" " + v for v in value))
     if isinstance(value, (list, tuple)):
         return "ints %d%s" % (len(value), "".join(" %d" % v for v in value))
     raise TypeError(value)

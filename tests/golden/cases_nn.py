@@ -171,6 +171,28 @@ def add_cases(c):
     c.add("biasadd_mismatch", "BiasAdd", [x, bias[:3]], attrs={"T": F32},
           error="invalid_argument")
 
+    # MatMul + BiasAdd (+ Relu) in one kernel, as the fusion pass writes it.
+    # Multiples of 1/8 with short sums: exact in float32 whatever the order.
+    frng = np.random.RandomState(16)  # its own: the cases after keep theirs
+    fa = (frng.randint(-16, 16, size=(4, 3)) / 8.0).astype(F32)
+    fb = (frng.randint(-16, 16, size=(3, 5)) / 8.0).astype(F32)
+    fz = (exact.matmul(fa, fb) + bias).astype(F32)
+    c.add("fusedmatmul_bias", "_FusedMatMul", [fa, fb, bias], [fz],
+          {"T": F32, "fused_ops": ["BiasAdd"]})
+    c.add("fusedmatmul_bias_relu", "_FusedMatMul", [fa, fb, bias],
+          [np.maximum(fz, 0).astype(F32)], {"T": F32, "fused_ops": ["BiasAdd", "Relu"]})
+    c.add("fusedmatmul_transposed", "_FusedMatMul",
+          [fa.T.copy(), fb.T.copy(), bias], [np.maximum(fz, 0).astype(F32)],
+          {"T": F32, "transpose_a": True, "transpose_b": True,
+           "fused_ops": ["BiasAdd", "Relu"]})
+    c.add("fusedmatmul_float64", "_FusedMatMul",
+          [fa.astype(F64), fb.astype(F64), bias.astype(F64)], [fz.astype(F64)],
+          {"T": F64, "fused_ops": ["BiasAdd"]})
+    c.add("fusedmatmul_bias_mismatch", "_FusedMatMul", [fa, fb, bias[:3]],
+          attrs={"T": F32, "fused_ops": ["BiasAdd"]}, error="invalid_argument")
+    c.add("fusedmatmul_unknown_fusion", "_FusedMatMul", [fa, fb, bias],
+          attrs={"T": F32, "fused_ops": ["BiasAdd", "Tanh"]}, error="unimplemented")
+
     # Gradient helpers (the backward passes gradient functions build).
     g = (rng.randint(-40, 40, size=(3, 5)) / 8.0)
     feats = np.array([[-2.0, 0.0, 0.5, 6.0, 7.5], [1.0, -0.0, 5.999, 3.0, -1.0],

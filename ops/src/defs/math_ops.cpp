@@ -232,16 +232,30 @@ core::status register_math_ops(op_registry& r) {
                     {"Exp", "Log", "Log1p", "Sqrt", "Rsqrt", "Floor", "Ceil",
                      "Round", "Tanh", "Sigmoid"},
                     1, floats));
-  return r.add(op_def_builder("MatMul")
+  ACTORFLOW_RETURN_IF_ERROR(
+    r.add(op_def_builder("MatMul")
+            .input("a: T")
+            .input("b: T")
+            .output("product: T")
+            .attr("T: {float16, bfloat16, float, double, int32, int64}")
+            .attr("transpose_a: bool = false")
+            .attr("transpose_b: bool = false")
+            // TensorFlow's hints for its own kernels; no effect here.
+            .attr("grad_a: bool = false")
+            .attr("grad_b: bool = false")
+            .shape_fn(matmul_shape)));
+  // MatMul, BiasAdd and optionally Relu in one kernel (TensorFlow's
+  // remapper makes the same op): written by the fusion pass, never by
+  // users. `fused_ops` is ["BiasAdd"] or ["BiasAdd", "Relu"].
+  return r.add(op_def_builder("_FusedMatMul")
                  .input("a: T")
                  .input("b: T")
+                 .input("bias: T")
                  .output("product: T")
-                 .attr("T: {float16, bfloat16, float, double, int32, int64}")
+                 .attr("T: {float, double}")
                  .attr("transpose_a: bool = false")
                  .attr("transpose_b: bool = false")
-                 // TensorFlow's hints for its own kernels; no effect here.
-                 .attr("grad_a: bool = false")
-                 .attr("grad_b: bool = false")
+                 .attr("fused_ops: list(string)")
                  .shape_fn(matmul_shape));
 }
 

@@ -1,7 +1,10 @@
 #include "blas.hpp"
 #include "kernels.hpp"
 
+#include <algorithm>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -76,11 +79,83 @@ private:
   bool transpose_b_ = false;
 };
 
+/// relu(op(A) op(B) + bias) or op(A) op(B) + bias: C starts as the bias
+/// in every row and the GEMM adds the product to it (beta = 1), so the
+/// bias costs no pass of its own; Relu is one pass over C while it is
+/// still in cache, rather than two more kernels, two more outputs and two
+/// more hops.
+template <class T>
+class fused_matmul_kernel : public basic_kernel {
+public:
+  explicit fused_matmul_kernel(kernel_construction& ctx) {
+    init_ = ctx.get_attr("transpose_a", &transpose_a_);
+    if (init_.is_ok())
+      init_ = ctx.get_attr("transpose_b", &transpose_b_);
+    std::vector<std::string> fused;
+    if (init_.is_ok())
+      init_ = ctx.get_attr("fused_ops", &fused);
+    if (!init_.is_ok())
+      return;
+    if (fused == std::vector<std::string>{"BiasAdd", "Relu"})
+      relu_ = true;
+    else if (fused != std::vector<std::string>{"BiasAdd"})
+      init_ = core::unimplemented_error(
+        "_FusedMatMul fuses BiasAdd or BiasAdd and Relu, not ",
+        core::to_string(core::attr_value{fused}));
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& a = ctx.input(0);
+    const auto& b = ctx.input(1);
+    const auto& bias = ctx.input(2);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, a.shape().rank() == 2 && b.shape().rank() == 2,
+      core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
+                                   a.shape().to_string(), " and ",
+                                   b.shape().to_string()));
+    auto m = a.shape().dim(transpose_a_ ? 1 : 0);
+    auto k = a.shape().dim(transpose_a_ ? 0 : 1);
+    auto k2 = b.shape().dim(transpose_b_ ? 1 : 0);
+    auto n = b.shape().dim(transpose_b_ ? 0 : 1);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, k == k2,
+      core::invalid_argument_error(
+        "MatMul inner dimensions differ: ", a.shape().to_string(), " times ",
+        b.shape().to_string()));
+    ACTORFLOW_OP_REQUIRES(
+      ctx, bias.shape().rank() == 1 && bias.shape().dim(0) == n,
+      core::invalid_argument_error(
+        "BiasAdd needs a bias vector as long as the last dimension of ",
+        core::shape{m, n}.to_string(), ", got ", bias.shape().to_string()));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {m, n}, &out));
+    if (m == 0 || n == 0)
+      return;
+    auto* c = out->mutable_data<T>();
+    const auto* bias_row = bias.data<T>();
+    for (int64_t i = 0; i < m; ++i)
+      std::copy(bias_row, bias_row + n, c + i * n);
+    if (k > 0)
+      gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(),
+              a.shape().dim(1), b.data<T>(), b.shape().dim(1), T(1), c, n);
+    if (relu_) {
+      auto z = out->mutable_flat<T>();
+      z.device(eigen_device(ctx)) = z.cwiseMax(T(0));
+    }
+  }
+
+private:
+  bool transpose_a_ = false;
+  bool transpose_b_ = false;
+  bool relu_ = false;
+};
+
 } // namespace
 
 void register_matmul_kernels(kernel_registry& r) {
   r.add_typed<matmul_kernel, Eigen::half, Eigen::bfloat16, float, double,
               int32_t, int64_t>("MatMul", device_type);
+  r.add_typed<fused_matmul_kernel, float, double>("_FusedMatMul", device_type);
 }
 
 } // namespace actorflow::ops::cpu
