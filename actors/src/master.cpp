@@ -83,8 +83,9 @@ struct step_state {
   bool aborted = false; ///< The other workers were told to abort.
 };
 
-std::string signature_key(const run_request& req) {
-  std::string key;
+std::string signature_key(const run_request& req,
+                          const graph::pass_selection& passes) {
+  std::string key = passes.to_string() + "|";
   for (const auto& f : req.feeds)
     key += f.first + ",";
   key += "|";
@@ -194,6 +195,12 @@ size_t reconnectable_worker(const master_state& st, const compiled_plan& plan) {
   return SIZE_MAX;
 }
 
+/// The graph passes `req` runs: its own choice or the session's.
+const graph::pass_selection& selection(const master_state& st,
+                                       const run_request& req) {
+  return req.passes ? *req.passes : st.options.pass_selection;
+}
+
 /// Rewrites, places and partitions the graph for `req`, and groups the
 /// partitions by worker.
 core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
@@ -209,6 +216,19 @@ core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
     graph::rewrite_for_run(st.g, st.types, sig, &pruned));
   graph::graph_types types;
   ACTORFLOW_RETURN_IF_ERROR(graph::validate(pruned, rt.ops, &types, true));
+  graph::pass_context pass_ctx{
+    rt.ops, rt.kernels, {req.targets.begin(), req.targets.end()}};
+  std::vector<graph::pass_rewrite> rewrites;
+  auto before = pruned.size();
+  ACTORFLOW_RETURN_IF_ERROR(
+    (st.options.passes ? *st.options.passes : graph::pass_pipeline::standard())
+      .run(pruned, pass_ctx, selection(st, req), &rewrites));
+  for (const auto& r : rewrites)
+    core::log().debug("graph pass {}: {}", r.pass, r.what);
+  if (!rewrites.empty()) {
+    core::log().debug("graph passes: {} nodes -> {}", before, pruned.size());
+    ACTORFLOW_RETURN_IF_ERROR(graph::validate(pruned, rt.ops, &types, true));
+  }
   std::vector<std::string> devices;
   std::map<std::string, size_t> worker_of;
   for (size_t w = 0; w < st.workers.size(); ++w)
@@ -704,7 +724,7 @@ void reconnect(self_ptr self, size_t w) {
 /// to be connected again.
 void begin_run(self_ptr self, waiting_run run) {
   auto& st = self->state;
-  auto key = signature_key(run.req);
+  auto key = signature_key(run.req, selection(st, run.req));
   auto& plan = st.plans[key];
   bool fresh = !plan;
   if (fresh) {

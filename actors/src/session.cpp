@@ -47,6 +47,7 @@ core::status session::run(const run_options& options, const feed_list& feeds,
   req.timeout_ms = options.timeout.count();
   req.trace = options.trace;
   req.partition_graphs = options.output_partition_graphs;
+  req.passes = options.passes;
   uint64_t run_id = 0;
   if (options.cancel != nullptr) {
     req.run_id = run_id = next_run_id_++;

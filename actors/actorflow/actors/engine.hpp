@@ -13,6 +13,7 @@
 #include "actorflow/actors/runtime_context.hpp"
 #include "actorflow/actors/step_stats.hpp"
 #include "actorflow/actors/worker_ref.hpp"
+#include "actorflow/graph/optimizer.hpp"
 
 namespace actorflow::actors {
 
@@ -86,6 +87,13 @@ struct session_options {
   /// Sees every step of the session, traced (see `step_observer`);
   /// nullptr: none.
   std::shared_ptr<step_observer> observer;
+  /// The graph passes run over each run signature's graph before
+  /// placement (TensorFlow's GraphOptions); nullptr: the standard
+  /// pipeline. Append passes of your own to
+  /// `graph::pass_pipeline::standard()`.
+  std::shared_ptr<const graph::pass_pipeline> passes;
+  /// Which of them run, unless a run says otherwise: all.
+  graph::pass_selection pass_selection;
 };
 
 /// An actorflow engine: registries, devices and variable containers, the

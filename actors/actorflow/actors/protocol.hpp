@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "actorflow/core/status.hpp"
 #include "actorflow/core/tensor.hpp"
 #include "actorflow/graph/graph.hpp"
+#include "actorflow/graph/optimizer.hpp"
 #include "actorflow/ops/entry.hpp"
 #include "actorflow/ops/queue.hpp"
 
@@ -274,6 +276,8 @@ struct run_request {
   trace_level trace = trace_level::none;
   /// Whether `run_metadata::partition_graphs` is filled in.
   bool partition_graphs = false;
+  /// Which graph passes run; none given: the session's choice.
+  std::optional<graph::pass_selection> passes = std::nullopt;
 };
 
 /// What a run tells besides its tensors, like TensorFlow's RunMetadata.

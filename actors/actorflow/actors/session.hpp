@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ struct run_options {
   /// Whether `run_metadata::partition_graphs` gets the graphs the step ran
   /// (TensorFlow's `output_partition_graphs`).
   bool output_partition_graphs = false;
+  /// Which graph passes run over the run's graph (CSE, constant folding,
+  /// fusion, dead nodes; see `graph::pass_selection`); none given: the
+  /// session's `session_options::pass_selection`. Each choice compiles
+  /// its own plan.
+  std::optional<graph::pass_selection> passes;
 };
 
 /// A blocking client of one session actor, for plain C++ code.

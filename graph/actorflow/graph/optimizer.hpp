@@ -1,0 +1,128 @@
+#pragma once
+
+/// Graph optimization passes (white paper §5, TensorFlow's Grappler): a
+/// pipeline the master runs over a run signature's pruned graph before
+/// placement. The standard passes are common subexpression elimination,
+/// constant folding, fusion of MatMul + BiasAdd (+ Relu) and dead-node
+/// removal; each can be switched off per session, per run and from the
+/// command line, and users can append passes of their own.
+
+#include <functional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "actorflow/core/status.hpp"
+#include "actorflow/graph/graph.hpp"
+
+namespace actorflow::ops {
+class kernel_registry;
+class op_registry;
+} // namespace actorflow::ops
+
+namespace actorflow::graph {
+
+/// What a pass may look at besides the graph it rewrites.
+struct pass_context {
+  const ops::op_registry& ops;
+  const ops::kernel_registry& kernels;
+  /// Nodes that must keep their names and stay in the graph: the run's
+  /// targets (fetched tensors are held by their `_Fetch` nodes).
+  std::set<std::string> keep;
+};
+
+/// One rewrite a pass made, for logs and tests: the pass and what it did.
+struct pass_rewrite {
+  std::string pass;
+  std::string what;
+};
+
+/// A graph pass: rewrites `g` in place and appends what it did to `log`.
+/// It must leave results unchanged, keep `pass_context::keep`, and never
+/// move a computation into or out of a loop frame or a cond branch.
+using pass_function = std::function<core::status(
+  graph& g, const pass_context& ctx, std::vector<std::string>* log)>;
+
+/// A named pass.
+struct graph_pass {
+  std::string name;
+  pass_function run;
+};
+
+/// Which passes run: all but the disabled ones.
+struct pass_selection {
+  std::set<std::string> disabled;
+
+  /// Whether pass `name` runs.
+  bool runs(const std::string& name) const {
+    return disabled.count(name) == 0;
+  }
+
+  /// Parses the command-line form: `all`, `none`, the passes to run
+  /// (`cse,fusion`), or `all` less some (`-fusion,-cse`). Names are the
+  /// standard pipeline's; an unknown one is `invalid_argument` listing
+  /// them.
+  static core::status parse(const std::string& text, pass_selection* out);
+
+  /// The passes that run, comma-separated ("none" if none).
+  std::string to_string() const;
+};
+
+/// An ordered list of passes.
+class pass_pipeline {
+public:
+  /// The engine's passes, in the order they run: `cse`,
+  /// `constant_folding`, `fusion`, `dead_nodes`.
+  static pass_pipeline standard();
+
+  /// Appends `pass`; it runs after the others.
+  void add(graph_pass pass);
+
+  const std::vector<graph_pass>& passes() const noexcept {
+    return passes_;
+  }
+
+  /// Runs the selected passes in order over `g`; appends their rewrites
+  /// to `log` when given. A failing pass leaves `g` as the passes before
+  /// it made it and returns its status, naming the pass.
+  core::status run(graph& g, const pass_context& ctx,
+                   const pass_selection& selection,
+                   std::vector<pass_rewrite>* log = nullptr) const;
+
+private:
+  std::vector<graph_pass> passes_;
+};
+
+/// The standard passes, for pipelines of one's own.
+namespace passes {
+
+/// Merges nodes that compute the same thing: same op, attrs, device and
+/// inputs (control inputs as a set), stateless and not control flow.
+/// Nodes with the same inputs are in the same frame, so no node moves.
+core::status common_subexpressions(graph& g, const pass_context& ctx,
+                                   std::vector<std::string>* log);
+
+/// Evaluates nodes whose data inputs are all `Const` (asking for the
+/// node's own device) on the CPU and
+/// replaces each by a `Const` of its value (single-output, stateless,
+/// outputs up to 10 MiB, like TensorFlow's limit). The new `Const` keeps
+/// the node's name and control inputs and takes its inputs' control
+/// inputs, so it stays in the frame they were in.
+core::status constant_folding(graph& g, const pass_context& ctx,
+                              std::vector<std::string>* log);
+
+/// Replaces MatMul -> BiasAdd (-> Relu) chains whose intermediate values
+/// have no other consumer by one `_FusedMatMul` node named after the last
+/// node of the chain (TensorFlow's remapper).
+core::status fusion(graph& g, const pass_context& ctx,
+                    std::vector<std::string>* log);
+
+/// Removes stateless nodes that nothing consumes and no target names,
+/// until none is left (control flow and the runtime's nodes stay).
+core::status dead_nodes(graph& g, const pass_context& ctx,
+                        std::vector<std::string>* log);
+
+} // namespace passes
+
+} // namespace actorflow::graph

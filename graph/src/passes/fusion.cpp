@@ -1,0 +1,101 @@
+#include "actorflow/core/device_name.hpp"
+#include "actorflow/graph/optimizer.hpp"
+#include "actorflow/ops/kernel_registry.hpp"
+#include "pass_util.hpp"
+
+namespace actorflow::graph::passes {
+
+namespace {
+
+/// Whether `node` is the only reader of `producer`'s value and nothing
+/// else depends on it: `producer` can then vanish into a fused node.
+bool only_read_by(const graph& g, const detail::consumers& c,
+                  const pass_context& ctx, const core::node_def& producer,
+                  const core::node_def& node) {
+  auto i = static_cast<size_t>(g.index_of(producer.name));
+  return c.data[i] == 1 && c.control[i] == 0
+         && c.reader[i] == g.index_of(node.name)
+         && ctx.keep.count(producer.name) == 0
+         && producer.device == node.device;
+}
+
+/// The node that reads data input `port` of `node`, if it is an `op`.
+const core::node_def* input_of(const graph& g, const core::node_def& node,
+                               size_t port, const char* op) {
+  auto args = detail::data_inputs(node);
+  if (port >= args.size() || args[port].port != 0)
+    return nullptr;
+  const auto* producer = g.find(args[port].node);
+  return producer != nullptr && producer->op == op ? producer : nullptr;
+}
+
+/// Whether the device `node` asks for has a `_FusedMatMul` kernel (the
+/// default device, a CPU, when it asks for none).
+bool has_fused_kernel(const pass_context& ctx, const core::node_def& node) {
+  auto name = core::device_name::parse(node.device);
+  auto type = name && name->type ? *name->type : std::string{"cpu"};
+  return ctx.kernels.supports("_FusedMatMul", type);
+}
+
+} // namespace
+
+core::status fusion(graph& g, const pass_context& ctx,
+                    std::vector<std::string>* log) {
+  detail::consumers c{g};
+  std::vector<bool> removed(g.size(), false);
+  std::vector<core::node_def> fused; // replaces the node of its name
+  for (const auto& bias : g.nodes()) {
+    if (bias.op != "BiasAdd")
+      continue;
+    auto format = bias.attrs.find("data_format");
+    if (format != bias.attrs.end()
+        && std::get<std::string>(format->second) != "NHWC")
+      continue;
+    const auto* matmul = input_of(g, bias, 0, "MatMul");
+    if (matmul == nullptr || !only_read_by(g, c, ctx, *matmul, bias)
+        || !has_fused_kernel(ctx, bias))
+      continue;
+    auto type = std::get<core::dtype>(matmul->attrs.at("T"));
+    if (type != core::dtype::float32 && type != core::dtype::float64)
+      continue;
+    // Relu too when it is the BiasAdd's only reader.
+    const core::node_def* last = &bias;
+    auto b = static_cast<size_t>(g.index_of(bias.name));
+    if (c.reader[b] >= 0) {
+      const auto& next = g.nodes()[static_cast<size_t>(c.reader[b])];
+      if (next.op == "Relu" && only_read_by(g, c, ctx, bias, next))
+        last = &next;
+    }
+    std::vector<std::string> ops_fused{"BiasAdd"};
+    if (last != &bias)
+      ops_fused.emplace_back("Relu");
+    auto args = detail::data_inputs(*matmul);
+    core::node_def node{last->name,
+                        "_FusedMatMul",
+                        {args[0].to_string(), args[1].to_string(),
+                         detail::data_inputs(bias)[1].to_string()},
+                        last->device,
+                        {{"T", type},
+                         {"transpose_a", matmul->attrs.at("transpose_a")},
+                         {"transpose_b", matmul->attrs.at("transpose_b")},
+                         {"fused_ops", ops_fused}}};
+    for (const auto* part : {matmul, &bias, last})
+      for (const auto& ctl : detail::control_inputs(*part))
+        node.inputs.push_back("^" + ctl);
+    removed[static_cast<size_t>(g.index_of(matmul->name))] = true;
+    if (last != &bias)
+      removed[b] = true;
+    if (log != nullptr)
+      log->push_back(matmul->name + " + " + bias.name
+                     + (last != &bias ? " + " + last->name : std::string{})
+                     + " are " + last->name + " (_FusedMatMul)");
+    fused.push_back(std::move(node));
+  }
+  if (fused.empty())
+    return core::status::ok();
+  for (auto& node : fused)
+    *g.find(node.name) = std::move(node);
+  return detail::remove_nodes(g, removed);
+}
+
+} // namespace actorflow::graph::passes

@@ -1,0 +1,149 @@
+#include "pass_util.hpp"
+
+#include <deque>
+
+namespace actorflow::graph::detail {
+
+bool is_fixed_op(const std::string& op) {
+  static const char* fixed[]
+    = {"Enter",         "RefEnter", "Exit",           "RefExit",
+       "Merge",         "RefMerge", "Switch",         "RefSwitch",
+       "NextIteration", "LoopCond", "ControlTrigger", "Placeholder",
+       "_Feed",         "_Fetch",   "_Send",          "_Recv"};
+  for (const char* name : fixed)
+    if (op == name)
+      return true;
+  return false;
+}
+
+namespace {
+
+/// Whether output `port` of `producer` is a reference.
+bool is_ref_output(const ops::op_registry& ops, const core::node_def& producer,
+                   int port) {
+  const auto* def = ops.find(producer.op);
+  if (def == nullptr)
+    return true; // unknown: assume the worst
+  std::vector<ops::arg_type> in, out;
+  auto attrs = producer.attrs;
+  if (!def->check_attrs(attrs).is_ok()
+      || !def->resolve_types(attrs, &in, &out).is_ok())
+    return true;
+  return port >= static_cast<int>(out.size())
+         || out[static_cast<size_t>(port)].is_ref;
+}
+
+} // namespace
+
+bool is_pure(const graph& g, const ops::op_registry& ops,
+             const core::node_def& node) {
+  if (is_fixed_op(node.op))
+    return false;
+  const auto* def = ops.find(node.op);
+  if (def == nullptr || def->is_stateful)
+    return false;
+  for (const auto& arg : def->inputs)
+    if (arg.is_ref)
+      return false;
+  for (const auto& arg : def->outputs)
+    if (arg.is_ref)
+      return false;
+  for (const auto& in : data_inputs(node)) {
+    const auto* producer = g.find(in.node);
+    if (producer == nullptr || is_ref_output(ops, *producer, in.port))
+      return false;
+  }
+  return true;
+}
+
+std::vector<core::input_ref> data_inputs(const core::node_def& node) {
+  std::vector<core::input_ref> result;
+  for (const auto& text : node.inputs) {
+    core::input_ref r;
+    if (core::input_ref::parse(text, &r) && !r.control)
+      result.push_back(std::move(r));
+  }
+  return result;
+}
+
+std::vector<std::string> control_inputs(const core::node_def& node) {
+  std::vector<std::string> result;
+  for (const auto& text : node.inputs)
+    if (!text.empty() && text[0] == '^')
+      result.push_back(text.substr(1));
+  return result;
+}
+
+consumers::consumers(const graph& g)
+  : data(g.size(), 0), control(g.size(), 0), reader(g.size(), -1) {
+  const auto& nodes = g.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& text : nodes[i].inputs) {
+      core::input_ref r;
+      if (!core::input_ref::parse(text, &r))
+        continue;
+      auto j = g.index_of(r.node);
+      if (j < 0)
+        continue;
+      auto& count = r.control ? control : data;
+      ++count[static_cast<size_t>(j)];
+      reader[static_cast<size_t>(j)] = static_cast<int>(i);
+    }
+}
+
+core::status remove_nodes(graph& g, const std::vector<bool>& marked) {
+  auto& nodes = g.mutable_nodes();
+  size_t kept = 0;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (!marked[i]) {
+      if (kept != i)
+        nodes[kept] = std::move(nodes[i]);
+      ++kept;
+    }
+  nodes.resize(kept);
+  return g.reindex();
+}
+
+std::vector<size_t> topological_order(const graph& g) {
+  const auto& nodes = g.nodes();
+  std::vector<int> pending(nodes.size(), 0);
+  std::vector<std::vector<size_t>> out(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& text : nodes[i].inputs) {
+      core::input_ref r;
+      if (!core::input_ref::parse(text, &r))
+        continue;
+      auto j = g.index_of(r.node);
+      if (j < 0
+          || (nodes[i].op.find("Merge") != std::string::npos
+              && nodes[static_cast<size_t>(j)].op.find("NextIteration")
+                   != std::string::npos))
+        continue;
+      ++pending[i];
+      out[static_cast<size_t>(j)].push_back(i);
+    }
+  std::vector<size_t> order;
+  std::deque<size_t> ready;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (pending[i] == 0)
+      ready.push_back(i);
+  while (!ready.empty()) {
+    auto i = ready.front();
+    ready.pop_front();
+    order.push_back(i);
+    for (auto k : out[i])
+      if (--pending[k] == 0)
+        ready.push_back(k);
+  }
+  // A validated graph has no other cycle; should one remain, its nodes
+  // come last, in the graph's order.
+  std::vector<bool> placed(nodes.size(), false);
+  for (auto i : order)
+    placed[i] = true;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (!placed[i])
+      order.push_back(i);
+  return order;
+}
+
+} // namespace actorflow::graph::detail

@@ -1,0 +1,52 @@
+#pragma once
+
+// Internal: what the graph passes share.
+
+#include <string>
+#include <vector>
+
+#include "actorflow/core/node_def.hpp"
+#include "actorflow/graph/graph.hpp"
+#include "actorflow/ops/op_registry.hpp"
+
+namespace actorflow::graph::detail {
+
+/// Whether `op` is one of the control-flow primitives (or a runtime node
+/// the session adds: `_Feed`, `_Fetch`, `_Send`, `_Recv`), which no pass
+/// merges, folds or removes.
+bool is_fixed_op(const std::string& op);
+
+/// Whether a pass may merge, fold or remove `node`: a known op, stateless,
+/// not fixed, and with no reference input or output (a variable read by
+/// reference can change between two reads).
+bool is_pure(const graph& g, const ops::op_registry& ops,
+             const core::node_def& node);
+
+/// The data inputs of `node` (the control ones follow them).
+std::vector<core::input_ref> data_inputs(const core::node_def& node);
+
+/// The node names of `node`'s control inputs.
+std::vector<std::string> control_inputs(const core::node_def& node);
+
+/// The consumers of every node: data edges per output port and control
+/// edges, by node index.
+struct consumers {
+  explicit consumers(const graph& g);
+
+  /// How many data inputs read any output of node `i`.
+  std::vector<int> data;
+  /// How many control inputs name node `i`.
+  std::vector<int> control;
+  /// The index of one node reading node `i` (its last reader), or -1.
+  std::vector<int> reader;
+};
+
+/// Removes the nodes at the marked indices and rebuilds the index.
+core::status remove_nodes(graph& g, const std::vector<bool>& marked);
+
+/// The nodes' indices in an order where every node follows its inputs,
+/// the edges into a Merge from a NextIteration left out (the only edges
+/// that close a cycle in a valid graph).
+std::vector<size_t> topological_order(const graph& g);
+
+} // namespace actorflow::graph::detail
