@@ -1,0 +1,197 @@
+// The graph passes through sessions: every run below is made with all
+// passes and with none, and the results must be the same; the partitions
+// the step ran show what the passes rewrote. (Every other session test
+// runs with the passes on, the default.)
+
+#include <gtest/gtest.h>
+
+#include "actorflow/actors/session.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/gradients.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
+#include "actorflow/graph/training_ops.hpp"
+#include "common/golden.hpp"
+#include "common/loop_cases.hpp"
+
+using namespace actorflow;
+using core::dtype;
+using core::tensor;
+
+namespace {
+
+/// A session option that runs the passes `text` names.
+actors::session_options with_passes(const std::string& text) {
+  actors::session_options o;
+  EXPECT_TRUE(graph::pass_selection::parse(text, &o.pass_selection).is_ok());
+  return o;
+}
+
+/// How many nodes of op `op` the partitions of `md` have.
+int count_op(const actors::run_metadata& md, const std::string& op) {
+  int n = 0;
+  for (const auto& part : md.partition_graphs)
+    for (const auto& node : part.nodes())
+      n += node.op == op ? 1 : 0;
+  return n;
+}
+
+class graph_passes : public ::testing::Test {
+protected:
+  /// Builds with `build` in a session with the passes `passes`, runs
+  /// `init` then `steps` runs of `fetches` and `targets`; returns the last
+  /// run's outputs and its partitions in `md`.
+  std::vector<tensor> run(const std::string& passes,
+                          const std::function<void(graph::scope&)>& build,
+                          const std::vector<std::string>& fetches,
+                          const std::vector<std::string>& targets,
+                          actors::feed_list feeds, int steps,
+                          actors::run_metadata* md) {
+    graph::scope s{e.context().ops};
+    build(s);
+    auto init = s.initializer().name;
+    EXPECT_TRUE(s.ok()) << s.status().to_string();
+    actors::session sess{e, with_passes(passes)};
+    EXPECT_TRUE(sess.extend(s.graph_def()).is_ok());
+    std::vector<tensor> out;
+    auto st = sess.run({}, {}, {init}, &out);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    actors::run_options ro;
+    ro.output_partition_graphs = true;
+    for (int i = 0; i < steps; ++i) {
+      st = sess.run(ro, feeds, fetches, targets, &out, md);
+      EXPECT_TRUE(st.is_ok()) << st.to_string();
+    }
+    return out;
+  }
+
+  actors::engine e;
+};
+
+} // namespace
+
+TEST_F(graph_passes, a_training_step_trains_the_same_with_and_without) {
+  // Two dense layers in float64 with ReLU, a loss with constant
+  // sub-expressions to fold and repeated ones to merge, three SGD steps.
+  std::vector<std::string> fetched;
+  auto build = [&](graph::scope& s) {
+    auto x = graph::placeholder(s.sub("x"), dtype::float64, {4, 3});
+    auto w1 = graph::variable(
+      s.sub("w1"),
+      graph::constant(s, tensor::from_vector<double>(
+                           {3, 5}, {0.1, -0.2, 0.3, 0.4, -0.5, 0.6, -0.7, 0.8,
+                                    0.9, -1.0, 1.1, -1.2, 1.3, 1.4, -1.5})));
+    auto b1 = graph::variable(
+      s.sub("b1"), graph::constant(s, tensor::from_vector<double>(
+                                        {5}, {0.1, 0.0, -0.1, 0.2, 0.3})));
+    auto w2 = graph::variable(
+      s.sub("w2"), graph::constant(s, tensor::from_vector<double>(
+                                        {5, 2}, {0.5, -0.5, 0.25, 0.75, -0.25,
+                                                 1.0, 0.0, -1.0, 0.125, 0.5})));
+    auto b2 = graph::variable(
+      s.sub("b2"),
+      graph::constant(s, tensor::from_vector<double>({2}, {0.01, -0.02})));
+    auto h = graph::relu(s, graph::bias_add(s, graph::matmul(s, x, w1), b1));
+    auto y = graph::bias_add(s, graph::matmul(s, h, w2), b2);
+    auto scale = graph::mul(s, graph::constant(s, 0.5, dtype::float64),
+                            graph::constant(s, 2.0, dtype::float64));
+    auto loss = graph::mul(
+      s,
+      graph::add(s, graph::reduce_sum(s, graph::square(s, y), {0, 1}),
+                 graph::reduce_sum(s, graph::square(s, y), {0, 1})),
+      scale);
+    graph::optimizer sgd;
+    sgd.learning_rate = 0.01;
+    auto train = graph::minimize(s.sub("train"), loss, {w1, b1, w2, b2}, sgd);
+    fetched
+      = {loss.name(), w1.name(), b1.name(), w2.name(), b2.name(), train.name};
+  };
+  auto x = tensor::from_vector<double>(
+    {4, 3}, {1, 2, 3, -1, 0.5, 2, 0, 0, 1, 3, -2, 0.25});
+  // The fetches' names are known once the graph is built.
+  {
+    graph::scope s{e.context().ops};
+    build(s);
+  }
+  std::vector<std::string> fetches(fetched.begin(), fetched.end() - 1);
+  std::vector<std::string> targets{fetched.back()};
+  actors::run_metadata all_md, none_md;
+  auto all = run("all", build, fetches, targets, {{"x", x}}, 3, &all_md);
+  auto none = run("none", build, fetches, targets, {{"x", x}}, 3, &none_md);
+  ASSERT_EQ(all.size(), none.size());
+  for (size_t i = 0; i < all.size(); ++i)
+    test::expect_all_near(all[i], none[i], 1e-12, fetches[i]);
+  // Both layers fused, the forward pass's repeated square merged.
+  EXPECT_EQ(count_op(all_md, "_FusedMatMul"), 2);
+  EXPECT_EQ(count_op(none_md, "_FusedMatMul"), 0);
+  EXPECT_LT(count_op(all_md, "Square"), count_op(none_md, "Square"));
+}
+
+TEST_F(graph_passes, loops_compute_the_same_with_and_without) {
+  std::vector<std::string> fetches;
+  auto build = [&](graph::scope& s) {
+    auto n = graph::placeholder(s.sub("n"), dtype::int64);
+    auto outs = test::halving_loop(s, n, "");
+    // A gradient through a loop, with foldable constants in its body.
+    auto v0 = graph::placeholder(s.sub("v0"), dtype::float64);
+    auto looped = graph::while_loop(
+      s.sub("grad_loop"),
+      [&](const graph::scope& c, const std::vector<graph::output>& v) {
+        return graph::less(c, v[0], graph::constant(c, 4.0));
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        auto k = graph::add(b, graph::constant(b, 0.25, dtype::float64),
+                            graph::constant(b, 0.5, dtype::float64));
+        return std::vector<graph::output>{
+          graph::add(b, v[0], graph::constant(b, 1.0)),
+          graph::mul(b, graph::mul(b, v[1], v[1]), k)};
+      },
+      {graph::constant(s, 0.0), v0});
+    auto grad = graph::gradients(s.sub("grad"), {looped[1]}, {v0});
+    fetches
+      = {outs[0].name(), outs[1].name(), looped[1].name(), grad[0]->name()};
+  };
+  // The fetches' names are known once the graph is built.
+  {
+    graph::scope s{e.context().ops};
+    build(s);
+  }
+  actors::feed_list feeds{{"n", tensor::scalar<int64_t>(7)},
+                          {"v0", tensor::scalar<double>(0.9)}};
+  actors::run_metadata all_md, none_md;
+  auto all = run("all", build, fetches, {}, feeds, 2, &all_md);
+  auto none = run("none", build, fetches, {}, feeds, 2, &none_md);
+  ASSERT_EQ(all.size(), 4u);
+  for (size_t i = 0; i < all.size(); ++i)
+    test::expect_all_near(all[i], none[i], 0.0, fetches[i]);
+  // The body's 0.25 + 0.5 became a constant inside the loop.
+  EXPECT_LT(count_op(all_md, "Add"), count_op(none_md, "Add"));
+}
+
+TEST_F(graph_passes, a_run_option_overrides_the_session) {
+  graph::scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {2, 2});
+  auto w = graph::constant(s.sub("w"),
+                           tensor::from_vector<float>({2, 2}, {1, 2, 3, 4}));
+  auto b
+    = graph::constant(s.sub("b"), tensor::from_vector<float>({2}, {1, -20}));
+  auto y = graph::relu(s, graph::bias_add(s, graph::matmul(s, x, w), b));
+  actors::session sess{e}; // all passes
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  auto in = tensor::from_vector<float>({2, 2}, {1, 0, 0, 1});
+  for (const char* passes : {"none", "all", "-fusion"}) {
+    actors::run_options ro;
+    ro.output_partition_graphs = true;
+    ro.passes.emplace();
+    ASSERT_TRUE(graph::pass_selection::parse(passes, &*ro.passes).is_ok());
+    std::vector<tensor> out;
+    actors::run_metadata md;
+    ASSERT_TRUE(
+      sess.run(ro, {{x.name(), in}}, {y.name()}, {}, &out, &md).is_ok());
+    EXPECT_EQ(count_op(md, "_FusedMatMul"), std::string{passes} == "all")
+      << passes;
+    EXPECT_EQ(out[0].flat<float>()(0), 2.0f);
+    EXPECT_EQ(out[0].flat<float>()(1), 0.0f);
+    EXPECT_EQ(out[0].flat<float>()(3), 0.0f);
+  }
+}

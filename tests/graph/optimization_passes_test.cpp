@@ -1,0 +1,302 @@
+// The graph passes one by one: what each rewrites, and what it must leave
+// alone. Results through sessions are in tests/actors/graph_passes_test.cpp.
+
+#include "actorflow/graph/optimizer.hpp"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
+#include "actorflow/graph/validate.hpp"
+#include "actorflow/ops/kernel_registry.hpp"
+#include "actorflow/ops/registration.hpp"
+
+using namespace actorflow;
+using core::dtype;
+
+namespace {
+
+class optimization_passes : public ::testing::Test {
+protected:
+  optimization_passes() {
+    EXPECT_TRUE(ops::register_ops(registry).is_ok());
+    ops::register_cpu_kernels(kernels);
+  }
+
+  /// Runs `pass` over the graph of `s` with `keep`; expects success and a
+  /// valid graph; returns the graph and fills `log`.
+  graph::graph run(const graph::scope& s, const graph::pass_function& pass,
+                   std::vector<std::string>* log,
+                   std::set<std::string> keep = {}) {
+    EXPECT_TRUE(s.ok()) << s.status().to_string();
+    graph::graph g = s.graph_def();
+    graph::pass_context ctx{registry, kernels, std::move(keep)};
+    auto st = pass(g, ctx, log);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    graph::graph_types types;
+    st = graph::validate(g, registry, &types);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    return g;
+  }
+
+  ops::op_registry registry;
+  ops::kernel_registry kernels;
+};
+
+/// The op of node `name` in `g`, or "" if it is gone.
+std::string op_of(const graph::graph& g, const std::string& name) {
+  const auto* n = g.find(name);
+  return n == nullptr ? "" : n->op;
+}
+
+} // namespace
+
+TEST_F(optimization_passes, cse_merges_equal_nodes_and_their_chains) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32);
+  auto c1 = graph::constant(s.sub("c1"), 2.0f);
+  auto c2 = graph::constant(s.sub("c2"), 2.0f);
+  auto c3 = graph::constant(s.sub("c3"), 3.0f);
+  auto a1 = graph::add(s.sub("a1"), x, c1);
+  auto a2 = graph::add(s.sub("a2"), x, c2);
+  auto m1 = graph::mul(s.sub("m1"), a1, x);
+  auto m2 = graph::mul(s.sub("m2"), a2, x);
+  auto other = graph::add(s.sub("other"), x, c3);
+  auto sum = graph::add_n(s.sub("sum"), {m1, m2, other});
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::common_subexpressions, &log);
+  // c2 is c1, so a2 is a1, so m2 is m1: in one pass, in order.
+  EXPECT_EQ(log.size(), 3u);
+  for (const auto& gone : {c2, a2, m2})
+    EXPECT_EQ(g.find(gone.node_name()), nullptr) << gone.node_name();
+  EXPECT_NE(g.find(other.node_name()), nullptr); // another value
+  EXPECT_NE(g.find(c3.node_name()), nullptr);
+  const auto* n = g.find(sum.node_name());
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->inputs[0], m1.name());
+  EXPECT_EQ(n->inputs[1], m1.name());
+  EXPECT_EQ(n->inputs[2], other.name());
+}
+
+TEST_F(optimization_passes,
+       cse_leaves_stateful_nodes_devices_controls_and_targets) {
+  graph::scope s{registry};
+  auto r1 = graph::random_uniform(s.sub("r1"), {2});
+  auto r2 = graph::random_uniform(s.sub("r2"), {2});
+  auto x = graph::placeholder(s.sub("x"), dtype::float32);
+  auto on0 = graph::identity(s.sub("i0").with_device("/device:cpu:0"), x);
+  auto on1 = graph::identity(s.sub("i1").with_device("/device:cpu:1"), x);
+  auto gate = graph::no_op(s.sub("gate"));
+  auto gated
+    = graph::identity(s.sub("gated").with_control_dependencies({gate}), x);
+  auto plain = graph::identity(s.sub("plain"), x);
+  auto kept = graph::identity(s.sub("kept"), x);
+  auto sum = graph::add_n(s.sub("sum"), {r1, r2, on0, on1, gated, plain, kept});
+  std::vector<std::string> log;
+  auto g
+    = run(s, graph::passes::common_subexpressions, &log, {kept.node_name()});
+  // Only the random ops' equal shape constants merge.
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("(Const)"), std::string::npos) << log[0];
+  for (const auto& stays : {r1, r2, on0, on1, gated, plain, kept})
+    EXPECT_NE(g.find(stays.node_name()), nullptr) << stays.node_name();
+  (void)sum;
+}
+
+TEST_F(optimization_passes, constant_folding_replaces_a_constant_expression) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32);
+  auto two = graph::constant(s.sub("two"), 2.0f);
+  auto three = graph::constant(s.sub("three"), 3.0f);
+  auto six = graph::mul(s.sub("six"), two, three);
+  auto seven
+    = graph::add(s.sub("seven"), six, graph::constant(s.sub("one"), 1.0f));
+  auto y = graph::mul(s.sub("y"), x, seven);
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::constant_folding, &log);
+  ASSERT_EQ(log.size(), 2u); // six, then seven from it
+  const auto* n = g.find(seven.node_name());
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->op, "Const");
+  EXPECT_TRUE(n->inputs.empty());
+  EXPECT_EQ(std::get<core::tensor>(n->attrs.at("value")).scalar_value<float>(),
+            7.0f);
+  EXPECT_EQ(op_of(g, y.node_name()), "Mul"); // x is not constant
+}
+
+TEST_F(optimization_passes,
+       constant_folding_keeps_a_loop_constant_in_its_frame) {
+  graph::scope s{registry};
+  std::string folded;
+  auto out = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 5.0));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      // In a frame, constants hang off the loop's pivot by control edges.
+      auto k = graph::mul(b.sub("k"), graph::constant(b, 0.5),
+                          graph::constant(b, 4.0));
+      folded = k.node_name();
+      return std::vector<graph::output>{graph::add(b, v[0], k)};
+    },
+    {graph::constant(s, 0.0)});
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::constant_folding, &log);
+  const auto* n = g.find(folded);
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->op, "Const");
+  // It keeps its inputs' control input from the frame.
+  ASSERT_FALSE(n->inputs.empty());
+  EXPECT_EQ(n->inputs[0][0], '^');
+}
+
+TEST_F(optimization_passes, constant_folding_skips_stateful_and_large_nodes) {
+  graph::scope s{registry};
+  auto r = graph::random_uniform(s.sub("r"), {2});
+  // 4 Mi floats = 16 MiB, past the limit.
+  auto big = graph::fill(s.sub("big"), {4 << 20}, graph::constant(s, 1.0f));
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::constant_folding, &log);
+  EXPECT_TRUE(log.empty()) << log[0];
+  EXPECT_EQ(op_of(g, r.node_name()), "RandomUniform");
+  EXPECT_EQ(op_of(g, big.node_name()), "Fill");
+}
+
+TEST_F(optimization_passes, fusion_makes_one_node_of_matmul_bias_and_relu) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {4, 3});
+  auto w = graph::placeholder(s.sub("w"), dtype::float32, {5, 3});
+  auto b = graph::placeholder(s.sub("b"), dtype::float32, {5});
+  auto mm = graph::matmul(s.sub("mm"), x, w, {false, true});
+  auto biased = graph::bias_add(s.sub("biased"), mm, b);
+  auto h = graph::relu(s.sub("h"), biased);
+  auto y = graph::square(s.sub("y"), h);
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::fusion, &log);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(g.find(mm.node_name()), nullptr);
+  EXPECT_EQ(g.find(biased.node_name()), nullptr);
+  const auto* n = g.find(h.node_name());
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->op, "_FusedMatMul");
+  EXPECT_EQ(n->inputs,
+            (std::vector<std::string>{x.name(), w.name(), b.name()}));
+  EXPECT_EQ(std::get<bool>(n->attrs.at("transpose_b")), true);
+  EXPECT_EQ(std::get<std::vector<std::string>>(n->attrs.at("fused_ops")),
+            (std::vector<std::string>{"BiasAdd", "Relu"}));
+  EXPECT_EQ(g.find(y.node_name())->inputs[0], h.name());
+}
+
+TEST_F(optimization_passes, fusion_stops_where_a_value_has_other_readers) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {4, 3});
+  auto w = graph::placeholder(s.sub("w"), dtype::float32, {3, 5});
+  auto b = graph::placeholder(s.sub("b"), dtype::float32, {5});
+  // The BiasAdd is read twice: MatMul + BiasAdd fuse, the Relu stays.
+  auto biased = graph::bias_add(s.sub("biased"), graph::matmul(s, x, w), b);
+  auto h = graph::relu(s.sub("h"), biased);
+  auto both = graph::add(s.sub("both"), h, biased);
+  // The MatMul is read twice: nothing fuses.
+  auto shared = graph::matmul(s.sub("shared"), x, w);
+  auto b2 = graph::bias_add(s.sub("b2"), shared, b);
+  auto also = graph::add(s.sub("also"), b2, shared);
+  // A double MatMul has no fused kernel.
+  auto xd = graph::placeholder(s.sub("xd"), dtype::int32, {4, 3});
+  auto wd = graph::placeholder(s.sub("wd"), dtype::int32, {3, 5});
+  auto bd = graph::placeholder(s.sub("bd"), dtype::int32, {5});
+  auto ints = graph::bias_add(s.sub("ints"), graph::matmul(s, xd, wd), bd);
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::fusion, &log);
+  ASSERT_EQ(log.size(), 1u) << log[0];
+  EXPECT_EQ(op_of(g, biased.node_name()), "_FusedMatMul");
+  EXPECT_EQ(op_of(g, h.node_name()), "Relu");
+  EXPECT_EQ(op_of(g, shared.node_name()), "MatMul");
+  EXPECT_EQ(op_of(g, b2.node_name()), "BiasAdd");
+  EXPECT_EQ(op_of(g, ints.node_name()), "BiasAdd");
+  (void)both;
+  (void)also;
+}
+
+TEST_F(optimization_passes, dead_nodes_go_with_what_only_they_read) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32);
+  auto used = graph::square(s.sub("used"), x);
+  auto dead
+    = graph::square(s.sub("dead"), graph::add(s.sub("feeds_dead"), x, x));
+  auto v = graph::variable(s.sub("v"), {}, dtype::float32);
+  auto effect = graph::assign(s.sub("effect"), v, x); // stateful
+  auto target = graph::no_op(s.sub("target"));
+  std::vector<std::string> log;
+  // In a run, a fetched value is read by its _Fetch node; here `used`
+  // is kept by name like a target.
+  auto g
+    = run(s, graph::passes::dead_nodes, &log, {target.name, used.node_name()});
+  EXPECT_EQ(g.find(dead.node_name()), nullptr);
+  EXPECT_EQ(g.find("feeds_dead/Add"), nullptr);
+  EXPECT_EQ(log.size(), 2u);
+  EXPECT_NE(g.find(used.node_name()), nullptr);
+  EXPECT_NE(g.find(effect.node_name()), nullptr);
+  EXPECT_NE(g.find(target.name), nullptr);
+}
+
+TEST_F(optimization_passes, selections_parse_and_name_the_passes) {
+  graph::pass_selection sel;
+  ASSERT_TRUE(graph::pass_selection::parse("all", &sel).is_ok());
+  EXPECT_EQ(sel.to_string(), "cse,constant_folding,fusion,dead_nodes");
+  ASSERT_TRUE(graph::pass_selection::parse("none", &sel).is_ok());
+  EXPECT_EQ(sel.to_string(), "none");
+  ASSERT_TRUE(graph::pass_selection::parse("fusion,cse", &sel).is_ok());
+  EXPECT_EQ(sel.to_string(), "cse,fusion");
+  ASSERT_TRUE(graph::pass_selection::parse("-fusion", &sel).is_ok());
+  EXPECT_EQ(sel.to_string(), "cse,constant_folding,dead_nodes");
+  ASSERT_TRUE(graph::pass_selection::parse("all,-cse", &sel).is_ok());
+  EXPECT_EQ(sel.to_string(), "constant_folding,fusion,dead_nodes");
+  auto st = graph::pass_selection::parse("cse,remapper", &sel);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_NE(st.message().find("'remapper'"), std::string::npos);
+  EXPECT_NE(st.message().find("constant_folding"), std::string::npos);
+}
+
+TEST_F(optimization_passes,
+       a_pipeline_runs_the_selected_passes_and_ones_added) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32);
+  auto c = graph::add(s.sub("c"), graph::constant(s.sub("a"), 1.0f),
+                      graph::constant(s.sub("b"), 2.0f));
+  auto y = graph::mul(s.sub("y"), x, c);
+  auto pipeline = graph::pass_pipeline::standard();
+  int custom_runs = 0;
+  pipeline.add({"count", [&](graph::graph&, const graph::pass_context&,
+                             std::vector<std::string>* log) {
+                  ++custom_runs;
+                  log->push_back("counted");
+                  return core::status::ok();
+                }});
+  graph::graph g = s.graph_def();
+  graph::pass_context ctx{registry, kernels, {y.node_name()}};
+  graph::pass_selection no_folding;
+  ASSERT_TRUE(
+    graph::pass_selection::parse("-constant_folding", &no_folding).is_ok());
+  std::vector<graph::pass_rewrite> log;
+  ASSERT_TRUE(pipeline.run(g, ctx, no_folding, &log).is_ok());
+  EXPECT_EQ(op_of(g, c.node_name()), "Add");
+  EXPECT_EQ(custom_runs, 1);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].pass, "count");
+  // A failing pass names itself.
+  pipeline.add({"broken", [](graph::graph&, const graph::pass_context&,
+                             std::vector<std::string>*) {
+                  return core::internal_error("nothing works");
+                }});
+  auto st = pipeline.run(g, ctx, {}, &log);
+  EXPECT_EQ(st.code(), core::errc::internal);
+  EXPECT_NE(st.message().find("graph pass broken"), std::string::npos);
+  EXPECT_EQ(op_of(g, c.node_name()), "Const"); // folded before it failed
+  EXPECT_EQ(op_of(g, y.node_name()), "Mul");
+}
