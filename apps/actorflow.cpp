@@ -42,6 +42,7 @@ void add_step_options(CLI::App* cmd, run_options* run) {
     ->capture_default_str()
     ->check(int_range(1, 1024));
   add_threads_option(cmd, &run->threads);
+  add_graph_passes_option(cmd, &run->passes);
 }
 
 int run(int argc, char** argv) {
@@ -108,6 +109,7 @@ int run(int argc, char** argv) {
     ->capture_default_str()
     ->check(int_range(1, 1 << 20));
   add_threads_option(train_cmd, &train.threads);
+  add_graph_passes_option(train_cmd, &train.passes);
   train_cmd
     ->add_option("--seed", train.seed,
                  "Seed of the initial weights and the data order")

@@ -49,6 +49,22 @@ CLI::Option* add_threads_option(CLI::App* cmd, int* threads) {
     ->check(int_range(0, max_threads()));
 }
 
+CLI::Option* add_graph_passes_option(CLI::App* cmd,
+                                     graph::pass_selection* passes) {
+  return cmd
+    ->add_option_function<std::string>(
+      "--graph-passes",
+      [passes](const std::string& text) {
+        auto st = graph::pass_selection::parse(text, passes);
+        if (!st.is_ok())
+          throw CLI::ValidationError{"--graph-passes", st.message()};
+      },
+      "Graph optimizations before placement: all (default), none, the ones "
+      "to run (cse,constant_folding,fusion,dead_nodes) or all less some "
+      "(-fusion)")
+    ->type_name("LIST");
+}
+
 CLI::Validator finite_positive() {
   return CLI::Validator{[](std::string& text) -> std::string {
                           double x = 0;

@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "actorflow/graph/optimizer.hpp"
+
 namespace actorflow::apps {
 
 /// Accepts an integer in [lo, hi]; the message names both in plain digits.
@@ -17,6 +19,11 @@ CLI::Validator finite_positive();
 
 /// Adds `--threads` (0 to `max_threads()`, 0: one per core) to `cmd`.
 CLI::Option* add_threads_option(CLI::App* cmd, int* threads);
+
+/// Adds `--graph-passes` (all, none, the passes to run, or all less
+/// -NAME) to `cmd`, parsed into `passes`.
+CLI::Option* add_graph_passes_option(CLI::App* cmd,
+                                     graph::pass_selection* passes);
 
 /// The most threads a flag may ask for: four per core this machine has.
 int max_threads();

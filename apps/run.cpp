@@ -64,7 +64,9 @@ core::status run_step(const run_options& o, const actors::run_options& ro,
   ACTORFLOW_RETURN_IF_ERROR(e.init_status());
   if (!o.config.empty())
     ACTORFLOW_RETURN_IF_ERROR(actors::connect_cluster(e, spec));
-  actors::session sess{e};
+  actors::session_options so;
+  so.pass_selection = o.passes;
+  actors::session sess{e, so};
   ACTORFLOW_RETURN_IF_ERROR(sess.extend(o.graph));
   return sess.run(ro, feeds, out->fetch_names, o.targets, &out->outputs,
                   &out->metadata);

@@ -17,6 +17,7 @@ struct run_options {
   int cpus = 2;                     ///< CPU devices of this process.
   int threads = 0;
   std::string trace; ///< A Chrome trace file of the step; empty: none.
+  graph::pass_selection passes; ///< The graph passes the step runs.
 };
 
 /// What `run_step` got: the fetched tensors, by name with the files to

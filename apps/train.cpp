@@ -376,7 +376,9 @@ int run_train(const train_options& o) {
   fashion_training g{s, n, t};
   if (!s.ok())
     return fail(s.status().to_string());
-  actors::session sess{e};
+  actors::session_options so;
+  so.pass_selection = o.passes;
+  actors::session sess{e, so};
   std::vector<core::tensor> out;
   st = sess.extend(s.graph_def());
   if (st.is_ok())

@@ -45,6 +45,8 @@ struct train_options {
   /// none.
   std::string logdir;
   int summary_every = 100;
+  /// The graph passes every run signature gets (`--graph-passes`).
+  graph::pass_selection passes;
 };
 
 /// Trains a classifier on Fashion-MNIST through an input queue, with a

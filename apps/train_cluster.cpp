@@ -183,7 +183,9 @@ int run_worker(const train_options& o, const training_options& base,
   if (st.is_ok())
     st = graph::place_replica(def, types, "/job:ps/task:0/device:cpu:0",
                               task.name() + "/device:cpu:0", "data/");
-  actors::session sess{e};
+  actors::session_options so;
+  so.pass_selection = o.passes;
+  actors::session sess{e, so};
   if (st.is_ok())
     st = sess.extend(def);
   if (!st.is_ok())

@@ -34,6 +34,8 @@ expect_refused("--trace-steps FIRST:END needs END > FIRST"
                train fashion-mnist --trace /tmp/t.json --trace-steps 5:5)
 expect_refused("--trace-steps: 2 required"
                train fashion-mnist --trace /tmp/t.json --trace-steps 5)
+expect_refused("--graph-passes: unknown graph pass 'fuse'"
+               train fashion-mnist --graph-passes cse,fuse)
 expect_refused("graph show: .*not a valid Cap.n Proto graph"
                graph show ${CLI})
 expect_refused("--graph is required" run --fetch y)
