@@ -33,6 +33,22 @@ bool is_ref_output(const ops::op_registry& ops, const core::node_def& producer,
          || out[static_cast<size_t>(port)].is_ref;
 }
 
+/// Calls `f(from, to, is_control)` for every edge of `g` between nodes
+/// it has, by index.
+template <class F>
+void for_each_edge(const graph& g, F f) {
+  const auto& nodes = g.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& text : nodes[i].inputs) {
+      core::input_ref r;
+      if (!core::input_ref::parse(text, &r))
+        continue;
+      auto j = g.index_of(r.node);
+      if (j >= 0)
+        f(static_cast<size_t>(j), i, r.control);
+    }
+}
+
 } // namespace
 
 bool is_pure(const graph& g, const ops::op_registry& ops,
@@ -76,19 +92,10 @@ std::vector<std::string> control_inputs(const core::node_def& node) {
 
 consumers::consumers(const graph& g)
   : data(g.size(), 0), control(g.size(), 0), reader(g.size(), -1) {
-  const auto& nodes = g.nodes();
-  for (size_t i = 0; i < nodes.size(); ++i)
-    for (const auto& text : nodes[i].inputs) {
-      core::input_ref r;
-      if (!core::input_ref::parse(text, &r))
-        continue;
-      auto j = g.index_of(r.node);
-      if (j < 0)
-        continue;
-      auto& count = r.control ? control : data;
-      ++count[static_cast<size_t>(j)];
-      reader[static_cast<size_t>(j)] = static_cast<int>(i);
-    }
+  for_each_edge(g, [&](size_t from, size_t to, bool is_control) {
+    ++(is_control ? control : data)[from];
+    reader[from] = static_cast<int>(to);
+  });
 }
 
 core::status remove_nodes(graph& g, const std::vector<bool>& marked) {
@@ -108,20 +115,13 @@ std::vector<size_t> topological_order(const graph& g) {
   const auto& nodes = g.nodes();
   std::vector<int> pending(nodes.size(), 0);
   std::vector<std::vector<size_t>> out(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i)
-    for (const auto& text : nodes[i].inputs) {
-      core::input_ref r;
-      if (!core::input_ref::parse(text, &r))
-        continue;
-      auto j = g.index_of(r.node);
-      if (j < 0
-          || (nodes[i].op.find("Merge") != std::string::npos
-              && nodes[static_cast<size_t>(j)].op.find("NextIteration")
-                   != std::string::npos))
-        continue;
-      ++pending[i];
-      out[static_cast<size_t>(j)].push_back(i);
-    }
+  for_each_edge(g, [&](size_t from, size_t to, bool) {
+    if (nodes[to].op.find("Merge") != std::string::npos
+        && nodes[from].op.find("NextIteration") != std::string::npos)
+      return;
+    ++pending[to];
+    out[from].push_back(to);
+  });
   std::vector<size_t> order;
   std::deque<size_t> ready;
   for (size_t i = 0; i < nodes.size(); ++i)

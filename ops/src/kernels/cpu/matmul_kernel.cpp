@@ -12,6 +12,25 @@ namespace actorflow::ops::cpu {
 
 namespace {
 
+/// The dimensions of op(a) [m, k] times op(b) [k, n], or why they do not
+/// multiply.
+core::status product_dims(const core::tensor& a, const core::tensor& b,
+                          bool transpose_a, bool transpose_b, int64_t* m,
+                          int64_t* n, int64_t* k) {
+  if (a.shape().rank() != 2 || b.shape().rank() != 2)
+    return core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
+                                        a.shape().to_string(), " and ",
+                                        b.shape().to_string());
+  *m = a.shape().dim(transpose_a ? 1 : 0);
+  *k = a.shape().dim(transpose_a ? 0 : 1);
+  *n = b.shape().dim(transpose_b ? 0 : 1);
+  if (*k != b.shape().dim(transpose_b ? 1 : 0))
+    return core::invalid_argument_error(
+      "MatMul inner dimensions differ: ", a.shape().to_string(), " times ",
+      b.shape().to_string());
+  return core::status::ok();
+}
+
 /// C = op(A) * op(B). float and double call OpenBLAS's GEMM, which runs at
 /// 200 GFLOP/s on the dev machine's two cores against 150-160 for Eigen's
 /// tensor contraction (docs/performance.md, P4); float16 and bfloat16 go
@@ -29,20 +48,9 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& a = ctx.input(0);
     const auto& b = ctx.input(1);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, a.shape().rank() == 2 && b.shape().rank() == 2,
-      core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
-                                   a.shape().to_string(), " and ",
-                                   b.shape().to_string()));
-    auto m = a.shape().dim(transpose_a_ ? 1 : 0);
-    auto k = a.shape().dim(transpose_a_ ? 0 : 1);
-    auto k2 = b.shape().dim(transpose_b_ ? 1 : 0);
-    auto n = b.shape().dim(transpose_b_ ? 0 : 1);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, k == k2,
-      core::invalid_argument_error(
-        "MatMul inner dimensions differ: ", a.shape().to_string(), " times ",
-        b.shape().to_string()));
+    int64_t m = 0, n = 0, k = 0;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, product_dims(a, b, transpose_a_, transpose_b_, &m, &n, &k));
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {m, n}, &out));
     if (m == 0 || n == 0)
@@ -108,20 +116,9 @@ public:
     const auto& a = ctx.input(0);
     const auto& b = ctx.input(1);
     const auto& bias = ctx.input(2);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, a.shape().rank() == 2 && b.shape().rank() == 2,
-      core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
-                                   a.shape().to_string(), " and ",
-                                   b.shape().to_string()));
-    auto m = a.shape().dim(transpose_a_ ? 1 : 0);
-    auto k = a.shape().dim(transpose_a_ ? 0 : 1);
-    auto k2 = b.shape().dim(transpose_b_ ? 1 : 0);
-    auto n = b.shape().dim(transpose_b_ ? 0 : 1);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, k == k2,
-      core::invalid_argument_error(
-        "MatMul inner dimensions differ: ", a.shape().to_string(), " times ",
-        b.shape().to_string()));
+    int64_t m = 0, n = 0, k = 0;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, product_dims(a, b, transpose_a_, transpose_b_, &m, &n, &k));
     ACTORFLOW_OP_REQUIRES(
       ctx, bias.shape().rank() == 1 && bias.shape().dim(0) == n,
       core::invalid_argument_error(
