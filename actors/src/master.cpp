@@ -240,6 +240,8 @@ core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
     graph::place(pruned, types, devices, rt.kernels, rt.default_device));
   std::map<std::string, graph::graph> parts;
   ACTORFLOW_RETURN_IF_ERROR(graph::partition(pruned, types, &parts));
+  ACTORFLOW_RETURN_IF_ERROR(
+    graph::insert_memory_copies(parts, rt.ops, rt.kernels));
   auto plan = std::make_shared<compiled_plan>();
   // Feed checks: the dtype of the fed tensor and the Placeholder's shape.
   for (const auto& f : req.feeds) {

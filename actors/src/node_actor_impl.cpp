@@ -209,6 +209,7 @@ node_worker::node_worker(caf::actor_config& cfg,
     st.kernel = item.kernel.get();
     st.constants = item.constants;
     st.ctx.emplace(*plan->device, item.out_types, 0);
+    st.ctx->set_memory(&item.memory);
   }
 }
 

@@ -207,6 +207,7 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
     auto id = self->next_async++;
     auto ctx = std::make_unique<ops::kernel_context>(*self->plan->device,
                                                      item.out_types, t.step);
+    ctx->set_memory(&item.memory);
     ctx->inputs() = std::move(inputs);
     auto* raw = ctx.get();
     take_token(self); // the kernel's, until its async_done_msg is handled

@@ -101,6 +101,7 @@ core::status partition_plan::build(
       ops::kernel_construction ctx{item.def,     *op,           *plan->device,
                                    rt.resources, item.in_types, item.out_types};
       auto st = rt.kernels.create(ctx, &item.kernel);
+      item.memory = rt.kernels.memory(item.def, plan->device->type());
       if (!st.is_ok())
         return st.with_context(item.def.name, item.def.op, plan->device_name);
     }

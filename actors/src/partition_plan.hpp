@@ -46,6 +46,8 @@ struct node_item {
   core::node_def def;
   node_kind kind = node_kind::kernel;
   std::unique_ptr<ops::kernel> kernel;
+  /// Which of the kernel's inputs and outputs are in host memory.
+  ops::memory_spec memory;
   std::vector<ops::arg_type> in_types;
   std::vector<ops::arg_type> out_types;
   /// Messages to wait for per tag: data and control inputs not bound to a

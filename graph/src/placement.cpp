@@ -2,6 +2,7 @@
 #include <numeric>
 
 #include "actorflow/core/device_name.hpp"
+#include "actorflow/core/logging.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 
@@ -78,12 +79,31 @@ core::status place(graph& g, const graph_types& types,
                                           node.device, "'")
         .with_context(node.name, node.op, node.device);
     auto& cands = it->second;
+    auto has_kernel = [&](size_t d) {
+      return is_runtime_op(node.op) || kernels.supports(node, *names[d].type);
+    };
     std::vector<size_t> kept;
     for (auto d : cands)
-      if (spec->matches(names[d])
-          && (is_runtime_op(node.op)
-              || kernels.supports(node.op, *names[d].type)))
+      if (spec->matches(names[d]) && has_kernel(d))
         kept.push_back(d);
+    bool lacks_kernel = std::any_of(cands.begin(), cands.end(), [&](size_t d) {
+      return spec->matches(names[d]) && !has_kernel(d);
+    });
+    if (kept.empty() && spec->type && lacks_kernel) {
+      // Soft placement: a request for a device type with no kernel for the
+      // op (a GPU) falls back to another device of the same task.
+      auto relaxed = *spec;
+      relaxed.type.reset();
+      relaxed.id.reset();
+      for (auto d : cands)
+        if (relaxed.matches(names[d]) && has_kernel(d))
+          kept.push_back(d);
+      if (!kept.empty())
+        core::log().info("soft placement: node '{}' ({}) asked for '{}', which "
+                         "has no kernel for it; placed on {}",
+                         node.name, node.op, node.device,
+                         devices[kept.front()]);
+    }
     if (kept.empty()) {
       auto& req = first_request[root];
       std::string why;
@@ -114,6 +134,11 @@ core::status place(graph& g, const graph_types& types,
         chosen = d;
         break;
       }
+    if (nodes[i].device.empty() && !default_spec->matches(names[chosen])
+        && default_spec->type && *default_spec->type != *names[chosen].type)
+      core::log().debug("soft placement: node '{}' ({}) on {}: no {} kernel",
+                        nodes[i].name, nodes[i].op, devices[chosen],
+                        *default_spec->type);
     nodes[i].device = devices[chosen];
   }
   return core::status::ok();

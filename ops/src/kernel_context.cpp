@@ -14,9 +14,11 @@ kernel_context::kernel_context(devices::device& dev,
 
 core::status kernel_context::allocate_output(size_t i, const core::shape& s,
                                              core::tensor** out) {
-  ACTORFLOW_RETURN_IF_ERROR(
-    core::tensor::make(device_.allocator(core::memory_type::host),
-                       out_types_[i].type, s, &outputs_[i].value));
+  auto where = memory_ != nullptr && memory_->output_on_host(i)
+                 ? core::memory_type::host
+                 : core::memory_type::device;
+  ACTORFLOW_RETURN_IF_ERROR(core::tensor::make(
+    device_.allocator(where), out_types_[i].type, s, &outputs_[i].value));
   *out = &outputs_[i].value;
   return core::status::ok();
 }

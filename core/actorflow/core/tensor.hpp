@@ -85,6 +85,11 @@ public:
 
   size_t bytes() const noexcept;
 
+  /// Returns where the elements live; an empty handle says host.
+  memory_type memory() const noexcept {
+    return body_ ? body_->buffer->memory() : memory_type::host;
+  }
+
   const void* raw_data() const noexcept {
     return body_ ? body_->buffer->data() : nullptr;
   }

@@ -4,11 +4,10 @@
 #include <cstdint>
 #include <memory>
 
+#include "actorflow/core/allocator.hpp"
 #include "actorflow/core/dtype.hpp"
 
 namespace actorflow::core {
-
-class allocator;
 
 /// A reference-counted block of memory from an allocator, holding `size`
 /// elements of one dtype. String elements are constructed and destroyed here.
@@ -30,6 +29,11 @@ public:
 
   size_t bytes() const noexcept {
     return bytes_;
+  }
+
+  /// Returns where the memory lives: a GPU's device memory or the host's.
+  memory_type memory() const noexcept {
+    return alloc_->memory();
   }
 
   tensor_buffer(std::shared_ptr<allocator> alloc, dtype type, int64_t size,

@@ -14,6 +14,7 @@
 
 namespace actorflow::ops {
 class kernel_registry;
+class op_registry;
 } // namespace actorflow::ops
 
 namespace actorflow::graph {
@@ -62,5 +63,15 @@ core::status place_replica(graph& g, const graph_types& types,
 /// with edges between devices get a control loop per receiving device.
 core::status partition(const graph& placed, const graph_types& types,
                        std::map<std::string, graph>* parts);
+
+/// Inserts a `_HostToDevice` or `_DeviceToHost` copy on each edge of a
+/// partition of a device with memory of its own (a GPU) where the
+/// producer's output and the consumer's input live in different memories,
+/// as the kernels' memory specs say (TensorFlow's `EnsureMemoryTypes`):
+/// a Recv or Feed gives host memory, a Send or Fetch takes it, a kernel's
+/// shape or predicate input wants it. One copy per tensor and direction.
+core::status insert_memory_copies(std::map<std::string, graph>& parts,
+                                  const ops::op_registry& ops,
+                                  const ops::kernel_registry& kernels);
 
 } // namespace actorflow::graph

@@ -6,6 +6,7 @@
 #include "actorflow/core/status.hpp"
 #include "actorflow/core/tensor.hpp"
 #include "actorflow/ops/entry.hpp"
+#include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/op_def.hpp"
 
 namespace actorflow::devices {
@@ -62,9 +63,16 @@ public:
     return out_types_[i].type;
   }
 
-  /// Allocates output `i` with its declared dtype on the device.
+  /// Allocates output `i` with its declared dtype on the device: in the
+  /// device's memory, or the host's where the kernel's memory spec says so.
   core::status allocate_output(size_t i, const core::shape& s,
                                core::tensor** out);
+
+  /// Sets the kernel's memory spec (the runtime does, from the kernel
+  /// registry; none: every output in the device's memory).
+  void set_memory(const memory_spec* spec) noexcept {
+    memory_ = spec;
+  }
 
   /// Makes output `i` share the buffer of input `in` when nothing else
   /// holds that buffer and its dtype and shape are the output's (TF's
@@ -108,6 +116,7 @@ private:
   std::vector<entry> inputs_;
   std::vector<entry> outputs_;
   core::status status_;
+  const memory_spec* memory_ = nullptr;
 };
 
 /// Fails `ctx` and returns from the kernel unless `cond` holds.

@@ -14,6 +14,21 @@
 
 namespace actorflow::ops {
 
+/// Which inputs and outputs of a kernel live in host memory on a device
+/// with memory of its own (TensorFlow's `HostMemory`): shapes, axes, loop
+/// predicates, int32 values. The rest live in device memory. On a CPU
+/// every tensor is in host memory and this is ignored.
+struct memory_spec {
+  std::vector<int> host_inputs;
+  std::vector<int> host_outputs;
+  /// Every input and output in host memory (a kernel that computes on the
+  /// host though placed on a GPU, as TensorFlow's int32 kernels do).
+  bool all_host = false;
+
+  bool input_on_host(size_t i) const noexcept;
+  bool output_on_host(size_t i) const noexcept;
+};
+
 /// Kernel factories keyed by (op, device type, dtype). An engine owns one.
 ///
 /// The dtype of a node is the value of its kernel's type attr (usually "T");
@@ -26,25 +41,44 @@ public:
   /// Registers `make` for `op` on `device_type` when the node's attr
   /// `type_attr` equals `type`.
   void add(const std::string& op, const std::string& device_type,
-           core::dtype type, factory make, std::string type_attr = "T");
+           core::dtype type, factory make, std::string type_attr = "T",
+           memory_spec memory = {});
 
   /// Registers `K<T>` for each `T` in `Ts`: `K<T>` is constructible from a
   /// `kernel_construction&` and reports attr errors by failing `status()`.
   template <template <class> class K, class... Ts>
   void add_typed(const std::string& op, const std::string& device_type,
-                 const std::string& type_attr = "T") {
-    (add(op, device_type, core::dtype_v<Ts>, &make_kernel<K<Ts>>, type_attr),
+                 const std::string& type_attr = "T",
+                 const memory_spec& memory = {}) {
+    (add(op, device_type, core::dtype_v<Ts>, &make_kernel<K<Ts>>, type_attr,
+         memory),
      ...);
   }
 
   /// Registers one kernel class for every dtype.
   template <class K>
-  void add_any(const std::string& op, const std::string& device_type) {
-    add(op, device_type, core::dtype::invalid, &make_kernel<K>, "");
+  void add_any(const std::string& op, const std::string& device_type,
+               const memory_spec& memory = {}) {
+    add(op, device_type, core::dtype::invalid, &make_kernel<K>, "", memory);
   }
 
   /// Returns whether any kernel for `op` on `device_type` exists.
   bool supports(const std::string& op, const std::string& device_type) const;
+
+  /// Returns whether a kernel for `node` (its op and dtype attr) exists on
+  /// `device_type`.
+  bool supports(const core::node_def& node,
+                const std::string& device_type) const;
+
+  /// Returns the memory spec of the kernel for `node` on `device_type`;
+  /// all in host memory when there is none.
+  memory_spec memory(const core::node_def& node,
+                     const std::string& device_type) const;
+
+  /// Returns the (op, device type) pairs registered, in order; for tests
+  /// that check every kernel of a device has a case.
+  std::vector<std::pair<std::string, core::dtype>>
+  registered(const std::string& device_type) const;
 
   /// Builds the kernel for `ctx.node()` on `ctx.device()`; `not_found` when
   /// no registration matches.
@@ -67,7 +101,12 @@ private:
     core::dtype type;
     std::string type_attr;
     factory make;
+    memory_spec memory;
   };
+
+  /// The registration that serves `node` on `device_type`, or nullptr.
+  const registration* find(const core::node_def& node,
+                           const std::string& device_type) const;
   std::map<std::pair<std::string, std::string>, std::vector<registration>>
     kernels_;
 };

@@ -13,6 +13,9 @@ core::status register_ops(op_registry& registry);
 /// Registers every built-in CPU kernel.
 void register_cpu_kernels(kernel_registry& registry);
 
+/// Registers every built-in GPU kernel (none in a build without CUDA).
+void register_gpu_kernels(kernel_registry& registry);
+
 /// Makes OpenBLAS single-threaded, so that the CPU kernels cut large
 /// matrix products into blocks for their device's thread pool instead of
 /// OpenBLAS's own threads, which spin after each call and compete with the
@@ -28,6 +31,9 @@ inline constexpr const char* feed = "_Feed";
 inline constexpr const char* fetch = "_Fetch";
 inline constexpr const char* send = "_Send";
 inline constexpr const char* recv = "_Recv";
+/// Copies inside a GPU partition (kernels of their own, unlike the rest).
+inline constexpr const char* host_to_device = "_HostToDevice";
+inline constexpr const char* device_to_host = "_DeviceToHost";
 } // namespace runtime_op
 
 } // namespace actorflow::ops

@@ -66,4 +66,15 @@ void register_array_kernels(kernel_registry& r) {
   r.add_any<placeholder_kernel>("Placeholder", device_type);
 }
 
+void register_array_handles(kernel_registry& r, const std::string& dev) {
+  memory_spec host;
+  host.all_host = true;
+  // A Const's value is made on the host; graph::insert_memory_copies puts
+  // a copy behind it where a kernel wants it in device memory.
+  r.add_any<const_kernel>("Const", dev, host);
+  add_handle_kernel<identity_kernel>(r, "Identity", dev, "T", {});
+  add_handle_kernel<identity_kernel>(r, "StopGradient", dev, "T", {});
+  r.add_any<no_op_kernel>("NoOp", dev, host);
+}
+
 } // namespace actorflow::ops::cpu

@@ -97,4 +97,20 @@ void register_control_flow_kernels(kernel_registry& r) {
   r.add_any<control_trigger_kernel>("ControlTrigger", device_type);
 }
 
+void register_control_flow_handles(kernel_registry& r, const std::string& dev) {
+  memory_spec pred;
+  pred.host_inputs = {1};
+  add_handle_kernel<switch_kernel>(r, "Switch", dev, "T", pred);
+  add_handle_kernel<switch_kernel>(r, "RefSwitch", dev, "T", pred);
+  memory_spec index;
+  index.host_outputs = {1};
+  add_handle_kernel<merge_kernel>(r, "Merge", dev, "T", index);
+  for (const char* op : {"Enter", "RefEnter", "Exit", "NextIteration"})
+    add_handle_kernel<forward_kernel>(r, op, dev, "T", {});
+  memory_spec host;
+  host.all_host = true;
+  r.add_any<forward_kernel>("LoopCond", dev, host);
+  r.add_any<control_trigger_kernel>("ControlTrigger", dev, host);
+}
+
 } // namespace actorflow::ops::cpu

@@ -29,4 +29,11 @@ core::status canonical_axis(int64_t axis, int rank, int* out) {
   return core::status::ok();
 }
 
+void register_handle_kernels(kernel_registry& r, const std::string& dev) {
+  register_control_flow_handles(r, dev);
+  register_array_handles(r, dev);
+  register_shape_handles(r, dev);
+  register_state_handles(r, dev);
+}
+
 } // namespace actorflow::ops::cpu

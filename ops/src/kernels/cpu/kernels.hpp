@@ -33,6 +33,34 @@ void register_random_kernels(kernel_registry& r);
 void register_linalg_kernels(kernel_registry& r);
 void register_control_flow_kernels(kernel_registry& r);
 
+/// Registers for `dev`, a device with memory of its own (a GPU), the CPU
+/// kernels that only pass handles on, read shapes or hold state, and so
+/// work on any memory: Identity, the control-flow ops, Const, VariableV2,
+/// Assign, Shape, Reshape and the like. As in TensorFlow, int32 values
+/// stay in host memory there, and so do shapes, axes and predicates; other
+/// values are in device memory.
+void register_handle_kernels(kernel_registry& r, const std::string& dev);
+
+/// The pieces of `register_handle_kernels`, one per file.
+void register_control_flow_handles(kernel_registry& r, const std::string& dev);
+void register_array_handles(kernel_registry& r, const std::string& dev);
+void register_shape_handles(kernel_registry& r, const std::string& dev);
+void register_state_handles(kernel_registry& r, const std::string& dev);
+
+/// Registers `K` for `op` on `dev`: int32 values in host memory, others
+/// as `spec` says.
+template <class K>
+void add_handle_kernel(kernel_registry& r, const std::string& op,
+                       const std::string& dev, const std::string& type_attr,
+                       const memory_spec& spec) {
+  memory_spec host;
+  host.all_host = true;
+  r.add(op, dev, core::dtype::int32, &kernel_registry::make_kernel<K>,
+        type_attr, host);
+  r.add(op, dev, core::dtype::invalid, &kernel_registry::make_kernel<K>, "",
+        spec);
+}
+
 /// Reads an int32 or int64 tensor (scalar or vector) as int64 values.
 std::vector<int64_t> read_ints(const core::tensor& t);
 

@@ -294,4 +294,20 @@ void register_shape_kernels(kernel_registry& r) {
     "OneHot", device_type);
 }
 
+void register_shape_handles(kernel_registry& r, const std::string& dev) {
+  memory_spec out;
+  out.host_outputs = {0};
+  add_handle_kernel<shape_query_kernel<shape_query::shape>>(r, "Shape", dev,
+                                                            "T", out);
+  add_handle_kernel<shape_query_kernel<shape_query::rank>>(r, "Rank", dev, "T",
+                                                           out);
+  add_handle_kernel<shape_query_kernel<shape_query::size>>(r, "Size", dev, "T",
+                                                           out);
+  memory_spec second;
+  second.host_inputs = {1};
+  add_handle_kernel<reshape_kernel>(r, "Reshape", dev, "T", second);
+  add_handle_kernel<expand_dims_kernel>(r, "ExpandDims", dev, "T", second);
+  add_handle_kernel<squeeze_kernel>(r, "Squeeze", dev, "T", {});
+}
+
 } // namespace actorflow::ops::cpu

@@ -157,4 +157,15 @@ void register_state_kernels(kernel_registry& r) {
               int32_t, int64_t>("AssignSub", device_type);
 }
 
+void register_state_handles(kernel_registry& r, const std::string& dev) {
+  // Variables of int32 stay on the CPU (soft placement): their updates
+  // have no GPU kernels.
+  for (auto type : {core::dtype::float16, core::dtype::bfloat16,
+                    core::dtype::float32, core::dtype::float64}) {
+    r.add("VariableV2", dev, type,
+          &kernel_registry::make_kernel<variable_kernel>, "dtype");
+    r.add("Assign", dev, type, &kernel_registry::make_kernel<assign_kernel>);
+  }
+}
+
 } // namespace actorflow::ops::cpu
