@@ -109,6 +109,12 @@ int run(int argc, char** argv) {
     ->capture_default_str()
     ->check(int_range(1, 1 << 20));
   add_threads_option(train_cmd, &train.threads);
+  train_cmd
+    ->add_option("--device", train.device,
+                 "Where the model runs: cpu, or gpu (gpu:0; a build with "
+                 "CUDA and a GPU)")
+    ->check(CLI::IsMember({"cpu", "gpu"}))
+    ->capture_default_str();
   add_graph_passes_option(train_cmd, &train.passes);
   train_cmd
     ->add_option("--seed", train.seed,

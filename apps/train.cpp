@@ -13,6 +13,7 @@
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/queue_runner.hpp"
+#include "actorflow/devices/gpu.hpp"
 #include "actorflow/net/summary_writer.hpp"
 #include "fashion_training.hpp"
 
@@ -360,6 +361,14 @@ int run_train(const train_options& o) {
   if (o.threads > 0) {
     eo.threads_per_device = o.threads;
     eo.scheduler_threads = o.threads;
+  }
+  if (o.device == "gpu") {
+    if (devices::visible_gpus() == 0)
+      return fail(devices::cuda_enabled()
+                    ? "--device gpu: no GPU is visible to CUDA"
+                    : "--device gpu: this actorflow was built without CUDA "
+                      "(configure with nvcc on PATH)");
+    eo.default_device = "gpu:0";
   }
   actors::engine e{eo};
   if (!e.init_status().is_ok())

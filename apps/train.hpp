@@ -22,6 +22,9 @@ struct train_options {
   int epochs = 3;
   int batch = 128;
   int threads = 0;
+  /// Where the model runs: "cpu" or "gpu" (gpu:0; ops without a GPU
+  /// kernel, the input queue's among them, stay on the CPU).
+  std::string device = "cpu";
   int64_t seed = 1;
   std::string checkpoint_dir = "checkpoints";
   int keep = 3;

@@ -3,11 +3,12 @@
 # public headers live in <n>/actorflow/<n>/ and install to
 # include/actorflow/<n>/.
 add_library(actorflow_warnings INTERFACE)
-target_compile_options(actorflow_warnings INTERFACE -Wall -Wextra -Wpedantic
-  -Wno-unused-parameter
+# (C++ only: nvcc compiles the CUDA sources with flags of its own.)
+target_compile_options(actorflow_warnings INTERFACE
+  "$<$<COMPILE_LANGUAGE:CXX>:-Wall;-Wextra;-Wpedantic;-Wno-unused-parameter>"
   # GCC 12 reports false positives inside its own AVX-512 intrinsics (Eigen).
-  $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>
-  $<$<BOOL:${ACTORFLOW_WARNINGS_AS_ERRORS}>:-Werror>)
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-maybe-uninitialized>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${ACTORFLOW_WARNINGS_AS_ERRORS}>>:-Werror>)
 install(TARGETS actorflow_warnings EXPORT actorflowTargets)
 
 # Sanitizers (ACTORFLOW_SANITIZERS, e.g. address;undefined): compiled into
@@ -32,13 +33,14 @@ function(actorflow_add_component)
   target_link_libraries(${tgt} PUBLIC ${C_DEPS}
     PRIVATE ${C_PRIVATE_DEPS} $<BUILD_INTERFACE:actorflow_warnings>)
   if(_af_san_flags)
-    target_compile_options(${tgt} PUBLIC ${_af_san_flags}
-      -fno-omit-frame-pointer)
+    target_compile_options(${tgt} PUBLIC
+      "$<$<COMPILE_LANGUAGE:CXX>:${_af_san_flags};-fno-omit-frame-pointer>")
     target_link_options(${tgt} PUBLIC ${_af_san_flags})
   endif()
   if(ACTORFLOW_NATIVE)
     # Public: whoever includes the headers must see the same Eigen.
-    target_compile_options(${tgt} PUBLIC -march=native)
+    target_compile_options(${tgt} PUBLIC
+      $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
   endif()
   install(TARGETS ${tgt} EXPORT actorflowTargets
     ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)

@@ -12,6 +12,7 @@
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
+#include "actorflow/devices/gpu.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "bulk_transport.hpp"
 #include "master.hpp"
@@ -150,6 +151,13 @@ void engine::init(const engine_options& options) {
       = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   rt_->devices = devices::device_set::make_local(
     std::max(1, options.num_cpu_devices), threads, options.job, options.task);
+  if (options.num_gpu_devices != 0 && init_.is_ok()) {
+    int gpus = 0;
+    init_ = devices::add_gpu_devices(rt_->devices, options.num_gpu_devices,
+                                     options.job, options.task, &gpus);
+    if (gpus > 0)
+      ops::register_gpu_kernels(rt_->kernels);
+  }
   rt_->default_device = options.default_device;
   rt_->resources.set_queue_factory(make_queue_factory(*sys_));
   if (init_.is_ok()) {

@@ -37,6 +37,10 @@ struct tls_files {
 struct engine_options {
   /// CPU devices `cpu:0` ... `cpu:N-1` in this process.
   int num_cpu_devices = 2;
+  /// GPU devices `gpu:0` ... in this process: at most this many of those
+  /// the CUDA driver sees (negative: all; none in a build without CUDA).
+  /// Nodes go to a GPU when they ask for one or `default_device` is one.
+  int num_gpu_devices = -1;
   /// Intra-op threads per CPU device; 0 means the number of cores.
   int threads_per_device = 0;
   /// Where nodes without a device request go.

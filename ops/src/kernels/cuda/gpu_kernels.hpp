@@ -1,0 +1,41 @@
+#pragma once
+
+// Internal: what the GPU kernels share. The CUDA code itself is in the .cu
+// files behind launch.hpp; these C++ classes check shapes and attrs,
+// allocate, and queue launches on the device's compute stream.
+
+#include <string>
+#include <vector>
+
+#include "actorflow/ops/kernel_context.hpp"
+#include "actorflow/ops/kernel_registry.hpp"
+#include "cuda/gpu_device.hpp"
+#include "launch.hpp"
+
+namespace actorflow::ops::gpu {
+
+inline constexpr const char* device_type = "gpu";
+
+/// The GPU device `ctx` runs on, made current on this thread.
+devices::cuda::gpu_device& device_of(kernel_context& ctx);
+
+/// The CUDA element type of `type`; `unimplemented` for the others.
+core::status elem_of(core::dtype type, elem* out);
+
+/// Turns the error of a launch into a status.
+core::status launched(cudaError_t err, const char* what);
+
+/// A memory spec with these inputs and outputs in host memory.
+memory_spec host_memory(std::vector<int> inputs, std::vector<int> outputs);
+
+/// The dtypes the GPU kernels compute in: float16 and bfloat16 (in float),
+/// float32, float64.
+#define ACTORFLOW_GPU_FLOAT_TYPES Eigen::half, Eigen::bfloat16, float, double
+
+void register_math_kernels(kernel_registry& r);
+void register_nn_kernels(kernel_registry& r);
+void register_matmul_kernels(kernel_registry& r);
+void register_training_kernels(kernel_registry& r);
+void register_copy_kernels(kernel_registry& r);
+
+} // namespace actorflow::ops::gpu

@@ -1,0 +1,137 @@
+#pragma once
+
+// Internal: the CUDA launchers the GPU kernels call. Plain types only, so
+// that this header is read by nvcc (the .cu files) and by the C++ kernels
+// alike; every launcher queues on `stream` and returns the launch's error.
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace actorflow::ops::gpu {
+
+/// The element types the CUDA code knows.
+enum class elem : int { f16, bf16, f32, f64, i32, i64, b8 };
+
+/// Element-wise functions of two operands (the second is the gradient's
+/// input for the *Grad functions: f(x, y) = y's gradient through x).
+enum class binary_fn : int {
+  add,
+  sub,
+  mul,
+  div,
+  maximum,
+  minimum,
+  pow,
+  squared_difference,
+  less,
+  less_equal,
+  greater,
+  greater_equal,
+  equal,
+  not_equal,
+  relu_grad,    ///< (gradient, features) -> gradient where features > 0
+  tanh_grad,    ///< (y, dy) -> dy * (1 - y^2)
+  sigmoid_grad, ///< (y, dy) -> dy * y * (1 - y)
+  sqrt_grad,    ///< (y, dy) -> dy / (2 y)
+  rsqrt_grad,   ///< (y, dy) -> -dy y^3 / 2
+};
+
+/// Whether `fn` yields a bool.
+inline bool is_comparison(binary_fn fn) {
+  return fn >= binary_fn::less && fn <= binary_fn::not_equal;
+}
+
+/// Element-wise functions of one operand.
+enum class unary_fn : int {
+  neg,
+  abs,
+  exp,
+  log,
+  sqrt,
+  rsqrt,
+  square,
+  tanh,
+  sigmoid,
+  relu,
+  relu6,
+  reciprocal,
+  sign,
+  floor,
+  ceil,
+  log1p,
+  sin,
+  cos,
+};
+
+/// The most dimensions a broadcasting operation handles (as TensorFlow's
+/// GPU kernels: shapes are first folded, adjacent dimensions that
+/// broadcast alike merged).
+inline constexpr int max_rank = 6;
+
+/// An output's dimensions and each operand's strides in elements (0 along
+/// a dimension it is broadcast over).
+struct broadcast_index {
+  int rank = 0;
+  int64_t dims[max_rank] = {};
+  int64_t x_strides[max_rank] = {};
+  int64_t y_strides[max_rank] = {};
+};
+
+cudaError_t binary(binary_fn fn, elem type, const void* x, const void* y,
+                   void* z, int64_t n, const broadcast_index& index,
+                   cudaStream_t stream);
+
+cudaError_t unary(unary_fn fn, elem type, const void* x, void* y, int64_t n,
+                  cudaStream_t stream);
+
+cudaError_t cast(elem from, elem to, const void* x, void* y, int64_t n,
+                 cudaStream_t stream);
+
+/// Sets `n` elements of `y` to the value at `value` (host memory, one
+/// element of `type`).
+cudaError_t fill(elem type, const void* value, void* y, int64_t n,
+                 cudaStream_t stream);
+
+enum class reduce_fn : int { sum, mean, max, min, prod };
+
+/// Reduces `x`, viewed as [outer, mid, inner], over `mid` into `y`
+/// ([outer, inner]); float, double.
+cudaError_t reduce(reduce_fn fn, elem type, const void* x, void* y,
+                   int64_t outer, int64_t mid, int64_t inner,
+                   cudaStream_t stream);
+
+/// y[r, c] = x[r, c] + bias[c], then max(0, .) if `relu`.
+cudaError_t bias_add(elem type, const void* x, const void* bias, void* y,
+                     int64_t rows, int64_t cols, bool relu,
+                     cudaStream_t stream);
+
+/// Row-wise softmax (or log-softmax) of `rows` x `cols`.
+cudaError_t softmax(elem type, const void* logits, void* y, int64_t rows,
+                    int64_t cols, bool log, cudaStream_t stream);
+
+/// Softmax cross-entropy per row: loss[r] and backprop = softmax - labels.
+/// Sparse: `labels` holds one class per row (int32 or int64, `label_type`);
+/// a class out of range gives NaN, as TensorFlow's GPU kernel does.
+cudaError_t softmax_xent(elem type, const void* logits, const void* labels,
+                         elem label_type, bool sparse, void* loss,
+                         void* backprop, int64_t rows, int64_t cols,
+                         cudaStream_t stream);
+
+/// The optimizers' updates, in place on `var` (and its slots); scalars
+/// are host values.
+cudaError_t apply_gradient_descent(elem type, void* var, double alpha,
+                                   const void* delta, int64_t n,
+                                   cudaStream_t stream);
+
+cudaError_t apply_momentum(elem type, void* var, void* accum, double lr,
+                           const void* grad, double momentum, bool nesterov,
+                           int64_t n, cudaStream_t stream);
+
+cudaError_t apply_adam(elem type, void* var, void* m, void* v,
+                       double beta1_power, double beta2_power, double lr,
+                       double beta1, double beta2, double epsilon,
+                       const void* grad, bool nesterov, int64_t n,
+                       cudaStream_t stream);
+
+} // namespace actorflow::ops::gpu

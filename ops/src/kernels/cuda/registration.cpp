@@ -1,0 +1,53 @@
+#include "actorflow/ops/registration.hpp"
+
+#include "../cpu/kernels.hpp"
+#include "gpu_kernels.hpp"
+
+namespace actorflow::ops {
+
+void register_gpu_kernels(kernel_registry& r) {
+  cpu::register_handle_kernels(r, gpu::device_type);
+  gpu::register_math_kernels(r);
+  gpu::register_nn_kernels(r);
+  gpu::register_matmul_kernels(r);
+  gpu::register_training_kernels(r);
+  gpu::register_copy_kernels(r);
+}
+
+namespace gpu {
+
+devices::cuda::gpu_device& device_of(kernel_context& ctx) {
+  auto& dev = static_cast<devices::cuda::gpu_device&>(ctx.device());
+  dev.activate();
+  return dev;
+}
+
+core::status elem_of(core::dtype type, elem* out) {
+  switch (type) {
+    case core::dtype::float16: *out = elem::f16; return core::status::ok();
+    case core::dtype::bfloat16: *out = elem::bf16; return core::status::ok();
+    case core::dtype::float32: *out = elem::f32; return core::status::ok();
+    case core::dtype::float64: *out = elem::f64; return core::status::ok();
+    case core::dtype::int32: *out = elem::i32; return core::status::ok();
+    case core::dtype::int64: *out = elem::i64; return core::status::ok();
+    case core::dtype::bool_: *out = elem::b8; return core::status::ok();
+    default:
+      return core::unimplemented_error("no GPU element type for ",
+                                       core::to_string(type));
+  }
+}
+
+core::status launched(cudaError_t err, const char* what) {
+  return devices::cuda::check(err, what);
+}
+
+memory_spec host_memory(std::vector<int> inputs, std::vector<int> outputs) {
+  memory_spec spec;
+  spec.host_inputs = std::move(inputs);
+  spec.host_outputs = std::move(outputs);
+  return spec;
+}
+
+} // namespace gpu
+
+} // namespace actorflow::ops
