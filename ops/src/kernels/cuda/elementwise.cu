@@ -4,19 +4,12 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "grid.cuh"
 #include "launch.hpp"
 
 namespace actorflow::ops::gpu {
 
 namespace {
-
-constexpr int threads = 256;
-
-/// Blocks for `n` elements, grid-stride loops beyond.
-unsigned blocks_for(int64_t n) {
-  auto b = (n + threads - 1) / threads;
-  return static_cast<unsigned>(b < 65535 * 8 ? (b < 1 ? 1 : b) : 65535 * 8);
-}
 
 template <class T>
 struct compute {

@@ -5,18 +5,12 @@
 
 #include <cub/block/block_reduce.cuh>
 
+#include "grid.cuh"
 #include "launch.hpp"
 
 namespace actorflow::ops::gpu {
 
 namespace {
-
-constexpr int threads = 256;
-
-unsigned blocks_for(int64_t n) {
-  auto b = (n + threads - 1) / threads;
-  return static_cast<unsigned>(b < 65535 * 8 ? (b < 1 ? 1 : b) : 65535 * 8);
-}
 
 template <class T>
 struct reducer {
