@@ -150,11 +150,6 @@ core::status gpu_device::cudnn(cudnnHandle_t* out) {
   return core::status::ok();
 }
 
-core::status gpu_device::scratch(size_t bytes, core::tensor* out) {
-  return core::tensor::make(device_alloc_, core::dtype::uint8,
-                            core::shape{static_cast<int64_t>(bytes)}, out);
-}
-
 namespace {
 
 /// An event on `from` that `to` waits for: work queued on `to` afterwards

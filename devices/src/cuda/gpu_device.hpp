@@ -94,11 +94,6 @@ public:
     return dnn_mtx_;
   }
 
-  /// Scratch device memory of at least `bytes` for the compute stream
-  /// (cuDNN and cuBLAS workspaces): valid for work queued while the caller
-  /// holds the returned tensor.
-  core::status scratch(size_t bytes, core::tensor* out);
-
   /// Calls `fn` on a CUDA callback thread once the work queued on `stream`
   /// so far is done; `fn` must not call CUDA.
   core::status then(cudaStream_t stream, std::function<void()> fn);
@@ -119,7 +114,7 @@ public:
   /// Copies device tensor `src` to new device memory on the compute stream.
   core::status copy_on_device(const core::tensor& src, core::tensor* out);
 
-  /// Returns the device memory allocator's counters and cached bytes.
+  /// Returns the bytes of device memory kept in freed blocks.
   size_t cached_bytes() const;
 
 private:

@@ -75,8 +75,9 @@ public:
   memory_spec memory(const core::node_def& node,
                      const std::string& device_type) const;
 
-  /// Returns the (op, device type) pairs registered, in order; for tests
-  /// that check every kernel of a device has a case.
+  /// Returns the (op, dtype) pairs registered for `device_type`, dtype
+  /// `invalid` for a kernel of every dtype; for tests that check every
+  /// kernel of a device has a case.
   std::vector<std::pair<std::string, core::dtype>>
   registered(const std::string& device_type) const;
 
