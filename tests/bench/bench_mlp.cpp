@@ -1,10 +1,12 @@
 // P3: steady-state milliseconds per training step of the Fashion-MNIST MLP
 // of `actorflow train` (784-512-256-10, ReLU, SGD lr 0.1, batch 128), with
 // the data already in memory: the same graph, input queue and queue
-// runner as the job. Peer: tests/bench/peers/fashion_mlp_torch.py on
-// the same machine.
+// runner as the job; P3b with --model cnn: the same for `train --model
+// cnn`'s network. Peers: tests/bench/peers/mlp_step_tf1.py,
+// mlp_step_jax.py, cnn_step_tf1.py on the same machine.
 //
-//   bench_mlp [--threads 2] [--steps 300] [--warmup 50] [--rounds 3]
+//   bench_mlp [--model mlp|cnn] [--threads 2] [--steps 300] [--warmup 50]
+//             [--rounds 3]
 //             [--cluster [--bulk-min-bytes B]]
 //
 // Reports the best round. Last output line: {"ms_per_step": ...,
@@ -41,6 +43,7 @@ using namespace actorflow;
 namespace {
 
 struct mlp_options {
+  apps::model_options model;
   int steps = 300;
   int warmup = 50;
   int rounds = 3;
@@ -81,7 +84,7 @@ double no_queue_ms_per_step(actors::engine& e, const apps::fashion_data& data,
   auto x = graph::variable(s.sub("x"), apps::fashion_model::pixels(s, raw));
   auto y = graph::variable(s.sub("y"),
                            graph::cast(s, raw_labels, core::dtype::int64));
-  apps::fashion_model model{s.sub("model"), {}};
+  apps::fashion_model model{s.sub("model"), o.model};
   auto m = s.sub("model");
   auto xent
     = graph::sparse_softmax_cross_entropy_with_logits(m, model.logits(m, x), y);
@@ -156,6 +159,7 @@ double ms_per_step(actors::engine& e, const apps::fashion_data& data,
   graph::scope s{e.context().ops};
   apps::training_options options;
   options.optimizer.learning_rate = 0.1;
+  options.model = o.model;
   apps::fashion_training g{s, data.train_images.shape().dim(0), options};
   bench::check(s.status());
   auto def = s.graph_def();
@@ -204,6 +208,11 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", o.rounds, "Rounds; the best counts")
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
+  app
+    .add_option("--model", o.model.kind,
+                "mlp (784-512-256-10) or cnn (train --model cnn's)")
+    ->capture_default_str()
+    ->check(CLI::IsMember({"mlp", "cnn"}));
   app.add_flag("--cluster", cluster,
                "P10: also split the step over a ps and a worker process");
   std::string passes = "all";
@@ -228,15 +237,19 @@ int main(int argc, char** argv) {
   auto single = ms_per_step(e, data, false, o);
   if (!cluster) {
     auto no_queue = no_queue_ms_per_step(e, data, o);
-    auto limit = gemm_limit_ms(threads);
-    std::printf("GEMM-bound limit (OpenBLAS, %d threads): %.3f ms\n", threads,
-                limit);
-    bench::print_json_line(
-      {{"ms_per_step", bench::rounded(single, 3)},
-       {"no_queue_ms_per_step", bench::rounded(no_queue, 3)},
-       {"gemm_limit_ms", bench::rounded(limit, 3)},
-       {"samples_per_s", bench::rounded(128e3 / single, 1)},
-       {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}});
+    nlohmann::ordered_json result
+      = {{"model", o.model.kind},
+         {"ms_per_step", bench::rounded(single, 3)},
+         {"no_queue_ms_per_step", bench::rounded(no_queue, 3)},
+         {"samples_per_s", bench::rounded(128e3 / single, 1)},
+         {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}};
+    if (o.model.kind == "mlp") {
+      auto limit = gemm_limit_ms(threads);
+      std::printf("GEMM-bound limit (OpenBLAS, %d threads): %.3f ms\n", threads,
+                  limit);
+      result["gemm_limit_ms"] = bench::rounded(limit, 3);
+    }
+    bench::print_json_line(result);
     return 0;
   }
   bench::cluster_client procs{

@@ -1,5 +1,7 @@
 // Runs CPU kernels directly, without actors, against numpy golden data.
 
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "actorflow/devices/device_set.hpp"
@@ -392,4 +394,69 @@ TEST_F(kernels, element_wise_results_go_over_inputs_nothing_else_holds) {
   ASSERT_TRUE(
     run("Greater", {{"T", dtype::float32}}, std::move(ins), &outs).is_ok());
   EXPECT_EQ(outs[0].value.dtype(), dtype::bool_);
+}
+
+TEST_F(kernels, float32_convolutions_match_the_float64_path) {
+  // float32 Conv2D and its gradients run through oneDNN, the batch cut over
+  // the device's two threads (odd batches in unequal slices); float64 runs
+  // im2col and OpenBLAS, checked against numpy by the golden cases. Both
+  // on the same random values, over strides, dilations and paddings (the
+  // last VALID case leaves columns unread: the float32 im2col path).
+  struct geometry {
+    std::vector<int64_t> x, f, strides, dilations;
+    std::string padding;
+  };
+  const geometry cases[] = {
+    {{5, 17, 19, 16}, {3, 3, 16, 32}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},
+    {{4, 16, 15, 8}, {5, 3, 8, 24}, {1, 2, 2, 1}, {1, 1, 1, 1}, "SAME"},
+    {{3, 20, 18, 8}, {3, 3, 8, 16}, {1, 1, 1, 1}, {1, 2, 2, 1}, "VALID"},
+    {{6, 15, 16, 4}, {2, 3, 4, 8}, {1, 2, 3, 1}, {1, 1, 1, 1}, "VALID"},
+  };
+  std::mt19937 gen{7};
+  auto random = [&](const std::vector<int64_t>& dims) {
+    tensor t{dtype::float64, core::shape{dims}};
+    std::uniform_real_distribution<double> u{-1.0, 1.0};
+    for (int64_t i = 0; i < t.num_elements(); ++i)
+      t.mutable_data<double>()[i] = u(gen);
+    return t;
+  };
+  auto to = [&](const tensor& t, dtype type) {
+    return run1("Cast", {{"SrcT", t.dtype()}, {"DstT", type}}, {t});
+  };
+  auto sizes = [](const core::shape& s) {
+    std::vector<int32_t> v;
+    for (auto d : s.dims())
+      v.push_back(static_cast<int32_t>(d));
+    return tensor::from_vector<int32_t>({4}, v);
+  };
+  for (const auto& g : cases) {
+    auto attrs = [&](dtype type) {
+      return core::attr_map{{"T", type},
+                            {"strides", g.strides},
+                            {"dilations", g.dilations},
+                            {"padding", g.padding}};
+    };
+    auto x = random(g.x), f = random(g.f);
+    auto y = run1("Conv2D", attrs(dtype::float64), {x, f});
+    ASSERT_TRUE(y.valid());
+    auto dy = random(y.shape().dims());
+    auto dx = run1("Conv2DBackpropInput", attrs(dtype::float64),
+                   {sizes(x.shape()), f, dy});
+    auto df = run1("Conv2DBackpropFilter", attrs(dtype::float64),
+                   {x, sizes(f.shape()), dy});
+    auto x32 = to(x, dtype::float32), f32 = to(f, dtype::float32),
+         dy32 = to(dy, dtype::float32);
+    auto what = "x " + x.shape().to_string() + " f " + f.shape().to_string()
+                + " " + g.padding;
+    test::expect_all_near(run1("Conv2D", attrs(dtype::float32), {x32, f32}),
+                          to(y, dtype::float32), 1e-4, "Conv2D " + what);
+    test::expect_all_near(run1("Conv2DBackpropInput", attrs(dtype::float32),
+                               {sizes(x.shape()), f32, dy32}),
+                          to(dx, dtype::float32), 1e-4,
+                          "Conv2DBackpropInput " + what);
+    test::expect_all_near(run1("Conv2DBackpropFilter", attrs(dtype::float32),
+                               {x32, sizes(f.shape()), dy32}),
+                          to(df, dtype::float32), 1e-4,
+                          "Conv2DBackpropFilter " + what);
+  }
 }

@@ -1,15 +1,10 @@
 #include "blas.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <functional>
-#include <memory>
-#include <mutex>
 
 #include <cblas.h>
 
-#include "kernels.hpp"
+#include "parallel_split.hpp"
 
 namespace actorflow::ops::cpu {
 
@@ -41,37 +36,17 @@ template <class T>
 void gemm(kernel_context* ctx, bool ta, bool tb, int64_t m, int64_t n,
           int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
           T* c, int64_t ldc) {
-  int parts = 1;
-  devices::cpu_device* dev = nullptr;
-  if (ctx != nullptr && m * n * k >= split_threshold
-      && openblas_get_num_threads() == 1) {
-    dev = static_cast<devices::cpu_device*>(&ctx->device());
-    if (dev->try_claim_pool())
-      parts = dev->num_threads();
-    else
-      dev = nullptr;
-  }
-  // Cut the longer side of C into `parts` blocks of whole rows or columns.
+  parallel_split split{ctx, m * n * k >= split_threshold
+                              && openblas_get_num_threads() == 1};
+  // Cut the longer side of C into blocks of whole rows or columns.
   bool by_rows = m >= n;
   auto side = by_rows ? m : n;
-  parts = static_cast<int>(std::min<int64_t>(parts, side / 16));
+  auto parts = static_cast<int>(std::min<int64_t>(split.threads(), side / 16));
   if (parts <= 1) {
     blas(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
-    if (dev != nullptr)
-      dev->release_pool();
     return;
   }
-  // The blocks go to whoever is free first: the calling thread takes them
-  // too, so on a busy pool it does them all and the pool's tasks find none
-  // left (they hold only the counters).
-  struct shared {
-    std::atomic<int> next{0};
-    std::atomic<int> finished{0};
-    std::mutex mtx;
-    std::condition_variable all_done;
-  };
-  auto state = std::make_shared<shared>();
-  auto block = [&](int part) {
+  split.run(parts, [&](int part) {
     auto first = side * part / parts;
     auto size = side * (part + 1) / parts - first;
     if (by_rows) // rows of op(A): A's rows, or its columns when transposed
@@ -80,24 +55,7 @@ void gemm(kernel_context* ctx, bool ta, bool tb, int64_t m, int64_t n,
     else // columns of op(B)
       blas(ta, tb, m, size, k, a, lda, b + first * (tb ? ldb : 1), ldb, beta,
            c + first, ldc);
-  };
-  std::function<void(int)> run = block;
-  auto work = [state, parts](const std::function<void(int)>* f) {
-    for (int p = state->next++; p < parts; p = state->next++) {
-      (*f)(p);
-      if (++state->finished == parts) {
-        std::lock_guard<std::mutex> guard{state->mtx};
-        state->all_done.notify_all();
-      }
-    }
-  };
-  const auto& pool = eigen_device(*ctx);
-  for (int helper = 1; helper < parts; ++helper)
-    pool.enqueueNoNotification([work, f = &run] { work(f); });
-  work(&run);
-  std::unique_lock<std::mutex> guard{state->mtx};
-  state->all_done.wait(guard, [&] { return state->finished == parts; });
-  dev->release_pool();
+  });
 }
 
 template void gemm<float>(kernel_context*, bool, bool, int64_t, int64_t,

@@ -1,9 +1,12 @@
-// Convolution and pooling over NHWC tensors: Conv2D (im2col and one GEMM
-// per chunk of images through OpenBLAS), its gradients with respect to its
-// input and filter, MaxPool and AvgPool.
+// Convolution and pooling over NHWC tensors: Conv2D and its gradients with
+// respect to its input and filter (float32 through oneDNN; float64, and
+// VALID windows oneDNN does not take, by im2col and OpenBLAS GEMMs),
+// MaxPool and AvgPool.
 
 #include "blas.hpp"
 #include "kernels.hpp"
+#include "onednn_conv.hpp"
+#include "parallel_split.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -37,6 +40,43 @@ window plan_window(int64_t in, int64_t k, int64_t stride, int64_t dilation,
     w.out = in < effective ? 0 : (in - effective) / stride + 1;
   }
   return w;
+}
+
+/// The geometry of a convolution with windows `h` and `w`.
+conv_shape shape_of(int64_t batch, int64_t cin, int64_t cout, const window& h,
+                    const window& w) {
+  conv_shape s;
+  s.batch = batch;
+  s.in_h = h.in;
+  s.in_w = w.in;
+  s.cin = cin;
+  s.kh = h.k;
+  s.kw = w.k;
+  s.cout = cout;
+  s.out_h = h.out;
+  s.out_w = w.out;
+  s.stride_h = h.stride;
+  s.stride_w = w.stride;
+  s.dilation_h = h.dilation;
+  s.dilation_w = w.dilation;
+  s.pad_top = h.pad;
+  s.pad_left = w.pad;
+  s.pad_bottom
+    = (h.out - 1) * h.stride + (h.k - 1) * h.dilation + 1 - h.in - h.pad;
+  s.pad_right
+    = (w.out - 1) * w.stride + (w.k - 1) * w.dilation + 1 - w.in - w.pad;
+  return s;
+}
+
+/// Calls `f(b0, b1)` for blocks of images [b0, b1) covering the batch, over
+/// the device's pool when the work (`elements` touched) is large enough.
+template <class F>
+void over_images(kernel_context& ctx, int64_t batch, int64_t elements, F f) {
+  parallel_split split{&ctx, elements >= parallel_threshold};
+  auto parts = static_cast<int>(std::min<int64_t>(split.threads(), batch));
+  split.run(parts, [&](int part) {
+    f(batch * part / parts, batch * (part + 1) / parts);
+  });
 }
 
 /// The strides/ksize/dilations/padding attrs of a windowed op.
@@ -117,6 +157,15 @@ public:
       std::fill_n(out->mutable_data<T>(), out->num_elements(), T(0));
       return;
     }
+    if constexpr (std::is_same_v<T, float>) {
+      auto s = shape_of(batch, cin, cout, h, w);
+      if (onednn_conv::supports(s)) {
+        ACTORFLOW_OP_REQUIRES_OK(ctx, dnn_.forward(ctx, s, x.data<float>(),
+                                                   f.data<float>(),
+                                                   out->mutable_data<float>()));
+        return;
+      }
+    }
     // Images per GEMM: enough rows to keep the BLAS busy, few enough for
     // the column buffer (~8 MB) to stay in the last-level cache.
     int64_t chunk = std::clamp<int64_t>(
@@ -168,6 +217,7 @@ private:
   }
 
   window_attrs attrs_;
+  onednn_conv dnn_;
   std::mutex mtx_;
   std::vector<std::vector<T>> spare_; ///< im2col buffers, kept across calls.
 };
@@ -215,6 +265,18 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(ctx,
                              ctx.allocate_output(0, Input ? xs : fs, &out));
     T* z = out->mutable_data<T>();
+    if constexpr (std::is_same_v<T, float>) {
+      auto s = shape_of(batch, cin, cout, h, w);
+      if (onednn_conv::supports(s)) {
+        const float* dyp = dy.data<float>();
+        ACTORFLOW_OP_REQUIRES_OK(
+          ctx,
+          Input
+            ? dnn_.backward_input(ctx, s, dyp, ctx.input(1).data<float>(), z)
+            : dnn_.backward_filter(ctx, s, ctx.input(0).data<float>(), dyp, z));
+        return;
+      }
+    }
     std::fill_n(z, out->num_elements(), T(0));
     auto positions = h.out * w.out;
     auto depth = kh * kw * cin;
@@ -273,6 +335,7 @@ private:
   }
 
   window_attrs attrs_;
+  onednn_conv dnn_;
 };
 
 template <bool Input>
@@ -306,37 +369,53 @@ public:
       ctx, ctx.allocate_output(0, {batch, h.out, w.out, c}, &out));
     const T* xp = x.data<T>();
     T* z = out->mutable_data<T>();
-    std::vector<T> acc(static_cast<size_t>(c));
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t oy = 0; oy < h.out; ++oy)
-        for (int64_t ox = 0; ox < w.out; ++ox) {
-          std::fill(acc.begin(), acc.end(),
-                    Max ? -std::numeric_limits<T>::infinity() : T(0));
-          int64_t count = 0;
-          for (int64_t ky = 0; ky < h.k; ++ky) {
-            auto iy = oy * h.stride - h.pad + ky;
-            for (int64_t kx = 0; kx < w.k; ++kx) {
-              auto ix = ox * w.stride - w.pad + kx;
-              if (iy < 0 || iy >= h.in || ix < 0 || ix >= w.in)
-                continue;
-              ++count;
-              const T* in = xp + ((b * h.in + iy) * w.in + ix) * c;
-              for (int64_t j = 0; j < c; ++j)
-                acc[static_cast<size_t>(j)]
-                  = Max ? std::max(acc[static_cast<size_t>(j)], in[j])
-                        : acc[static_cast<size_t>(j)] + in[j];
+    over_images(ctx, batch, x.num_elements(), [&](int64_t b0, int64_t b1) {
+      std::vector<T> acc(static_cast<size_t>(c));
+      for (int64_t b = b0; b < b1; ++b)
+        for (int64_t oy = 0; oy < h.out; ++oy)
+          for (int64_t ox = 0; ox < w.out; ++ox) {
+            std::fill(acc.begin(), acc.end(),
+                      Max ? -std::numeric_limits<T>::infinity() : T(0));
+            int64_t count = 0;
+            for (int64_t ky = 0; ky < h.k; ++ky) {
+              auto iy = oy * h.stride - h.pad + ky;
+              for (int64_t kx = 0; kx < w.k; ++kx) {
+                auto ix = ox * w.stride - w.pad + kx;
+                if (iy < 0 || iy >= h.in || ix < 0 || ix >= w.in)
+                  continue;
+                ++count;
+                const T* in = xp + ((b * h.in + iy) * w.in + ix) * c;
+                for (int64_t j = 0; j < c; ++j)
+                  acc[static_cast<size_t>(j)]
+                    = Max ? std::max(acc[static_cast<size_t>(j)], in[j])
+                          : acc[static_cast<size_t>(j)] + in[j];
+              }
             }
+            T* o = z + ((b * h.out + oy) * w.out + ox) * c;
+            for (int64_t j = 0; j < c; ++j)
+              o[j] = Max ? acc[static_cast<size_t>(j)]
+                         : acc[static_cast<size_t>(j)] / static_cast<T>(count);
           }
-          T* o = z + ((b * h.out + oy) * w.out + ox) * c;
-          for (int64_t j = 0; j < c; ++j)
-            o[j] = Max ? acc[static_cast<size_t>(j)]
-                       : acc[static_cast<size_t>(j)] / static_cast<T>(count);
-        }
+    });
   }
 
 private:
   window_attrs attrs_;
 };
+
+/// Where `in` (the window's position `k`) is above `top`, channel by
+/// channel: raises `top` to it and sets `which` to `k`. Masks, not
+/// branches: a branch on random values is mispredicted half the time, and
+/// this form vectorises.
+template <class T>
+void keep_max(const T* __restrict in, T* __restrict top,
+              int32_t* __restrict which, int32_t k, int64_t c) {
+  for (int64_t j = 0; j < c; ++j) {
+    auto mask = -static_cast<int32_t>(in[j] > top[j]);
+    top[j] = in[j] > top[j] ? in[j] : top[j];
+    which[j] = (k & mask) | (which[j] & ~mask);
+  }
+}
 
 /// MaxPoolGrad (`Max`: each window's gradient goes to the first position
 /// holding its maximum, as TensorFlow's CPU kernel) and AvgPoolGrad (shared
@@ -370,38 +449,54 @@ public:
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, xs, &out));
     T* z = out->mutable_data<T>();
-    std::fill_n(z, out->num_elements(), T(0));
     const T* g = grad.data<T>();
     const T* xp = Max ? ctx.input(0).data<T>() : nullptr;
     auto at = [&](int64_t b, int64_t iy, int64_t ix) {
       return ((b * h.in + iy) * w.in + ix) * c;
     };
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t oy = 0; oy < h.out; ++oy)
-        for (int64_t ox = 0; ox < w.out; ++ox) {
-          const T* go = g + ((b * h.out + oy) * w.out + ox) * c;
-          auto y0 = oy * h.stride - h.pad, x0 = ox * w.stride - w.pad;
-          auto y1 = std::min(y0 + h.k, h.in), x1 = std::min(x0 + w.k, w.in);
-          y0 = std::max<int64_t>(y0, 0);
-          x0 = std::max<int64_t>(x0, 0);
-          if (y0 >= y1 || x0 >= x1)
-            continue;
-          for (int64_t j = 0; j < c; ++j) {
+    over_images(ctx, batch, xs.num_elements(), [&](int64_t b0, int64_t b1) {
+      std::fill(z + at(b0, 0, 0), z + at(b1, 0, 0), T(0));
+      // Per channel, the window's maximum so far and which of the window's
+      // positions (`offset`) holds it.
+      std::vector<T> top(static_cast<size_t>(Max ? c : 0));
+      std::vector<int32_t> which(top.size());
+      std::vector<int64_t> offset(static_cast<size_t>(h.k * w.k));
+      for (int64_t b = b0; b < b1; ++b)
+        for (int64_t oy = 0; oy < h.out; ++oy)
+          for (int64_t ox = 0; ox < w.out; ++ox) {
+            const T* go = g + ((b * h.out + oy) * w.out + ox) * c;
+            auto y0 = oy * h.stride - h.pad, x0 = ox * w.stride - w.pad;
+            auto y1 = std::min(y0 + h.k, h.in), x1 = std::min(x0 + w.k, w.in);
+            y0 = std::max<int64_t>(y0, 0);
+            x0 = std::max<int64_t>(x0, 0);
+            if (y0 >= y1 || x0 >= x1)
+              continue;
             if constexpr (Max) {
-              auto best = at(b, y0, x0) + j;
+              // The first position of the maximum in row-major order wins.
+              int32_t n = 0;
               for (auto iy = y0; iy < y1; ++iy)
                 for (auto ix = x0; ix < x1; ++ix)
-                  if (xp[at(b, iy, ix) + j] > xp[best])
-                    best = at(b, iy, ix) + j;
-              z[best] += go[j];
+                  offset[static_cast<size_t>(n++)] = at(b, iy, ix);
+              std::copy_n(xp + offset[0], c, top.begin());
+              std::fill(which.begin(), which.end(), 0);
+              for (int32_t k = 1; k < n; ++k)
+                keep_max(xp + offset[static_cast<size_t>(k)], top.data(),
+                         which.data(), k, c);
+              for (int64_t j = 0; j < c; ++j)
+                z[offset[static_cast<size_t>(which[static_cast<size_t>(j)])]
+                  + j]
+                  += go[j];
             } else {
-              auto share = go[j] / static_cast<T>((y1 - y0) * (x1 - x0));
+              auto n = static_cast<T>((y1 - y0) * (x1 - x0));
               for (auto iy = y0; iy < y1; ++iy)
-                for (auto ix = x0; ix < x1; ++ix)
-                  z[at(b, iy, ix) + j] += share;
+                for (auto ix = x0; ix < x1; ++ix) {
+                  T* dst = z + at(b, iy, ix);
+                  for (int64_t j = 0; j < c; ++j)
+                    dst[j] += go[j] / n;
+                }
             }
           }
-        }
+    });
   }
 
 private:

@@ -1,0 +1,275 @@
+#include "onednn_conv.hpp"
+
+#include <map>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "parallel_split.hpp"
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+
+/// Which of the three computations.
+enum class pass : int64_t { forward, backward_input, backward_filter };
+
+/// Multiply-adds below which a convolution runs on the calling thread.
+constexpr int64_t split_threshold = int64_t{1} << 22;
+
+/// A primitive for one pass over a slice of the batch, and the layouts it
+/// wants: the filter (or its gradient) in oneDNN's blocked layout, which
+/// the user's HWIO filter is reordered to and from.
+struct plan {
+  dnnl::primitive primitive;
+  memory::desc weights;      ///< The primitive's.
+  memory::desc user_weights; ///< HWIO.
+  memory::desc scratchpad;
+};
+
+/// Holds a tensor of `bytes` from the device's host allocator, as scratch.
+core::status scratch(kernel_context& ctx, size_t bytes, core::tensor* out) {
+  return core::tensor::make(ctx.device().allocator(core::memory_type::host),
+                            core::dtype::uint8,
+                            core::shape{static_cast<int64_t>(bytes)}, out);
+}
+
+/// The floats of scratch made by `scratch`.
+float* floats(core::tensor& t) {
+  return reinterpret_cast<float*>(t.mutable_data<uint8_t>());
+}
+
+/// oneDNN uses the OpenMP threads of the calling thread's setting: one.
+void one_omp_thread() {
+  if (omp_get_max_threads() != 1)
+    omp_set_num_threads(1);
+}
+
+} // namespace
+
+struct onednn_conv::impl {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  std::mutex mtx;
+  std::map<std::vector<int64_t>, std::shared_ptr<const plan>> plans;
+
+  /// The plan of `p` over `batch` images of shape `s`, made on first use.
+  std::shared_ptr<const plan> get(pass p, const conv_shape& s, int64_t batch) {
+    std::vector<int64_t> key{static_cast<int64_t>(p),
+                             batch,
+                             s.in_h,
+                             s.in_w,
+                             s.cin,
+                             s.kh,
+                             s.kw,
+                             s.cout,
+                             s.out_h,
+                             s.out_w,
+                             s.stride_h,
+                             s.stride_w,
+                             s.dilation_h,
+                             s.dilation_w,
+                             s.pad_top,
+                             s.pad_left,
+                             s.pad_bottom,
+                             s.pad_right};
+    std::lock_guard<std::mutex> guard{mtx};
+    auto i = plans.find(key);
+    if (i != plans.end())
+      return i->second;
+    if (plans.size() >= 16) // shapes that keep changing: keep the newest
+      plans.clear();
+    auto made = make(p, s, batch);
+    plans.emplace(std::move(key), made);
+    return made;
+  }
+
+  std::shared_ptr<const plan> make(pass p, const conv_shape& s,
+                                   int64_t batch) const {
+    one_omp_thread();
+    auto f32 = memory::data_type::f32;
+    memory::desc src{{batch, s.cin, s.in_h, s.in_w}, f32, tag::nhwc};
+    memory::desc dst{{batch, s.cout, s.out_h, s.out_w}, f32, tag::nhwc};
+    memory::dims wdims{s.cout, s.cin, s.kh, s.kw};
+    memory::desc any_weights{wdims, f32, tag::any};
+    memory::dims strides{s.stride_h, s.stride_w};
+    memory::dims dilates{s.dilation_h - 1, s.dilation_w - 1};
+    memory::dims pad_l{s.pad_top, s.pad_left};
+    memory::dims pad_r{s.pad_bottom, s.pad_right};
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    auto algo = dnnl::algorithm::convolution_direct;
+    dnnl::convolution_forward::primitive_desc fwd{
+      {dnnl::prop_kind::forward_training, algo, src, any_weights, dst, strides,
+       dilates, pad_l, pad_r},
+      attr,
+      engine};
+    auto result = std::make_shared<plan>();
+    result->user_weights = memory::desc{wdims, f32, tag::hwio};
+    switch (p) {
+      case pass::forward:
+        result->primitive = dnnl::convolution_forward{fwd};
+        result->weights = fwd.weights_desc();
+        result->scratchpad = fwd.scratchpad_desc();
+        break;
+      case pass::backward_input: {
+        dnnl::convolution_backward_data::primitive_desc bwd{
+          {algo, src, any_weights, dst, strides, dilates, pad_l, pad_r},
+          attr,
+          engine,
+          fwd};
+        result->primitive = dnnl::convolution_backward_data{bwd};
+        result->weights = bwd.weights_desc();
+        result->scratchpad = bwd.scratchpad_desc();
+        break;
+      }
+      case pass::backward_filter: {
+        dnnl::convolution_backward_weights::primitive_desc bwd{
+          {algo, src, any_weights, dst, strides, dilates, pad_l, pad_r},
+          attr,
+          engine,
+          fwd};
+        result->primitive = dnnl::convolution_backward_weights{bwd};
+        result->weights = bwd.diff_weights_desc();
+        result->scratchpad = bwd.scratchpad_desc();
+        break;
+      }
+    }
+    return result;
+  }
+
+  /// Runs `p` over the batch, cut into slices over the device's pool.
+  /// `image` is x or dx (NHWC), `filter` f or df (HWIO), `grid` y or dy;
+  /// the pass writes the one it computes.
+  core::status run(kernel_context& ctx, pass p, const conv_shape& s,
+                   float* image, float* filter, float* grid) {
+    auto macs = s.batch * s.out_h * s.out_w * s.kh * s.kw * s.cin * s.cout;
+    parallel_split split{&ctx, macs >= split_threshold};
+    auto parts = static_cast<int>(std::min<int64_t>(split.threads(), s.batch));
+    auto filter_size = s.kh * s.kw * s.cin * s.cout;
+    // Each slice's part of the filter's gradient; the first slice writes
+    // the output, the others add theirs after.
+    std::vector<core::tensor> partial(static_cast<size_t>(parts));
+    std::vector<core::status> failed(static_cast<size_t>(parts));
+    for (int part = 1; part < parts && p == pass::backward_filter; ++part)
+      ACTORFLOW_RETURN_IF_ERROR(
+        scratch(ctx, static_cast<size_t>(filter_size) * sizeof(float),
+                &partial[static_cast<size_t>(part)]));
+    split.run(parts, [&](int part) {
+      auto first = s.batch * part / parts;
+      auto size = s.batch * (part + 1) / parts - first;
+      auto own = p == pass::backward_filter && part > 0;
+      float* target = own ? floats(partial[static_cast<size_t>(part)]) : filter;
+      failed[static_cast<size_t>(part)]
+        = run_slice(ctx, p, s, size, image + first * s.in_h * s.in_w * s.cin,
+                    target, grid + first * s.out_h * s.out_w * s.cout);
+    });
+    for (const auto& st : failed)
+      ACTORFLOW_RETURN_IF_ERROR(st);
+    for (int part = 1; part < parts && p == pass::backward_filter; ++part) {
+      const float* add = floats(partial[static_cast<size_t>(part)]);
+      for (int64_t i = 0; i < filter_size; ++i)
+        filter[i] += add[i];
+    }
+    return core::status::ok();
+  }
+
+  core::status run_slice(kernel_context& ctx, pass p, const conv_shape& s,
+                         int64_t batch, float* image, float* filter,
+                         float* grid) {
+    try {
+      auto pl = get(p, s, batch);
+      one_omp_thread();
+      dnnl::stream stream{engine};
+      memory user_weights{pl->user_weights, engine, filter};
+      memory weights = user_weights;
+      core::tensor blocked, scratchpad;
+      if (pl->weights != pl->user_weights) {
+        ACTORFLOW_RETURN_IF_ERROR(
+          scratch(ctx, pl->weights.get_size(), &blocked));
+        weights = memory{pl->weights, engine, blocked.mutable_data<uint8_t>()};
+        if (p != pass::backward_filter)
+          dnnl::reorder{user_weights, weights}.execute(stream, user_weights,
+                                                       weights);
+      }
+      ACTORFLOW_RETURN_IF_ERROR(
+        scratch(ctx, pl->scratchpad.get_size(), &scratchpad));
+      memory pad{pl->scratchpad, engine, scratchpad.mutable_data<uint8_t>()};
+      const auto& prim = pl->primitive;
+      auto desc = [&](int64_t channels, int64_t h, int64_t w) {
+        return memory::desc{
+          {batch, channels, h, w}, memory::data_type::f32, tag::nhwc};
+      };
+      memory x{desc(s.cin, s.in_h, s.in_w), engine, image};
+      memory y{desc(s.cout, s.out_h, s.out_w), engine, grid};
+      switch (p) {
+        case pass::forward:
+          prim.execute(stream, {{DNNL_ARG_SRC, x},
+                                {DNNL_ARG_WEIGHTS, weights},
+                                {DNNL_ARG_DST, y},
+                                {DNNL_ARG_SCRATCHPAD, pad}});
+          break;
+        case pass::backward_input:
+          prim.execute(stream, {{DNNL_ARG_DIFF_DST, y},
+                                {DNNL_ARG_WEIGHTS, weights},
+                                {DNNL_ARG_DIFF_SRC, x},
+                                {DNNL_ARG_SCRATCHPAD, pad}});
+          break;
+        case pass::backward_filter:
+          prim.execute(stream, {{DNNL_ARG_SRC, x},
+                                {DNNL_ARG_DIFF_DST, y},
+                                {DNNL_ARG_DIFF_WEIGHTS, weights},
+                                {DNNL_ARG_SCRATCHPAD, pad}});
+          if (weights != user_weights)
+            dnnl::reorder{weights, user_weights}.execute(stream, weights,
+                                                         user_weights);
+          break;
+      }
+      stream.wait();
+      return core::status::ok();
+    } catch (const dnnl::error& e) {
+      return core::internal_error("oneDNN: ", e.what());
+    } catch (const std::bad_alloc&) {
+      return core::resource_exhausted_error(
+        "oneDNN: out of memory making a convolution");
+    }
+  }
+};
+
+onednn_conv::onednn_conv() : impl_(std::make_unique<impl>()) {
+}
+
+onednn_conv::~onednn_conv() = default;
+
+bool onednn_conv::supports(const conv_shape& s) noexcept {
+  return s.pad_bottom >= 0 && s.pad_right >= 0 && s.batch > 0 && s.out_h > 0
+         && s.out_w > 0 && s.cin > 0 && s.cout > 0;
+}
+
+core::status onednn_conv::forward(kernel_context& ctx, const conv_shape& s,
+                                  const float* x, const float* f, float* y) {
+  // oneDNN's memory objects take non-const handles; x and f are only read.
+  return impl_->run(ctx, pass::forward, s, const_cast<float*>(x),
+                    const_cast<float*>(f), y);
+}
+
+core::status onednn_conv::backward_input(kernel_context& ctx,
+                                         const conv_shape& s, const float* dy,
+                                         const float* f, float* dx) {
+  return impl_->run(ctx, pass::backward_input, s, dx, const_cast<float*>(f),
+                    const_cast<float*>(dy));
+}
+
+core::status onednn_conv::backward_filter(kernel_context& ctx,
+                                          const conv_shape& s, const float* x,
+                                          const float* dy, float* df) {
+  return impl_->run(ctx, pass::backward_filter, s, const_cast<float*>(x), df,
+                    const_cast<float*>(dy));
+}
+
+} // namespace actorflow::ops::cpu

@@ -1,0 +1,58 @@
+#pragma once
+
+// Internal: float32 convolutions through oneDNN.
+
+#include <cstdint>
+#include <memory>
+
+#include "actorflow/core/status.hpp"
+#include "actorflow/ops/kernel_context.hpp"
+
+namespace actorflow::ops::cpu {
+
+/// The geometry of a 2-D convolution of an NHWC input with an HWIO filter.
+struct conv_shape {
+  int64_t batch = 0, in_h = 0, in_w = 0, cin = 0;
+  int64_t kh = 0, kw = 0, cout = 0;
+  int64_t out_h = 0, out_w = 0;
+  int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  /// Padding before and after the image (after may be negative: VALID
+  /// windows that leave the last rows or columns unread).
+  int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+};
+
+/// Conv2D and its gradients for float32 through oneDNN's convolution
+/// primitives, which pack straight from the image into their JIT-compiled
+/// AVX2/AVX-512 kernels (no im2col copy).
+///
+/// One object per kernel keeps the primitives it made, by shape. The batch
+/// is cut into slices over the device's pool (`parallel_split`), each run
+/// by oneDNN on one OpenMP thread: no OpenMP team spins beside the actors.
+class onednn_conv {
+public:
+  onednn_conv();
+
+  ~onednn_conv();
+
+  /// Whether oneDNN computes convolutions of shape `s` (padding after the
+  /// image not negative, something to compute).
+  static bool supports(const conv_shape& s) noexcept;
+
+  /// y = conv(x, f).
+  core::status forward(kernel_context& ctx, const conv_shape& s, const float* x,
+                       const float* f, float* y);
+
+  /// dx from dy and f (Conv2DBackpropInput).
+  core::status backward_input(kernel_context& ctx, const conv_shape& s,
+                              const float* dy, const float* f, float* dx);
+
+  /// df from x and dy (Conv2DBackpropFilter).
+  core::status backward_filter(kernel_context& ctx, const conv_shape& s,
+                               const float* x, const float* dy, float* df);
+
+private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace actorflow::ops::cpu

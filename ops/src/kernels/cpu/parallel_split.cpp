@@ -1,0 +1,63 @@
+#include "parallel_split.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+#include "kernels.hpp"
+
+namespace actorflow::ops::cpu {
+
+parallel_split::parallel_split(kernel_context* ctx, bool worth_it) noexcept
+  : ctx_(ctx) {
+  if (ctx == nullptr || !worth_it)
+    return;
+  auto* dev = static_cast<devices::cpu_device*>(&ctx->device());
+  if (dev->num_threads() > 1 && dev->try_claim_pool()) {
+    device_ = dev;
+    threads_ = dev->num_threads();
+  }
+}
+
+parallel_split::~parallel_split() {
+  if (device_ != nullptr)
+    device_->release_pool();
+}
+
+void parallel_split::run(int parts,
+                         const std::function<void(int)>& block) const {
+  if (parts <= 1 || device_ == nullptr) {
+    for (int p = 0; p < parts; ++p)
+      block(p);
+    return;
+  }
+  // The blocks go to whoever is free first. A pool task that finds none
+  // left touches only the shared counters, never `block`, which may be
+  // gone by then.
+  struct shared {
+    std::atomic<int> next{0};
+    std::atomic<int> finished{0};
+    std::mutex mtx;
+    std::condition_variable all_done;
+  };
+  auto state = std::make_shared<shared>();
+  auto work = [state, parts](const std::function<void(int)>* f) {
+    for (int p = state->next++; p < parts; p = state->next++) {
+      (*f)(p);
+      if (++state->finished == parts) {
+        std::lock_guard<std::mutex> guard{state->mtx};
+        state->all_done.notify_all();
+      }
+    }
+  };
+  const auto& pool = eigen_device(*ctx_);
+  auto helpers = std::min(parts, threads_) - 1;
+  for (int h = 0; h < helpers; ++h)
+    pool.enqueueNoNotification([work, f = &block] { work(f); });
+  work(&block);
+  std::unique_lock<std::mutex> guard{state->mtx};
+  state->all_done.wait(guard, [&] { return state->finished == parts; });
+}
+
+} // namespace actorflow::ops::cpu
