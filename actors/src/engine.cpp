@@ -60,6 +60,15 @@ engine::engine(engine_options options)
   // with one thread nothing else ran: not the abort of that very step, not
   // the BASP heartbeats (the peers then dropped the worker as silent).
   own_cfg_->set("scheduler.max-throughput", size_t{64});
+  // An idle worker polls for work every 50 us for 1 ms (CAF's default: 25
+  // ms), then sleeps until work comes. Those polls cost the cores more
+  // than their time asleep: while one worker ran a convolution split over
+  // the pool, the polls of the other, idle one made the pool's slice take
+  // 14-15 ms instead of 10.5 (train --model cnn's second convolution; a
+  // VM's timer wake-ups are dear). A chain of steps in flight keeps its
+  // workers busy, so the shorter phase costs it nothing measurable
+  // (docs/performance.md).
+  own_cfg_->set("work-stealing.moderate-poll-attempts", size_t{20});
   core::status tls_status;
   if (options.network && options.tls.enabled()) {
     tls_status = check_tls_files(options.tls);

@@ -3,6 +3,8 @@
 // the step ran show what the passes rewrote. (Every other session test
 // runs with the passes on, the default.)
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "actorflow/actors/session.hpp"
@@ -125,6 +127,65 @@ TEST_F(graph_passes, a_training_step_trains_the_same_with_and_without) {
   EXPECT_EQ(count_op(all_md, "_FusedMatMul"), 2);
   EXPECT_EQ(count_op(none_md, "_FusedMatMul"), 0);
   EXPECT_LT(count_op(all_md, "Square"), count_op(none_md, "Square"));
+}
+
+TEST_F(graph_passes, a_convolutional_step_trains_the_same_with_and_without) {
+  // Conv2D + BiasAdd + Relu, max pooling, three SGD steps, in float32
+  // (oneDNN, the bias and Relu as its post-ops when fused) and float64.
+  for (auto type : {dtype::float32, dtype::float64}) {
+    std::vector<std::string> fetched;
+    auto values = [&](const std::vector<int64_t>& dims, double scale) {
+      tensor t{dtype::float64, core::shape{dims}};
+      for (int64_t i = 0; i < t.num_elements(); ++i)
+        t.mutable_data<double>()[i] = scale * std::sin(0.7 * double(i) + 0.3);
+      return t;
+    };
+    // Variables outlive sessions in the engine: names per dtype.
+    auto named = [&](const char* name) {
+      return name + std::string{type == dtype::float32 ? "32" : "64"};
+    };
+    auto build = [&](graph::scope& s) {
+      auto x = graph::placeholder(s.sub("x"), type, {2, 6, 6, 3});
+      auto f = graph::variable(
+        s.sub(named("f")),
+        graph::cast(s, graph::constant(s, values({3, 3, 3, 4}, 0.5)), type));
+      auto b = graph::variable(
+        s.sub(named("b")),
+        graph::cast(s, graph::constant(s, values({4}, 0.1)), type));
+      graph::window_options pool;
+      pool.stride_h = pool.stride_w = 2;
+      auto h = graph::max_pool(
+        s, graph::relu(s, graph::bias_add(s, graph::conv2d(s, x, f, {}), b)), 2,
+        2, pool);
+      auto loss = graph::reduce_sum(s, graph::square(s, h), {0, 1, 2, 3});
+      graph::optimizer sgd;
+      sgd.learning_rate = 0.01;
+      auto train = graph::minimize(s.sub("train"), loss, {f, b}, sgd);
+      fetched = {loss.name(), f.name(), b.name(), train.name};
+    };
+    {
+      graph::scope s{e.context().ops};
+      build(s);
+    }
+    auto x = values({2, 6, 6, 3}, 1.0);
+    if (type == dtype::float32) {
+      tensor x32{dtype::float32, x.shape()};
+      for (int64_t i = 0; i < x.num_elements(); ++i)
+        x32.mutable_data<float>()[i] = static_cast<float>(x.data<double>()[i]);
+      x = x32;
+    }
+    std::vector<std::string> fetches(fetched.begin(), fetched.end() - 1);
+    std::vector<std::string> targets{fetched.back()};
+    actors::run_metadata all_md, none_md;
+    auto all = run("all", build, fetches, targets, {{"x", x}}, 3, &all_md);
+    auto none = run("none", build, fetches, targets, {{"x", x}}, 3, &none_md);
+    ASSERT_EQ(all.size(), none.size());
+    for (size_t i = 0; i < all.size(); ++i)
+      test::expect_all_near(all[i], none[i],
+                            type == dtype::float32 ? 1e-5 : 1e-12, fetches[i]);
+    EXPECT_EQ(count_op(all_md, "_FusedConv2D"), 1);
+    EXPECT_EQ(count_op(none_md, "_FusedConv2D"), 0);
+  }
 }
 
 TEST_F(graph_passes, loops_compute_the_same_with_and_without) {

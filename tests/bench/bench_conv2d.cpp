@@ -1,8 +1,12 @@
 // Conv2D 3x3, 64 -> 64 channels, 32x32, batch 32, SAME, float32 on the CPU
-// device. Run tests/bench/peers/conv2d_torch.py on the same machine for
-// PyTorch's conv2d on the same shapes.
+// device. Run tests/bench/peers/conv2d_torch.py and conv2d_tf1.py on the
+// same machine for PyTorch's and TensorFlow's on the same shapes. Other
+// shapes (the CNN's second layer: --batch 128 --size 14 --in 32 --k 5)
+// and the gradients' ops (--op Conv2DBackpropInput|Conv2DBackpropFilter)
+// for a closer look.
 //
-//   bench_conv2d [--threads T] [--seconds S] [--batch B]
+//   bench_conv2d [--threads T] [--seconds S] [--batch B] [--size HW]
+//                [--in C] [--out C] [--k K] [--op OP]
 //
 // Last output line: {"batch": ..., "ms": ..., "gflops": ...}
 
@@ -19,43 +23,75 @@ int main(int argc, char** argv) {
   int threads = 2;
   int64_t batch = 32;
   double seconds = 2.0;
-  CLI::App app{"Time of Conv2D 3x3, 64->64 channels, 32x32, SAME, NHWC, "
-               "float32"};
+  CLI::App app{"Time of Conv2D (default 3x3, 64->64 channels, 32x32), SAME, "
+               "NHWC, float32"};
   bench::add_common_options(app, &threads, &seconds);
   app.add_option("--batch", batch, "Images per call")
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
+  int64_t hw = 32, cin = 64, c = 64, k = 3;
+  std::string op = "Conv2D";
+  app.add_option("--size", hw, "Image height and width")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app.add_option("--in", cin, "Input channels")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app.add_option("--out", c, "Output channels")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app.add_option("--k", k, "Filter height and width")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app.add_option("--op", op, "The op to time")
+    ->capture_default_str()
+    ->check(
+      CLI::IsMember({"Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"}));
   CLI11_PARSE(app, argc, argv);
   openblas_set_num_threads(threads);
-  const int64_t hw = 32, c = 64, k = 3;
   test::kernel_runner runner{threads};
   auto conv
-    = bench::prepare_or_exit(runner, "Conv2D",
+    = bench::prepare_or_exit(runner, op,
                              {{"T", core::dtype::float32},
                               {"strides", std::vector<int64_t>{1, 1, 1, 1}},
                               {"padding", std::string{"SAME"}}},
-                             2);
-  core::tensor x{core::dtype::float32, {batch, hw, hw, c}};
-  core::tensor f{core::dtype::float32, {k, k, c, c}};
+                             op == "Conv2D" ? 2 : 3);
+  core::tensor x{core::dtype::float32, {batch, hw, hw, cin}};
+  core::tensor f{core::dtype::float32, {k, k, cin, c}};
+  core::tensor dy{core::dtype::float32, {batch, hw, hw, c}};
   std::mt19937 gen{1};
   std::uniform_real_distribution<float> dist{-1.0f, 1.0f};
-  for (auto* t : {&x, &f})
+  for (auto* t : {&x, &f, &dy})
     for (int64_t i = 0; i < t->num_elements(); ++i)
       t->mutable_data<float>()[i] = dist(gen);
+  auto sizes = [](const core::tensor& t) {
+    std::vector<int32_t> v;
+    for (auto d : t.shape().dims())
+      v.push_back(static_cast<int32_t>(d));
+    return core::tensor::from_vector<int32_t>({4}, v);
+  };
+  std::vector<core::tensor> inputs{x, f};
+  if (op == "Conv2DBackpropInput")
+    inputs = {sizes(x), f, dy};
+  else if (op == "Conv2DBackpropFilter")
+    inputs = {x, sizes(f), dy};
   std::vector<core::tensor> outs;
   core::status st;
-  auto t = bench::best_time([&] { st = conv->run({x, f}, &outs); }, seconds);
+  auto t = bench::best_time([&] { st = conv->run(inputs, &outs); }, seconds);
   if (!st.is_ok()) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());
     return 1;
   }
-  double flop = 2.0 * double(batch * hw * hw) * double(k * k * c) * double(c);
-  std::printf("Conv2D %lldx%lldx%lldx%lld * 3x3x64x64: %.2f ms, %.1f "
+  double flop = 2.0 * double(batch * hw * hw) * double(k * k * cin) * double(c);
+  std::printf("%s %lldx%lldx%lldx%lld * %lldx%lldx%lldx%lld: %.2f ms, %.1f "
               "GFLOP/s\n",
-              static_cast<long long>(batch), static_cast<long long>(hw),
-              static_cast<long long>(hw), static_cast<long long>(c), t * 1e3,
-              flop / t / 1e9);
-  bench::print_json_line({{"batch", batch},
+              op.c_str(), static_cast<long long>(batch),
+              static_cast<long long>(hw), static_cast<long long>(hw),
+              static_cast<long long>(cin), static_cast<long long>(k),
+              static_cast<long long>(k), static_cast<long long>(cin),
+              static_cast<long long>(c), t * 1e3, flop / t / 1e9);
+  bench::print_json_line({{"op", op},
+                          {"batch", batch},
                           {"ms", bench::rounded(t * 1e3, 3)},
                           {"gflops", bench::rounded(flop / t / 1e9, 1)}});
   return 0;

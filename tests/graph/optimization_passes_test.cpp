@@ -193,6 +193,42 @@ TEST_F(optimization_passes, fusion_makes_one_node_of_matmul_bias_and_relu) {
   EXPECT_EQ(g.find(y.node_name())->inputs[0], h.name());
 }
 
+TEST_F(optimization_passes, fusion_makes_one_node_of_conv_bias_and_relu) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {2, 8, 8, 3});
+  auto f = graph::placeholder(s.sub("f"), dtype::float32, {3, 3, 3, 4});
+  auto b = graph::placeholder(s.sub("b"), dtype::float32, {4});
+  graph::window_options strided;
+  strided.stride_h = 2;
+  auto conv = graph::conv2d(s.sub("conv"), x, f, strided);
+  auto biased = graph::bias_add(s.sub("biased"), conv, b);
+  auto h = graph::relu(s.sub("h"), biased);
+  auto y = graph::square(s.sub("y"), h);
+  // Without the Relu: Conv2D + BiasAdd.
+  auto conv2 = graph::conv2d(s.sub("conv2"), x, f);
+  auto biased2 = graph::bias_add(s.sub("biased2"), conv2, b);
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::fusion, &log);
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(g.find(conv.node_name()), nullptr);
+  EXPECT_EQ(g.find(biased.node_name()), nullptr);
+  const auto* n = g.find(h.node_name());
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->op, "_FusedConv2D");
+  EXPECT_EQ(n->inputs,
+            (std::vector<std::string>{x.name(), f.name(), b.name()}));
+  EXPECT_EQ(std::get<std::vector<int64_t>>(n->attrs.at("strides")),
+            (std::vector<int64_t>{1, 2, 1, 1}));
+  EXPECT_EQ(std::get<std::vector<std::string>>(n->attrs.at("fused_ops")),
+            (std::vector<std::string>{"BiasAdd", "Relu"}));
+  EXPECT_EQ(g.find(y.node_name())->inputs[0], h.name());
+  EXPECT_EQ(op_of(g, conv2.node_name()), "");
+  EXPECT_EQ(op_of(g, biased2.node_name()), "_FusedConv2D");
+  EXPECT_EQ(std::get<std::vector<std::string>>(
+              g.find(biased2.node_name())->attrs.at("fused_ops")),
+            (std::vector<std::string>{"BiasAdd"}));
+}
+
 TEST_F(optimization_passes, fusion_stops_where_a_value_has_other_readers) {
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {4, 3});

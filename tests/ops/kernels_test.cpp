@@ -460,3 +460,48 @@ TEST_F(kernels, float32_convolutions_match_the_float64_path) {
                           "Conv2DBackpropFilter " + what);
   }
 }
+
+TEST_F(kernels, fused_conv2d_is_conv2d_then_bias_add_then_relu) {
+  // float32 through oneDNN's post-ops, float64 through im2col and a pass of
+  // its own; against the three ops one after the other.
+  std::mt19937 gen{11};
+  std::uniform_real_distribution<double> u{-1.0, 1.0};
+  for (auto type : {dtype::float32, dtype::float64}) {
+    auto random = [&](const std::vector<int64_t>& dims) {
+      tensor t{dtype::float64, core::shape{dims}};
+      for (int64_t i = 0; i < t.num_elements(); ++i)
+        t.mutable_data<double>()[i] = u(gen);
+      return run1("Cast", {{"SrcT", dtype::float64}, {"DstT", type}}, {t});
+    };
+    auto x = random({3, 9, 8, 5}), f = random({3, 3, 5, 7}), b = random({7});
+    core::attr_map conv{{"T", type},
+                        {"strides", std::vector<int64_t>{1, 2, 1, 1}},
+                        {"padding", std::string{"SAME"}}};
+    auto biased
+      = run1("BiasAdd", {{"T", type}}, {run1("Conv2D", conv, {x, f}), b});
+    auto relu = run1("Relu", {{"T", type}}, {biased});
+    auto fused = conv;
+    fused["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+    test::expect_all_near(run1("_FusedConv2D", fused, {x, f, b}), biased, 1e-5,
+                          "BiasAdd");
+    fused["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu"};
+    test::expect_all_near(run1("_FusedConv2D", fused, {x, f, b}), relu, 1e-5,
+                          "BiasAdd, Relu");
+  }
+  // A bias of the wrong length is an error naming the op.
+  auto x = tensor{dtype::float32, core::shape{1, 4, 4, 2}};
+  auto f = tensor{dtype::float32, core::shape{3, 3, 2, 3}};
+  auto b = tensor{dtype::float32, core::shape{2}};
+  std::vector<ops::entry> outs;
+  auto st = run(
+    "_FusedConv2D",
+    {{"T", dtype::float32},
+     {"strides", std::vector<int64_t>{1, 1, 1, 1}},
+     {"padding", std::string{"SAME"}},
+     {"fused_ops", std::vector<std::string>{"BiasAdd"}}},
+    {ops::entry{x, nullptr}, ops::entry{f, nullptr}, ops::entry{b, nullptr}},
+    &outs);
+  EXPECT_FALSE(st.is_ok());
+  EXPECT_NE(st.message().find("_FusedConv2D"), std::string::npos)
+    << st.to_string();
+}

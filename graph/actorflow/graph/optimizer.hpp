@@ -3,9 +3,9 @@
 /// Graph optimization passes (white paper §5, TensorFlow's Grappler): a
 /// pipeline the master runs over a run signature's pruned graph before
 /// placement. The standard passes are common subexpression elimination,
-/// constant folding, fusion of MatMul + BiasAdd (+ Relu) and dead-node
-/// removal; each can be switched off per session, per run and from the
-/// command line, and users can append passes of their own.
+/// constant folding, fusion of MatMul or Conv2D + BiasAdd (+ Relu) and
+/// dead-node removal; each can be switched off per session, per run and from
+/// the command line, and users can append passes of their own.
 
 #include <functional>
 #include <set>
@@ -112,9 +112,10 @@ core::status common_subexpressions(graph& g, const pass_context& ctx,
 core::status constant_folding(graph& g, const pass_context& ctx,
                               std::vector<std::string>* log);
 
-/// Replaces MatMul -> BiasAdd (-> Relu) chains whose intermediate values
-/// have no other consumer by one `_FusedMatMul` node named after the last
-/// node of the chain (TensorFlow's remapper).
+/// Replaces MatMul or Conv2D -> BiasAdd (-> Relu) chains whose
+/// intermediate values have no other consumer by one `_FusedMatMul` or
+/// `_FusedConv2D` node named after the last node of the chain (TensorFlow's
+/// remapper), where the device has its kernel.
 core::status fusion(graph& g, const pass_context& ctx,
                     std::vector<std::string>* log);
 

@@ -29,12 +29,31 @@ const core::node_def* input_of(const graph& g, const core::node_def& node,
   return producer != nullptr && producer->op == op ? producer : nullptr;
 }
 
-/// Whether the device `node` asks for has a `_FusedMatMul` kernel (the
-/// default device, a CPU, when it asks for none).
-bool has_fused_kernel(const pass_context& ctx, const core::node_def& node) {
+/// Whether the device `node` asks for has a kernel of `op` (the default
+/// device, a CPU, when it asks for none).
+bool has_kernel(const pass_context& ctx, const core::node_def& node,
+                const std::string& op) {
   auto name = core::device_name::parse(node.device);
   auto type = name && name->type ? *name->type : std::string{"cpu"};
-  return ctx.kernels.supports("_FusedMatMul", type);
+  return ctx.kernels.supports(op, type);
+}
+
+/// The product a BiasAdd adds to that can take it in: a MatMul or a
+/// Conv2D, float or double, read by nothing else.
+const core::node_def* fusable_product(const graph& g,
+                                      const detail::consumers& c,
+                                      const pass_context& ctx,
+                                      const core::node_def& bias) {
+  for (const char* op : {"MatMul", "Conv2D"}) {
+    const auto* product = input_of(g, bias, 0, op);
+    if (product == nullptr || !only_read_by(g, c, ctx, *product, bias)
+        || !has_kernel(ctx, bias, std::string{"_Fused"} + op))
+      continue;
+    auto type = std::get<core::dtype>(product->attrs.at("T"));
+    if (type == core::dtype::float32 || type == core::dtype::float64)
+      return product;
+  }
+  return nullptr;
 }
 
 } // namespace
@@ -51,12 +70,8 @@ core::status fusion(graph& g, const pass_context& ctx,
     if (format != bias.attrs.end()
         && std::get<std::string>(format->second) != "NHWC")
       continue;
-    const auto* matmul = input_of(g, bias, 0, "MatMul");
-    if (matmul == nullptr || !only_read_by(g, c, ctx, *matmul, bias)
-        || !has_fused_kernel(ctx, bias))
-      continue;
-    auto type = std::get<core::dtype>(matmul->attrs.at("T"));
-    if (type != core::dtype::float32 && type != core::dtype::float64)
+    const auto* product = fusable_product(g, c, ctx, bias);
+    if (product == nullptr)
       continue;
     // Relu too when it is the BiasAdd's only reader.
     const core::node_def* last = &bias;
@@ -69,26 +84,28 @@ core::status fusion(graph& g, const pass_context& ctx,
     std::vector<std::string> ops_fused{"BiasAdd"};
     if (last != &bias)
       ops_fused.emplace_back("Relu");
-    auto args = detail::data_inputs(*matmul);
+    // The product's attrs (T, transposes; windows) and what was fused.
+    auto args = detail::data_inputs(*product);
+    auto op = "_Fused" + product->op;
     core::node_def node{last->name,
-                        "_FusedMatMul",
+                        op,
                         {args[0].to_string(), args[1].to_string(),
                          detail::data_inputs(bias)[1].to_string()},
                         last->device,
-                        {{"T", type},
-                         {"transpose_a", matmul->attrs.at("transpose_a")},
-                         {"transpose_b", matmul->attrs.at("transpose_b")},
-                         {"fused_ops", ops_fused}}};
-    for (const auto* part : {matmul, &bias, last})
+                        product->attrs};
+    node.attrs.erase("grad_a");
+    node.attrs.erase("grad_b");
+    node.attrs["fused_ops"] = ops_fused;
+    for (const auto* part : {product, &bias, last})
       for (const auto& ctl : detail::control_inputs(*part))
         node.inputs.push_back("^" + ctl);
-    removed[static_cast<size_t>(g.index_of(matmul->name))] = true;
+    removed[static_cast<size_t>(g.index_of(product->name))] = true;
     if (last != &bias)
       removed[b] = true;
     if (log != nullptr)
-      log->push_back(matmul->name + " + " + bias.name
+      log->push_back(product->name + " + " + bias.name
                      + (last != &bias ? " + " + last->name : std::string{})
-                     + " are " + last->name + " (_FusedMatMul)");
+                     + " are " + last->name + " (" + op + ")");
     fused.push_back(std::move(node));
   }
   if (fused.empty())

@@ -274,6 +274,17 @@ core::status register_nn_ops(op_registry& r) {
                            .output("output: T"),
                          false)
                   .shape_fn(conv2d_shape));
+  // Conv2D, BiasAdd and optionally Relu in one kernel (TensorFlow's
+  // remapper makes the same op): written by the fusion pass, never by
+  // users. `fused_ops` is ["BiasAdd"] or ["BiasAdd", "Relu"].
+  ops.push_back(windowed(op_def_builder("_FusedConv2D")
+                           .input("input: T")
+                           .input("filter: T")
+                           .input("bias: T")
+                           .output("output: T"),
+                         false)
+                  .attr("fused_ops: list(string)")
+                  .shape_fn(conv2d_shape));
   // Conv2D's gradients with respect to its input and its filter; the
   // forward's other operand is given by its shape.
   ops.push_back(windowed(op_def_builder("Conv2DBackpropInput")

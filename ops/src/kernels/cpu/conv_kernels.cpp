@@ -117,19 +117,47 @@ void gemm_t(kernel_context& ctx, bool trans_a, bool trans_b, int64_t m,
           trans_b ? k : n, beta, c, n);
 }
 
-/// Conv2D: for a chunk of images, lays every output position's receptive
-/// field out as a row (im2col, zeros where the window leaves the image),
-/// then multiplies by the filter seen as [kh * kw * in, out].
+/// Conv2D (and _FusedConv2D, with BiasAdd and maybe Relu after it): float32
+/// through oneDNN; otherwise, for a chunk of images, lays every output
+/// position's receptive field out as a row (im2col, zeros where the window
+/// leaves the image), then multiplies by the filter seen as
+/// [kh * kw * in, out].
 template <class T>
 class conv2d_kernel : public basic_kernel {
 public:
   explicit conv2d_kernel(kernel_construction& ctx) {
     init_ = attrs_.read(ctx, false);
+    if (!init_.is_ok() || ctx.node().op != "_FusedConv2D")
+      return;
+    std::vector<std::string> fused;
+    init_ = ctx.get_attr("fused_ops", &fused);
+    if (!init_.is_ok())
+      return;
+    fused_bias_ = true;
+    if (fused == std::vector<std::string>{"BiasAdd", "Relu"})
+      fused_relu_ = true;
+    else if (fused != std::vector<std::string>{"BiasAdd"})
+      init_ = core::unimplemented_error(
+        "_FusedConv2D fuses BiasAdd or BiasAdd and Relu, not ",
+        core::to_string(core::attr_value{fused}));
   }
 
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
     const auto& f = ctx.input(1);
+    const T* bias = nullptr;
+    if (fused_bias_) {
+      const auto& b = ctx.input(2);
+      ACTORFLOW_OP_REQUIRES(
+        ctx,
+        b.shape().rank() == 1 && f.shape().rank() == 4
+          && b.shape().dim(0) == f.shape().dim(3),
+        core::invalid_argument_error(
+          "_FusedConv2D needs a bias as long as the filter's output "
+          "channels, got ",
+          b.shape().to_string(), " for filter ", f.shape().to_string()));
+      bias = b.data<T>();
+    }
     ACTORFLOW_OP_REQUIRES(
       ctx, x.shape().rank() == 4 && f.shape().rank() == 4,
       core::invalid_argument_error(
@@ -155,14 +183,15 @@ public:
       return;
     if (depth == 0) {
       std::fill_n(out->mutable_data<T>(), out->num_elements(), T(0));
+      finish(bias, out);
       return;
     }
     if constexpr (std::is_same_v<T, float>) {
       auto s = shape_of(batch, cin, cout, h, w);
       if (onednn_conv::supports(s)) {
-        ACTORFLOW_OP_REQUIRES_OK(ctx, dnn_.forward(ctx, s, x.data<float>(),
-                                                   f.data<float>(),
-                                                   out->mutable_data<float>()));
+        ACTORFLOW_OP_REQUIRES_OK(
+          ctx, dnn_.forward(ctx, s, x.data<float>(), f.data<float>(), bias,
+                            fused_relu_, out->mutable_data<float>()));
         return;
       }
     }
@@ -197,9 +226,24 @@ public:
                 out->mutable_data<T>() + b0 * positions * cout);
     }
     give_buffer(std::move(cols));
+    finish(bias, out);
   }
 
 private:
+  /// _FusedConv2D past oneDNN: adds `bias` to every output position, then
+  /// Relu if fused.
+  void finish(const T* bias, core::tensor* out) const {
+    if (bias == nullptr)
+      return;
+    auto cout = out->shape().dim(3);
+    T* y = out->mutable_data<T>();
+    for (int64_t i = 0; i < out->num_elements(); i += cout)
+      for (int64_t c = 0; c < cout; ++c) {
+        auto v = y[i + c] + bias[c];
+        y[i + c] = fused_relu_ && v < T(0) ? T(0) : v;
+      }
+  }
+
   /// An im2col buffer: one kept from an earlier call if there is one (the
   /// kernel may run for several steps or iterations at once).
   std::vector<T> take_buffer() {
@@ -217,6 +261,8 @@ private:
   }
 
   window_attrs attrs_;
+  bool fused_bias_ = false; ///< _FusedConv2D: add the bias input.
+  bool fused_relu_ = false; ///< _FusedConv2D: then Relu.
   onednn_conv dnn_;
   std::mutex mtx_;
   std::vector<std::vector<T>> spare_; ///< im2col buffers, kept across calls.
@@ -519,6 +565,7 @@ struct pool {
 
 void register_conv_kernels(kernel_registry& r) {
   r.add_typed<conv2d_kernel, float, double>("Conv2D", device_type);
+  r.add_typed<conv2d_kernel, float, double>("_FusedConv2D", device_type);
   r.add_typed<conv_backprop<true>::kernel, float, double>("Conv2DBackpropInput",
                                                           device_type);
   r.add_typed<conv_backprop<false>::kernel, float, double>(

@@ -18,7 +18,18 @@ using dnnl::memory;
 using tag = memory::format_tag;
 
 /// Which of the three computations.
-enum class pass : int64_t { forward, backward_input, backward_filter };
+enum class pass : int64_t {
+  forward,
+  forward_bias,      ///< With a bias per output channel.
+  forward_bias_relu, ///< With a bias, then Relu.
+  backward_input,
+  backward_filter
+};
+
+bool is_forward(pass p) {
+  return p == pass::forward || p == pass::forward_bias
+         || p == pass::forward_bias_relu;
+}
 
 /// Multiply-adds below which a convolution runs on the calling thread.
 constexpr int64_t split_threshold = int64_t{1} << 22;
@@ -104,15 +115,33 @@ struct onednn_conv::impl {
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     auto algo = dnnl::algorithm::convolution_direct;
-    dnnl::convolution_forward::primitive_desc fwd{
-      {dnnl::prop_kind::forward_training, algo, src, any_weights, dst, strides,
-       dilates, pad_l, pad_r},
-      attr,
-      engine};
+    auto training = dnnl::prop_kind::forward_training;
+    // The gradients' primitives take the plain forward's as a hint.
+    dnnl::convolution_forward::primitive_desc fwd;
+    if (p == pass::forward || !is_forward(p)) {
+      fwd = {
+        {training, algo, src, any_weights, dst, strides, dilates, pad_l, pad_r},
+        attr,
+        engine};
+    } else {
+      auto fused = attr;
+      if (p == pass::forward_bias_relu) {
+        dnnl::post_ops relu;
+        relu.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+        fused.set_post_ops(relu);
+      }
+      memory::desc bias{{s.cout}, f32, tag::a};
+      fwd = {{training, algo, src, any_weights, bias, dst, strides, dilates,
+              pad_l, pad_r},
+             fused,
+             engine};
+    }
     auto result = std::make_shared<plan>();
     result->user_weights = memory::desc{wdims, f32, tag::hwio};
     switch (p) {
       case pass::forward:
+      case pass::forward_bias:
+      case pass::forward_bias_relu:
         result->primitive = dnnl::convolution_forward{fwd};
         result->weights = fwd.weights_desc();
         result->scratchpad = fwd.scratchpad_desc();
@@ -147,7 +176,8 @@ struct onednn_conv::impl {
   /// `image` is x or dx (NHWC), `filter` f or df (HWIO), `grid` y or dy;
   /// the pass writes the one it computes.
   core::status run(kernel_context& ctx, pass p, const conv_shape& s,
-                   float* image, float* filter, float* grid) {
+                   float* image, float* filter, float* grid,
+                   const float* bias = nullptr) {
     auto macs = s.batch * s.out_h * s.out_w * s.kh * s.kw * s.cin * s.cout;
     parallel_split split{&ctx, macs >= split_threshold};
     auto parts = static_cast<int>(std::min<int64_t>(split.threads(), s.batch));
@@ -167,7 +197,7 @@ struct onednn_conv::impl {
       float* target = own ? floats(partial[static_cast<size_t>(part)]) : filter;
       failed[static_cast<size_t>(part)]
         = run_slice(ctx, p, s, size, image + first * s.in_h * s.in_w * s.cin,
-                    target, grid + first * s.out_h * s.out_w * s.cout);
+                    target, grid + first * s.out_h * s.out_w * s.cout, bias);
     });
     for (const auto& st : failed)
       ACTORFLOW_RETURN_IF_ERROR(st);
@@ -181,7 +211,7 @@ struct onednn_conv::impl {
 
   core::status run_slice(kernel_context& ctx, pass p, const conv_shape& s,
                          int64_t batch, float* image, float* filter,
-                         float* grid) {
+                         float* grid, const float* bias) {
     try {
       auto pl = get(p, s, batch);
       one_omp_thread();
@@ -214,6 +244,18 @@ struct onednn_conv::impl {
                                 {DNNL_ARG_DST, y},
                                 {DNNL_ARG_SCRATCHPAD, pad}});
           break;
+        case pass::forward_bias:
+        case pass::forward_bias_relu: {
+          memory b{{{s.cout}, memory::data_type::f32, tag::a},
+                   engine,
+                   const_cast<float*>(bias)};
+          prim.execute(stream, {{DNNL_ARG_SRC, x},
+                                {DNNL_ARG_WEIGHTS, weights},
+                                {DNNL_ARG_BIAS, b},
+                                {DNNL_ARG_DST, y},
+                                {DNNL_ARG_SCRATCHPAD, pad}});
+          break;
+        }
         case pass::backward_input:
           prim.execute(stream, {{DNNL_ARG_DIFF_DST, y},
                                 {DNNL_ARG_WEIGHTS, weights},
@@ -252,10 +294,14 @@ bool onednn_conv::supports(const conv_shape& s) noexcept {
 }
 
 core::status onednn_conv::forward(kernel_context& ctx, const conv_shape& s,
-                                  const float* x, const float* f, float* y) {
+                                  const float* x, const float* f,
+                                  const float* bias, bool relu, float* y) {
+  auto p = bias == nullptr ? pass::forward
+           : relu          ? pass::forward_bias_relu
+                           : pass::forward_bias;
   // oneDNN's memory objects take non-const handles; x and f are only read.
-  return impl_->run(ctx, pass::forward, s, const_cast<float*>(x),
-                    const_cast<float*>(f), y);
+  return impl_->run(ctx, p, s, const_cast<float*>(x), const_cast<float*>(f), y,
+                    bias);
 }
 
 core::status onednn_conv::backward_input(kernel_context& ctx,

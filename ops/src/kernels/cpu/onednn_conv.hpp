@@ -38,9 +38,10 @@ public:
   /// image not negative, something to compute).
   static bool supports(const conv_shape& s) noexcept;
 
-  /// y = conv(x, f).
+  /// y = conv(x, f), plus `bias` per output channel unless null, then
+  /// Relu if `relu` (oneDNN's post-ops: no pass of their own).
   core::status forward(kernel_context& ctx, const conv_shape& s, const float* x,
-                       const float* f, float* y);
+                       const float* f, const float* bias, bool relu, float* y);
 
   /// dx from dy and f (Conv2DBackpropInput).
   core::status backward_input(kernel_context& ctx, const conv_shape& s,
