@@ -14,15 +14,23 @@ parallel_split::parallel_split(kernel_context* ctx, bool worth_it) noexcept
   if (ctx == nullptr || !worth_it)
     return;
   auto* dev = static_cast<devices::cpu_device*>(&ctx->device());
-  if (dev->num_threads() > 1 && dev->try_claim_pool()) {
-    device_ = dev;
-    threads_ = dev->num_threads();
-  }
+  if (dev->num_threads() <= 1)
+    return;
+  device_ = dev;
+  claimed_ = dev->try_claim_pool();
 }
 
 parallel_split::~parallel_split() {
-  if (device_ != nullptr)
+  if (claimed_)
     device_->release_pool();
+}
+
+int parallel_split::threads() const noexcept {
+  return claimed_ ? device_->num_threads() : 1;
+}
+
+int parallel_split::pool_threads() const noexcept {
+  return device_ != nullptr ? device_->num_threads() : 1;
 }
 
 void parallel_split::run(int parts,
@@ -52,7 +60,7 @@ void parallel_split::run(int parts,
     }
   };
   const auto& pool = eigen_device(*ctx_);
-  auto helpers = std::min(parts, threads_) - 1;
+  auto helpers = std::min(parts, device_->num_threads()) - 1;
   for (int h = 0; h < helpers; ++h)
     pool.enqueueNoNotification([work, f = &block] { work(f); });
   work(&block);
