@@ -67,6 +67,27 @@ protected:
     return out;
   }
 
+  /// Runs three steps of the training graph `build` makes with all passes
+  /// and with none: `fetched` (filled by `build`) names the values to
+  /// fetch, then the train op. Expects the same values within `rtol`;
+  /// gives each run's partitions.
+  void expect_same_with_and_without(
+    const std::function<void(graph::scope&)>& build,
+    const std::vector<std::string>& fetched, const actors::feed_list& feeds,
+    double rtol, actors::run_metadata* all_md, actors::run_metadata* none_md) {
+    { // the names are known once the graph is built
+      graph::scope s{e.context().ops};
+      build(s);
+    }
+    std::vector<std::string> fetches(fetched.begin(), fetched.end() - 1);
+    std::vector<std::string> targets{fetched.back()};
+    auto all = run("all", build, fetches, targets, feeds, 3, all_md);
+    auto none = run("none", build, fetches, targets, feeds, 3, none_md);
+    ASSERT_EQ(all.size(), none.size());
+    for (size_t i = 0; i < all.size(); ++i)
+      test::expect_all_near(all[i], none[i], rtol, fetches[i]);
+  }
+
   actors::engine e;
 };
 
@@ -110,19 +131,9 @@ TEST_F(graph_passes, a_training_step_trains_the_same_with_and_without) {
   };
   auto x = tensor::from_vector<double>(
     {4, 3}, {1, 2, 3, -1, 0.5, 2, 0, 0, 1, 3, -2, 0.25});
-  // The fetches' names are known once the graph is built.
-  {
-    graph::scope s{e.context().ops};
-    build(s);
-  }
-  std::vector<std::string> fetches(fetched.begin(), fetched.end() - 1);
-  std::vector<std::string> targets{fetched.back()};
   actors::run_metadata all_md, none_md;
-  auto all = run("all", build, fetches, targets, {{"x", x}}, 3, &all_md);
-  auto none = run("none", build, fetches, targets, {{"x", x}}, 3, &none_md);
-  ASSERT_EQ(all.size(), none.size());
-  for (size_t i = 0; i < all.size(); ++i)
-    test::expect_all_near(all[i], none[i], 1e-12, fetches[i]);
+  expect_same_with_and_without(build, fetched, {{"x", x}}, 1e-12, &all_md,
+                               &none_md);
   // Both layers fused, the forward pass's repeated square merged.
   EXPECT_EQ(count_op(all_md, "_FusedMatMul"), 2);
   EXPECT_EQ(count_op(none_md, "_FusedMatMul"), 0);
@@ -163,10 +174,6 @@ TEST_F(graph_passes, a_convolutional_step_trains_the_same_with_and_without) {
       auto train = graph::minimize(s.sub("train"), loss, {f, b}, sgd);
       fetched = {loss.name(), f.name(), b.name(), train.name};
     };
-    {
-      graph::scope s{e.context().ops};
-      build(s);
-    }
     auto x = values({2, 6, 6, 3}, 1.0);
     if (type == dtype::float32) {
       tensor x32{dtype::float32, x.shape()};
@@ -174,15 +181,10 @@ TEST_F(graph_passes, a_convolutional_step_trains_the_same_with_and_without) {
         x32.mutable_data<float>()[i] = static_cast<float>(x.data<double>()[i]);
       x = x32;
     }
-    std::vector<std::string> fetches(fetched.begin(), fetched.end() - 1);
-    std::vector<std::string> targets{fetched.back()};
     actors::run_metadata all_md, none_md;
-    auto all = run("all", build, fetches, targets, {{"x", x}}, 3, &all_md);
-    auto none = run("none", build, fetches, targets, {{"x", x}}, 3, &none_md);
-    ASSERT_EQ(all.size(), none.size());
-    for (size_t i = 0; i < all.size(); ++i)
-      test::expect_all_near(all[i], none[i],
-                            type == dtype::float32 ? 1e-5 : 1e-12, fetches[i]);
+    expect_same_with_and_without(build, fetched, {{"x", x}},
+                                 type == dtype::float32 ? 1e-5 : 1e-12, &all_md,
+                                 &none_md);
     EXPECT_EQ(count_op(all_md, "_FusedConv2D"), 1);
     EXPECT_EQ(count_op(none_md, "_FusedConv2D"), 0);
   }
