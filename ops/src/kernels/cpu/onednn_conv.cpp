@@ -65,7 +65,9 @@ void one_omp_thread() {
 } // namespace
 
 struct onednn_conv::impl {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  /// Made with the first plan: oneDNN reports failures by exceptions,
+  /// which are caught where plans are made and run, not in constructors.
+  dnnl::engine engine;
   std::mutex mtx;
   std::map<std::vector<int64_t>, std::shared_ptr<const plan>> plans;
 
@@ -90,6 +92,8 @@ struct onednn_conv::impl {
                              s.pad_bottom,
                              s.pad_right};
     std::lock_guard<std::mutex> guard{mtx};
+    if (!engine)
+      engine = dnnl::engine{dnnl::engine::kind::cpu, 0};
     auto i = plans.find(key);
     if (i != plans.end())
       return i->second;
