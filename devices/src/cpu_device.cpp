@@ -1,7 +1,5 @@
 #include "actorflow/devices/cpu_device.hpp"
 
-#include <atomic>
-
 #include <unsupported/Eigen/CXX11/Tensor>
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
@@ -20,7 +18,6 @@ struct cpu_device::impl {
   Eigen::ThreadPool pool;
   Eigen::ThreadPoolDevice eigen;
   std::shared_ptr<core::allocator> alloc;
-  std::atomic<bool> claimed{false};
 };
 
 cpu_device::cpu_device(core::device_name name, int num_threads)
@@ -45,14 +42,6 @@ void cpu_device::schedule(std::function<void()> work) {
 void cpu_device::when_idle(done_callback done) {
   // CPU kernels complete before they return.
   done(core::status::ok());
-}
-
-bool cpu_device::try_claim_pool() noexcept {
-  return !impl_->claimed.exchange(true, std::memory_order_acquire);
-}
-
-void cpu_device::release_pool() noexcept {
-  impl_->claimed.store(false, std::memory_order_release);
 }
 
 int cpu_device::num_threads() const noexcept {

@@ -31,14 +31,6 @@ public:
   /// Returns the Eigen device that CPU kernels evaluate expressions on.
   const Eigen::ThreadPoolDevice& eigen_device() const noexcept;
 
-  /// Claims the pool for one kernel that cuts its work into blocks; false
-  /// while another holds it: the cores are busy with that kernel's blocks
-  /// already, and more blocks would only make threads take turns.
-  bool try_claim_pool() noexcept;
-
-  /// Gives back a pool `try_claim_pool` claimed.
-  void release_pool() noexcept;
-
 private:
   struct impl;
   std::unique_ptr<impl> impl_;

@@ -184,12 +184,7 @@ struct onednn_conv::impl {
                    const float* bias = nullptr) {
     auto macs = s.batch * s.out_h * s.out_w * s.kh * s.kw * s.cin * s.cout;
     parallel_split split{&ctx, macs >= split_threshold};
-    // A slice per pool thread even when another kernel holds the pool: its
-    // threads join as they come free (the gradients of a convolution run
-    // at once, and the one without the pool used to finish on one core
-    // while the other idled).
-    auto parts
-      = static_cast<int>(std::min<int64_t>(split.pool_threads(), s.batch));
+    auto parts = static_cast<int>(std::min<int64_t>(split.threads(), s.batch));
     auto filter_size = s.kh * s.kw * s.cin * s.cout;
     // Each slice's part of the filter's gradient; the first slice writes
     // the output, the others add theirs after.

@@ -14,22 +14,11 @@ parallel_split::parallel_split(kernel_context* ctx, bool worth_it) noexcept
   if (ctx == nullptr || !worth_it)
     return;
   auto* dev = static_cast<devices::cpu_device*>(&ctx->device());
-  if (dev->num_threads() <= 1)
-    return;
-  device_ = dev;
-  claimed_ = dev->try_claim_pool();
-}
-
-parallel_split::~parallel_split() {
-  if (claimed_)
-    device_->release_pool();
+  if (dev->num_threads() > 1)
+    device_ = dev;
 }
 
 int parallel_split::threads() const noexcept {
-  return claimed_ ? device_->num_threads() : 1;
-}
-
-int parallel_split::pool_threads() const noexcept {
   return device_ != nullptr ? device_->num_threads() : 1;
 }
 

@@ -9,32 +9,23 @@
 
 namespace actorflow::ops::cpu {
 
-/// Claims a CPU device's thread pool for one kernel that cuts its work into
-/// blocks (TensorFlow's intra-op pool), and gives it back when destroyed.
+/// Cuts one kernel's work into blocks for the calling thread and its CPU
+/// device's thread pool (TensorFlow's intra-op pool).
 ///
-/// When another kernel holds the pool, its cores are busy with that
-/// kernel's blocks already: `threads()` is then 1. Work cut into
-/// `pool_threads()` blocks anyway has the blocks beyond the caller's wait
-/// in the pool's queue for a thread the other kernel gives back. The
-/// caller takes blocks too, so a pool thread that starts late finds none
-/// left and costs nothing.
+/// The caller takes blocks too, so a pool thread that starts late -- asleep,
+/// or busy with the blocks of a kernel running beside this one -- finds none
+/// left and costs nothing, and one that comes free joins at once. (Once a
+/// kernel that found the pool busy ran whole on its calling thread: the
+/// gradients of a convolution start together, and the second finished its
+/// last 12 ms on one core while the other idled.)
 class parallel_split {
 public:
-  /// Claims `ctx`'s pool if free, `worth_it` and `ctx` is not null.
+  /// Splits over `ctx`'s pool if `worth_it` and `ctx` is not null.
   parallel_split(kernel_context* ctx, bool worth_it) noexcept;
 
-  parallel_split(const parallel_split&) = delete;
-  parallel_split& operator=(const parallel_split&) = delete;
-
-  ~parallel_split();
-
-  /// Threads the work may use at once: the pool's if claimed, else 1.
+  /// How many blocks to cut the work into: one per pool thread, or 1
+  /// without a pool to use.
   int threads() const noexcept;
-
-  /// The pool's threads, claimed or not (1 without a pool to use): how
-  /// many blocks a long kernel cuts its work into, so that a pool thread
-  /// another kernel frees can join it.
-  int pool_threads() const noexcept;
 
   /// Runs `block(part)` for every part of [0, `parts`) on the calling
   /// thread and on the pool's threads as they come free; returns when all
@@ -44,7 +35,6 @@ public:
 private:
   kernel_context* ctx_ = nullptr;
   devices::cpu_device* device_ = nullptr; ///< Set when splitting is worth it.
-  bool claimed_ = false;
 };
 
 } // namespace actorflow::ops::cpu
