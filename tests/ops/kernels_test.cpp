@@ -57,6 +57,23 @@ protected:
     return outs.empty() ? tensor{} : outs[0].value;
   }
 
+  /// A tensor of `type` with values uniform in [-1, 1), drawn as float64
+  /// (the same values, rounded, in every dtype).
+  tensor random(const std::vector<int64_t>& dims, dtype type,
+                std::mt19937& gen) {
+    tensor t{dtype::float64, core::shape{dims}};
+    std::uniform_real_distribution<double> u{-1.0, 1.0};
+    for (int64_t i = 0; i < t.num_elements(); ++i)
+      t.mutable_data<double>()[i] = u(gen);
+    return cast(t, type);
+  }
+
+  tensor cast(const tensor& t, dtype type) {
+    if (t.dtype() == type)
+      return t;
+    return run1("Cast", {{"SrcT", t.dtype()}, {"DstT", type}}, {t});
+  }
+
   ops::op_registry op_reg;
   ops::kernel_registry kernel_reg;
   devices::device_set devs;
@@ -78,6 +95,52 @@ TEST_F(kernels, matmul_matches_numpy_with_and_without_transposes) {
     {"T", dtype::float32}, {"transpose_a", true}, {"transpose_b", true}};
   test::expect_near(run1("MatMul", tb, {golden["mm_at"], golden["mm_bt"]}),
                     golden["mm_ab"]);
+}
+
+TEST_F(kernels, float32_products_match_the_float64_path) {
+  // float32 MatMul and _FusedMatMul run oneDNN's matmul, a large product cut
+  // over the device's two threads by rows or columns of C (odd sizes in
+  // unequal blocks); float64 runs OpenBLAS, checked against numpy by the
+  // golden cases. Both on the same random values, every transpose.
+  struct product {
+    int64_t m, k, n;
+  };
+  const product cases[] = {{3, 5, 4}, {131, 97, 85}, {45, 300, 151}};
+  std::mt19937 gen{5};
+  for (const auto& p : cases)
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        auto a = random(ta ? std::vector<int64_t>{p.k, p.m}
+                           : std::vector<int64_t>{p.m, p.k},
+                        dtype::float64, gen);
+        auto b = random(tb ? std::vector<int64_t>{p.n, p.k}
+                           : std::vector<int64_t>{p.k, p.n},
+                        dtype::float64, gen);
+        auto bias = random({p.n}, dtype::float64, gen);
+        auto attrs = [&](dtype type) {
+          return core::attr_map{
+            {"T", type}, {"transpose_a", ta}, {"transpose_b", tb}};
+        };
+        auto what = std::to_string(p.m) + "x" + std::to_string(p.k) + "x"
+                    + std::to_string(p.n) + (ta ? " ta" : "")
+                    + (tb ? " tb" : "");
+        auto y = run1("MatMul", attrs(dtype::float64), {a, b});
+        auto biased = run1("BiasAdd", {{"T", dtype::float64}}, {y, bias});
+        auto relu = run1("Relu", {{"T", dtype::float64}}, {biased});
+        auto a32 = cast(a, dtype::float32), b32 = cast(b, dtype::float32),
+             bias32 = cast(bias, dtype::float32);
+        test::expect_all_near(run1("MatMul", attrs(dtype::float32), {a32, b32}),
+                              cast(y, dtype::float32), 1e-4, "MatMul " + what);
+        auto fused = attrs(dtype::float32);
+        fused["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+        test::expect_all_near(run1("_FusedMatMul", fused, {a32, b32, bias32}),
+                              cast(biased, dtype::float32), 1e-4,
+                              "_FusedMatMul BiasAdd " + what);
+        fused["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu"};
+        test::expect_all_near(run1("_FusedMatMul", fused, {a32, b32, bias32}),
+                              cast(relu, dtype::float32), 1e-4,
+                              "_FusedMatMul BiasAdd, Relu " + what);
+      }
 }
 
 TEST_F(kernels, matmul_rejects_mismatched_inner_dimensions) {
@@ -413,16 +476,7 @@ TEST_F(kernels, float32_convolutions_match_the_float64_path) {
     {{6, 15, 16, 4}, {2, 3, 4, 8}, {1, 2, 3, 1}, {1, 1, 1, 1}, "VALID"},
   };
   std::mt19937 gen{7};
-  auto random = [&](const std::vector<int64_t>& dims) {
-    tensor t{dtype::float64, core::shape{dims}};
-    std::uniform_real_distribution<double> u{-1.0, 1.0};
-    for (int64_t i = 0; i < t.num_elements(); ++i)
-      t.mutable_data<double>()[i] = u(gen);
-    return t;
-  };
-  auto to = [&](const tensor& t, dtype type) {
-    return run1("Cast", {{"SrcT", t.dtype()}, {"DstT", type}}, {t});
-  };
+  auto to = [&](const tensor& t, dtype type) { return cast(t, type); };
   auto sizes = [](const core::shape& s) {
     std::vector<int32_t> v;
     for (auto d : s.dims())
@@ -436,10 +490,11 @@ TEST_F(kernels, float32_convolutions_match_the_float64_path) {
                             {"dilations", g.dilations},
                             {"padding", g.padding}};
     };
-    auto x = random(g.x), f = random(g.f);
+    auto x = random(g.x, dtype::float64, gen),
+         f = random(g.f, dtype::float64, gen);
     auto y = run1("Conv2D", attrs(dtype::float64), {x, f});
     ASSERT_TRUE(y.valid());
-    auto dy = random(y.shape().dims());
+    auto dy = random(y.shape().dims(), dtype::float64, gen);
     auto dx = run1("Conv2DBackpropInput", attrs(dtype::float64),
                    {sizes(x.shape()), f, dy});
     auto df = run1("Conv2DBackpropFilter", attrs(dtype::float64),
@@ -465,15 +520,9 @@ TEST_F(kernels, fused_conv2d_is_conv2d_then_bias_add_then_relu) {
   // float32 through oneDNN's post-ops, float64 through im2col and a pass of
   // its own; against the three ops one after the other.
   std::mt19937 gen{11};
-  std::uniform_real_distribution<double> u{-1.0, 1.0};
   for (auto type : {dtype::float32, dtype::float64}) {
-    auto random = [&](const std::vector<int64_t>& dims) {
-      tensor t{dtype::float64, core::shape{dims}};
-      for (int64_t i = 0; i < t.num_elements(); ++i)
-        t.mutable_data<double>()[i] = u(gen);
-      return run1("Cast", {{"SrcT", dtype::float64}, {"DstT", type}}, {t});
-    };
-    auto x = random({3, 9, 8, 5}), f = random({3, 3, 5, 7}), b = random({7});
+    auto x = random({3, 9, 8, 5}, type, gen),
+         f = random({3, 3, 5, 7}, type, gen), b = random({7}, type, gen);
     core::attr_map conv{{"T", type},
                         {"strides", std::vector<int64_t>{1, 2, 1, 1}},
                         {"padding", std::string{"SAME"}}};

@@ -1,5 +1,6 @@
 #include "blas.hpp"
 #include "kernels.hpp"
+#include "onednn_matmul.hpp"
 
 #include <algorithm>
 #include <string>
@@ -31,11 +32,11 @@ core::status product_dims(const core::tensor& a, const core::tensor& b,
   return core::status::ok();
 }
 
-/// C = op(A) * op(B). float and double call OpenBLAS's GEMM, which runs at
-/// 200 GFLOP/s on the dev machine's two cores against 150-160 for Eigen's
-/// tensor contraction (docs/performance.md, P4); float16 and bfloat16 go
-/// through float32 GEMM; integer types use the contraction on the device's
-/// thread pool.
+/// C = op(A) * op(B). float32 runs oneDNN's matmul (`onednn_matmul`);
+/// double calls OpenBLAS's GEMM, which runs at 200 GFLOP/s on the dev
+/// machine's two cores against 150-160 for Eigen's tensor contraction
+/// (docs/performance.md, P4); float16 and bfloat16 go through float32 GEMM;
+/// integer types use the contraction on the device's thread pool.
 template <class T>
 class matmul_kernel : public basic_kernel {
 public:
@@ -61,7 +62,12 @@ public:
       return;
     }
     auto lda = a.shape().dim(1), ldb = b.shape().dim(1);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_same_v<T, float>) {
+      ACTORFLOW_OP_REQUIRES_OK(
+        ctx, dnn_.multiply(ctx, transpose_a_, transpose_b_, m, n, k,
+                           a.data<float>(), lda, b.data<float>(), ldb, nullptr,
+                           false, out->mutable_data<float>(), n));
+    } else if constexpr (std::is_floating_point_v<T>) {
       gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(), lda,
               b.data<T>(), ldb, T(0), out->mutable_data<T>(), n);
     } else if constexpr (!std::is_integral_v<T>) {
@@ -85,13 +91,14 @@ public:
 private:
   bool transpose_a_ = false;
   bool transpose_b_ = false;
+  onednn_matmul dnn_;
 };
 
-/// relu(op(A) op(B) + bias) or op(A) op(B) + bias: C starts as the bias
-/// in every row and the GEMM adds the product to it (beta = 1), so the
-/// bias costs no pass of its own; Relu is one pass over C while it is
-/// still in cache, rather than two more kernels, two more outputs and two
-/// more hops.
+/// relu(op(A) op(B) + bias) or op(A) op(B) + bias: one kernel, one output
+/// and one hop rather than three. float32 adds the bias and takes Relu as
+/// oneDNN's post-ops; double starts C as the bias in every row and has the
+/// GEMM add the product to it (beta = 1), then takes Relu in one pass over
+/// C while it is still in cache.
 template <class T>
 class fused_matmul_kernel : public basic_kernel {
 public:
@@ -130,6 +137,15 @@ public:
       return;
     auto* c = out->mutable_data<T>();
     const auto* bias_row = bias.data<T>();
+    if constexpr (std::is_same_v<T, float>) {
+      if (k > 0) {
+        ACTORFLOW_OP_REQUIRES_OK(
+          ctx, dnn_.multiply(ctx, transpose_a_, transpose_b_, m, n, k,
+                             a.data<float>(), a.shape().dim(1), b.data<float>(),
+                             b.shape().dim(1), bias_row, relu_, c, n));
+        return;
+      }
+    }
     for (int64_t i = 0; i < m; ++i)
       std::copy(bias_row, bias_row + n, c + i * n);
     if (k > 0)
@@ -145,6 +161,7 @@ private:
   bool transpose_a_ = false;
   bool transpose_b_ = false;
   bool relu_ = false;
+  onednn_matmul dnn_;
 };
 
 } // namespace

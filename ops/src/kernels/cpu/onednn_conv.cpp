@@ -1,13 +1,8 @@
 #include "onednn_conv.hpp"
 
-#include <map>
-#include <mutex>
-#include <new>
 #include <vector>
 
-#include <omp.h>
-#include <oneapi/dnnl/dnnl.hpp>
-
+#include "onednn_common.hpp"
 #include "parallel_split.hpp"
 
 namespace actorflow::ops::cpu {
@@ -17,7 +12,7 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-/// Which of the three computations.
+/// Which computation.
 enum class pass : int64_t {
   forward,
   forward_bias,      ///< With a bias per output channel.
@@ -44,32 +39,15 @@ struct plan {
   memory::desc scratchpad;
 };
 
-/// Holds a tensor of `bytes` from the device's host allocator, as scratch.
-core::status scratch(kernel_context& ctx, size_t bytes, core::tensor* out) {
-  return core::tensor::make(ctx.device().allocator(core::memory_type::host),
-                            core::dtype::uint8,
-                            core::shape{static_cast<int64_t>(bytes)}, out);
-}
-
-/// The floats of scratch made by `scratch`.
+/// The floats of scratch made by `onednn::scratch`.
 float* floats(core::tensor& t) {
   return reinterpret_cast<float*>(t.mutable_data<uint8_t>());
-}
-
-/// oneDNN uses the OpenMP threads of the calling thread's setting: one.
-void one_omp_thread() {
-  if (omp_get_max_threads() != 1)
-    omp_set_num_threads(1);
 }
 
 } // namespace
 
 struct onednn_conv::impl {
-  /// Made with the first plan: oneDNN reports failures by exceptions,
-  /// which are caught where plans are made and run, not in constructors.
-  dnnl::engine engine;
-  std::mutex mtx;
-  std::map<std::vector<int64_t>, std::shared_ptr<const plan>> plans;
+  onednn::plan_cache<plan> plans;
 
   /// The plan of `p` over `batch` images of shape `s`, made on first use.
   std::shared_ptr<const plan> get(pass p, const conv_shape& s, int64_t batch) {
@@ -91,22 +69,14 @@ struct onednn_conv::impl {
                              s.pad_left,
                              s.pad_bottom,
                              s.pad_right};
-    std::lock_guard<std::mutex> guard{mtx};
-    if (!engine)
-      engine = dnnl::engine{dnnl::engine::kind::cpu, 0};
-    auto i = plans.find(key);
-    if (i != plans.end())
-      return i->second;
-    if (plans.size() >= 16) // shapes that keep changing: keep the newest
-      plans.clear();
-    auto made = make(p, s, batch);
-    plans.emplace(std::move(key), made);
-    return made;
+    return plans.get(std::move(key), [&](const dnnl::engine& engine) {
+      return make(engine, p, s, batch);
+    });
   }
 
-  std::shared_ptr<const plan> make(pass p, const conv_shape& s,
-                                   int64_t batch) const {
-    one_omp_thread();
+  static std::shared_ptr<const plan> make(const dnnl::engine& engine, pass p,
+                                          const conv_shape& s, int64_t batch) {
+    onednn::one_omp_thread();
     auto f32 = memory::data_type::f32;
     memory::desc src{{batch, s.cin, s.in_h, s.in_w}, f32, tag::nhwc};
     memory::desc dst{{batch, s.cout, s.out_h, s.out_w}, f32, tag::nhwc};
@@ -192,8 +162,8 @@ struct onednn_conv::impl {
     std::vector<core::status> failed(static_cast<size_t>(parts));
     for (int part = 1; part < parts && p == pass::backward_filter; ++part)
       ACTORFLOW_RETURN_IF_ERROR(
-        scratch(ctx, static_cast<size_t>(filter_size) * sizeof(float),
-                &partial[static_cast<size_t>(part)]));
+        onednn::scratch(ctx, static_cast<size_t>(filter_size) * sizeof(float),
+                        &partial[static_cast<size_t>(part)]));
     split.run(parts, [&](int part) {
       auto first = s.batch * part / parts;
       auto size = s.batch * (part + 1) / parts - first;
@@ -216,23 +186,24 @@ struct onednn_conv::impl {
   core::status run_slice(kernel_context& ctx, pass p, const conv_shape& s,
                          int64_t batch, float* image, float* filter,
                          float* grid, const float* bias) {
-    try {
+    return onednn::guarded("convolution", [&] {
       auto pl = get(p, s, batch);
-      one_omp_thread();
+      const auto& engine = plans.engine();
+      onednn::one_omp_thread();
       dnnl::stream stream{engine};
       memory user_weights{pl->user_weights, engine, filter};
       memory weights = user_weights;
       core::tensor blocked, scratchpad;
       if (pl->weights != pl->user_weights) {
         ACTORFLOW_RETURN_IF_ERROR(
-          scratch(ctx, pl->weights.get_size(), &blocked));
+          onednn::scratch(ctx, pl->weights.get_size(), &blocked));
         weights = memory{pl->weights, engine, blocked.mutable_data<uint8_t>()};
         if (p != pass::backward_filter)
           dnnl::reorder{user_weights, weights}.execute(stream, user_weights,
                                                        weights);
       }
       ACTORFLOW_RETURN_IF_ERROR(
-        scratch(ctx, pl->scratchpad.get_size(), &scratchpad));
+        onednn::scratch(ctx, pl->scratchpad.get_size(), &scratchpad));
       memory pad{pl->scratchpad, engine, scratchpad.mutable_data<uint8_t>()};
       const auto& prim = pl->primitive;
       auto desc = [&](int64_t channels, int64_t h, int64_t w) {
@@ -278,12 +249,7 @@ struct onednn_conv::impl {
       }
       stream.wait();
       return core::status::ok();
-    } catch (const dnnl::error& e) {
-      return core::internal_error("oneDNN: ", e.what());
-    } catch (const std::bad_alloc&) {
-      return core::resource_exhausted_error(
-        "oneDNN: out of memory making a convolution");
-    }
+    });
   }
 };
 

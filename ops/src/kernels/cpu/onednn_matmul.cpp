@@ -1,0 +1,153 @@
+#include "onednn_matmul.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <vector>
+
+#include "onednn_common.hpp"
+#include "parallel_split.hpp"
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+using dnnl::memory;
+
+/// Multiply-adds below which a product runs on the calling thread.
+constexpr int64_t split_threshold = int64_t{1} << 20;
+
+/// One block's product: its primitive and the scratch it needs.
+struct plan {
+  dnnl::matmul primitive;
+  memory::desc a, b, c, bias;
+  memory::desc scratchpad;
+};
+
+/// The shape of one block's product: op(A) [m, k] op(B) [k, n] into C.
+struct block {
+  bool trans_a, trans_b;
+  int64_t m, n, k, lda, ldb, ldc;
+  bool bias, relu;
+
+  std::vector<int64_t> key() const {
+    return {trans_a, trans_b, m, n, k, lda, ldb, ldc, bias, relu};
+  }
+};
+
+/// A row-major [rows, cols] matrix with leading dimension `ld`, stored
+/// transposed if `trans`.
+memory::desc matrix(int64_t rows, int64_t cols, int64_t ld, bool trans) {
+  return {{rows, cols},
+          memory::data_type::f32,
+          trans ? memory::dims{1, ld} : memory::dims{ld, 1}};
+}
+
+std::shared_ptr<const plan> make(const dnnl::engine& engine, const block& s) {
+  onednn::one_omp_thread();
+  auto result = std::make_shared<plan>();
+  result->a = matrix(s.m, s.k, s.lda, s.trans_a);
+  result->b = matrix(s.k, s.n, s.ldb, s.trans_b);
+  result->c = matrix(s.m, s.n, s.ldc, false);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (s.relu) {
+    dnnl::post_ops relu;
+    relu.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(relu);
+  }
+  dnnl::matmul::primitive_desc pd;
+  if (s.bias) {
+    result->bias = matrix(1, s.n, s.n, false);
+    pd = {{result->a, result->b, result->bias, result->c}, attr, engine};
+  } else {
+    pd = {{result->a, result->b, result->c}, attr, engine};
+  }
+  result->primitive = dnnl::matmul{pd};
+  result->scratchpad = pd.scratchpad_desc();
+  return result;
+}
+
+} // namespace
+
+struct onednn_matmul::impl {
+  onednn::plan_cache<plan> plans;
+
+  /// Runs one block; pointers are the block's own corners.
+  core::status run(kernel_context& ctx, const block& s, const float* a,
+                   const float* b, const float* bias, float* c) {
+    return onednn::guarded("MatMul", [&] {
+      auto pl = plans.get(
+        s.key(), [&](const dnnl::engine& engine) { return make(engine, s); });
+      const auto& engine = plans.engine();
+      onednn::one_omp_thread();
+      core::tensor scratchpad;
+      ACTORFLOW_RETURN_IF_ERROR(
+        onednn::scratch(ctx, pl->scratchpad.get_size(), &scratchpad));
+      // oneDNN's memory objects take non-const handles; A, B and the bias
+      // are only read.
+      memory ma{pl->a, engine, const_cast<float*>(a)};
+      memory mb{pl->b, engine, const_cast<float*>(b)};
+      memory mc{pl->c, engine, c};
+      memory pad{pl->scratchpad, engine, scratchpad.mutable_data<uint8_t>()};
+      std::unordered_map<int, memory> args{{DNNL_ARG_SRC, ma},
+                                           {DNNL_ARG_WEIGHTS, mb},
+                                           {DNNL_ARG_DST, mc},
+                                           {DNNL_ARG_SCRATCHPAD, pad}};
+      if (s.bias)
+        args.emplace(DNNL_ARG_BIAS,
+                     memory{pl->bias, engine, const_cast<float*>(bias)});
+      dnnl::stream stream{engine};
+      pl->primitive.execute(stream, args);
+      stream.wait();
+      return core::status::ok();
+    });
+  }
+};
+
+onednn_matmul::onednn_matmul() : impl_(std::make_unique<impl>()) {
+}
+
+onednn_matmul::~onednn_matmul() = default;
+
+core::status onednn_matmul::multiply(kernel_context& ctx, bool trans_a,
+                                     bool trans_b, int64_t m, int64_t n,
+                                     int64_t k, const float* a, int64_t lda,
+                                     const float* b, int64_t ldb,
+                                     const float* bias, bool relu, float* c,
+                                     int64_t ldc) {
+  parallel_split split{&ctx, m * n * k >= split_threshold};
+  // Cut the longer side of C into blocks of whole rows or columns; on a
+  // tie, columns (oneDNN's kernels like long rows of C: 128 x 512 x 784
+  // in two column blocks runs 0.52 ms here, in two row blocks 0.70).
+  bool by_rows = m > n;
+  auto side = by_rows ? m : n;
+  auto parts = static_cast<int>(std::min<int64_t>(split.threads(), side / 16));
+  parts = std::max(parts, 1);
+  std::vector<core::status> failed(static_cast<size_t>(parts));
+  split.run(parts, [&](int part) {
+    auto first = side * part / parts;
+    auto size = side * (part + 1) / parts - first;
+    block s{trans_a, trans_b, m, n, k, lda, ldb, ldc, bias != nullptr, relu};
+    const float* pa = a;
+    const float* pb = b;
+    const float* pbias = bias;
+    float* pc = c;
+    if (by_rows) { // rows of op(A): A's rows, or its columns when transposed
+      s.m = size;
+      pa += first * (trans_a ? 1 : lda);
+      pc += first * ldc;
+    } else { // columns of op(B)
+      s.n = size;
+      pb += first * (trans_b ? ldb : 1);
+      pc += first;
+      if (pbias != nullptr)
+        pbias += first;
+    }
+    failed[static_cast<size_t>(part)] = impl_->run(ctx, s, pa, pb, pbias, pc);
+  });
+  for (const auto& st : failed)
+    ACTORFLOW_RETURN_IF_ERROR(st);
+  return core::status::ok();
+}
+
+} // namespace actorflow::ops::cpu
