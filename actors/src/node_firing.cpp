@@ -1,7 +1,5 @@
 #include "node_worker.hpp"
 
-#include <exception>
-
 #include <caf/send.hpp>
 
 #include "bulk_transport.hpp"
@@ -73,7 +71,6 @@ void send_outputs(self_ptr self, node_state& st, const tag& t,
 
 namespace {
 
-/// Reports `err` (the node's first error in this step) to the master.
 /// Names `err` after the node a fetch node reads (it is on the fetch's
 /// device, so in this partition), as the user knows it.
 core::status named_after_fetched(self_ptr self, const node_item& fetch,
@@ -88,47 +85,14 @@ core::status named_after_fetched(self_ptr self, const node_item& fetch,
   return err.with_context(ref.node, "");
 }
 
+} // namespace
+
 void report(self_ptr self, const node_state& st, const tag& t,
             const core::status& err) {
   const auto& item = *st.item;
   self->send(self->plan->sink,
              step_error_msg{t.step, err.with_context(item.def.name, item.def.op,
                                                      self->plan->device_name)});
-}
-
-} // namespace
-
-/// Checks a finished kernel's outputs and sends them on.
-void finish_kernel(self_ptr self, node_state& st, const tag& t,
-                   ops::kernel_context& ctx) {
-  auto status = ctx.status();
-  if (status.is_ok())
-    for (size_t i = 0; i < ctx.outputs().size(); ++i) {
-      const auto& e = ctx.outputs()[i];
-      // (A Switch leaves its untaken output unset; the plan is read only
-      // then, keeping it out of the hop's memory.)
-      if (!e.value.valid() && !e.ref && !st.item->unset_outputs_dead) {
-        status = core::internal_error("kernel left output ", i, " unset");
-        break;
-      }
-      if (e.value.valid() && e.value.dtype() != ctx.output_type(i)) {
-        status = core::internal_error("kernel produced a ",
-                                      core::to_string(e.value.dtype()),
-                                      " for output ", i, ", declared ",
-                                      core::to_string(ctx.output_type(i)));
-        break;
-      }
-    }
-  if (!status.is_ok()) {
-    report(self, st, t, status);
-    send_outputs(self, st, t, value_state::failed, nullptr);
-    return;
-  }
-  if (self->firing_start != 0) // traced
-    for (const auto& e : ctx.outputs())
-      if (e.value.valid())
-        self->firing_bytes += static_cast<int64_t>(e.value.bytes());
-  send_outputs(self, st, t, value_state::live, &ctx.outputs());
 }
 
 void record_firing(self_ptr self, const node_state& st) {
@@ -146,121 +110,6 @@ void record_firing(self_ptr self, const node_state& st) {
 }
 
 namespace {
-
-/// Prepares the inputs: a reference feeding an input that expects a value
-/// is read now (and fails if the variable is uninitialised).
-core::status prepare_inputs(const node_item& item,
-                            std::vector<ops::entry>& inputs) {
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    auto& e = inputs[i];
-    if (e.ref && !item.in_types[i].is_ref) {
-      core::tensor value;
-      ACTORFLOW_RETURN_IF_ERROR(e.ref->read(&value));
-      e = ops::entry{std::move(value), nullptr};
-    }
-  }
-  return core::status::ok();
-}
-
-/// Runs `k` synchronously; an exception becomes the kernel's error.
-void compute(ops::kernel& k, ops::kernel_context& ctx) {
-  try {
-    k.compute(ctx);
-  } catch (const std::exception& e) {
-    ctx.fail(core::internal_error("kernel threw: ", e.what()));
-  } catch (...) {
-    ctx.fail(core::internal_error("kernel threw a non-standard exception"));
-  }
-}
-
-/// Inputs of at least this many elements make an expensive kernel run on
-/// an actor of its own (see `worth_offloading`).
-constexpr int64_t offload_elements = 16384;
-
-/// Whether a kernel runs off its node's actor: an expensive kernel (TF's
-/// `IsExpensive`) on inputs large enough that the spawn (a few
-/// microseconds) is small beside it. Its node's actor meanwhile goes on
-/// with other tags: iterations of a loop, concurrent steps.
-bool worth_offloading(const ops::kernel& k,
-                      const std::vector<ops::entry>& inputs) {
-  if (!k.is_expensive())
-    return false;
-  int64_t elements = 0;
-  for (const auto& e : inputs)
-    if (e.value.valid())
-      elements += e.value.num_elements();
-  return elements >= offload_elements;
-}
-
-void run_kernel(self_ptr self, node_state& st, const tag& t,
-                std::vector<ops::entry>& inputs) {
-  const auto& item = *st.item;
-  auto prep = prepare_inputs(item, inputs);
-  if (!prep.is_ok()) {
-    report(self, st, t, prep);
-    send_outputs(self, st, t, value_state::failed, nullptr);
-    return;
-  }
-  auto& kernel = *st.kernel;
-  bool offload = !kernel.is_async() && worth_offloading(kernel, inputs);
-  if (kernel.is_async() || offload) {
-    auto id = self->next_async++;
-    auto ctx = std::make_unique<ops::kernel_context>(*self->plan->device,
-                                                     item.out_types, t.step);
-    ctx->set_memory(&item.memory);
-    ctx->inputs() = std::move(inputs);
-    auto* raw = ctx.get();
-    take_token(self); // the kernel's, until its async_done_msg is handled
-    bool counted = self->current != nullptr && self->current->add_work(t.iter);
-    std::unique_ptr<kernel_times> times;
-    if (offload && self->firing_start != 0)
-      times = std::make_unique<kernel_times>();
-    auto* raw_times = times.get();
-    self->async.emplace(id,
-                        async_call{static_cast<int>(&st - self->nodes.data()),
-                                   t, std::move(ctx), counted, self->tracker,
-                                   self->firing_start, std::move(times)});
-    self->firing_start = 0; // recorded when the kernel is done
-    // The handle keeps this actor, and with it the kernel and its context,
-    // alive until the kernel is done.
-    auto handle = caf::actor_cast<node_actor>(self);
-    if (offload) {
-      // A short-lived actor runs the kernel on a CAF worker, so this
-      // actor goes on with other tags meanwhile; the plan it is given keeps
-      // the kernel and its device alive should the session close
-      // meanwhile. (Its arguments are passed to spawn, not captured: CAF
-      // 0.17 dereferences a null argument tuple for a function actor
-      // spawned without arguments.)
-      self->system().spawn(
-        [](node_actor done_to, std::shared_ptr<partition_plan>, ops::kernel* k,
-           ops::kernel_context* ctx, uint64_t call, kernel_times* times) {
-          if (times != nullptr)
-            times->start_us = now_micros();
-          compute(*k, *ctx);
-          if (times != nullptr)
-            times->end_us = now_micros();
-          caf::anon_send(done_to, async_done_msg{call});
-        },
-        handle, self->plan, &kernel, raw, id, raw_times);
-      return;
-    }
-    try {
-      kernel.compute_async(
-        *raw, [handle, id] { caf::anon_send(handle, async_done_msg{id}); });
-    } catch (const std::exception& e) {
-      raw->fail(core::internal_error("kernel threw: ", e.what()));
-      caf::anon_send(handle, async_done_msg{id});
-    }
-    return;
-  }
-  auto& ctx = *st.ctx;
-  ctx.reset(t.step);
-  if (&inputs != &ctx.inputs())
-    ctx.inputs().swap(inputs); // keeps both buffers: no allocation per step
-  compute(kernel, ctx);
-  finish_kernel(self, st, t, ctx);
-  ctx.inputs().clear();
-}
 
 /// A Switch with a failed input routes the failure like a value: to the
 /// port its predicate picks (port 0 if the predicate itself failed), dead

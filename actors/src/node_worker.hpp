@@ -253,8 +253,18 @@ void record_firing(self_ptr self, const node_state& st);
 void send_outputs(self_ptr self, node_state& st, const tag& t,
                   value_state state, std::vector<ops::entry>* outputs);
 
+/// Reports `err` (the node's first error in this step) to the master,
+/// named after the node, its op and device; node_firing.cpp.
+void report(self_ptr self, const node_state& st, const tag& t,
+            const core::status& err);
+
+/// Runs the node's kernel on `inputs` for tag `t` and sends its outputs
+/// on, now or (offloaded, asynchronous) when it is done; node_kernel.cpp.
+void run_kernel(self_ptr self, node_state& st, const tag& t,
+                std::vector<ops::entry>& inputs);
+
 /// Checks a finished kernel's outputs and sends them on (or reports its
-/// error and sends failed values); node_firing.cpp.
+/// error and sends failed values); node_kernel.cpp.
 void finish_kernel(self_ptr self, node_state& st, const tag& t,
                    ops::kernel_context& ctx);
 
