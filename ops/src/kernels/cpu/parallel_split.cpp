@@ -57,4 +57,19 @@ void parallel_split::run(int parts,
   state->all_done.wait(guard, [&] { return state->finished == parts; });
 }
 
+void parallel_split::for_range(
+  int64_t n, const std::function<void(int64_t, int64_t)>& range) const {
+  auto lines = (n + 15) / 16;
+  auto parts = static_cast<int>(std::min<int64_t>(threads(), lines));
+  if (parts <= 1) {
+    range(0, n);
+    return;
+  }
+  run(parts, [&](int part) {
+    auto begin = std::min(n, lines * part / parts * 16);
+    auto end = std::min(n, lines * (part + 1) / parts * 16);
+    range(begin, end);
+  });
+}
+
 } // namespace actorflow::ops::cpu

@@ -2,6 +2,7 @@
 
 // Internal: one kernel's work cut into blocks over its device's pool.
 
+#include <cstdint>
 #include <functional>
 
 #include "actorflow/devices/cpu_device.hpp"
@@ -31,6 +32,12 @@ public:
   /// thread and on the pool's threads as they come free; returns when all
   /// are done.
   void run(int parts, const std::function<void(int)>& block) const;
+
+  /// Runs `range(begin, end)` over [0, `n`) cut into a block per thread,
+  /// each starting on a multiple of 16 elements (no two blocks write one
+  /// cache line of floats).
+  void for_range(int64_t n,
+                 const std::function<void(int64_t, int64_t)>& range) const;
 
 private:
   kernel_context* ctx_ = nullptr;

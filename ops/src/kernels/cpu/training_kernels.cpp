@@ -6,6 +6,7 @@
 // compute in float.
 
 #include "kernels.hpp"
+#include "parallel_split.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -116,14 +117,18 @@ public:
     for (size_t i = 0; i < slots; ++i)
       p[i] = values[i]->template mutable_data<T>();
     const T* g = grad.template data<T>();
-    for (int64_t j = 0, n = grad.num_elements(); j < n; ++j) {
-      std::array<C, slots> x{};
-      for (size_t i = 0; i < slots; ++i)
-        x[i] = static_cast<C>(p[i][j]);
-      Update::apply(x, hyper, static_cast<C>(g[j]), nesterov_, update_slots_);
-      for (size_t i = 0; i < slots; ++i)
-        p[i][j] = static_cast<T>(x[i]);
-    }
+    auto n = grad.num_elements();
+    parallel_split split{&ctx, n >= parallel_threshold};
+    split.for_range(n, [&](int64_t begin, int64_t end) {
+      for (int64_t j = begin; j < end; ++j) {
+        std::array<C, slots> x{};
+        for (size_t i = 0; i < slots; ++i)
+          x[i] = static_cast<C>(p[i][j]);
+        Update::apply(x, hyper, static_cast<C>(g[j]), nesterov_, update_slots_);
+        for (size_t i = 0; i < slots; ++i)
+          p[i][j] = static_cast<T>(x[i]);
+      }
+    });
     ctx.set_output_ref(0, ctx.input_ref(0));
   }
 
