@@ -190,6 +190,7 @@ int main(int argc, char** argv) {
   int threads = 2;
   int blas_threads = 0;
   bool cluster = false;
+  bool no_queue_only = false;
   mlp_options o;
   CLI::App app{"P3: milliseconds per training step of the Fashion-MNIST MLP"};
   app
@@ -215,6 +216,8 @@ int main(int argc, char** argv) {
     ->check(CLI::IsMember({"mlp", "cnn"}));
   app.add_flag("--cluster", cluster,
                "P10: also split the step over a ps and a worker process");
+  app.add_flag("--no-queue-only", no_queue_only,
+               "Time only the step on data held in variables (to profile it)");
   std::string passes = "all";
   app
     .add_option("--passes", passes,
@@ -234,6 +237,14 @@ int main(int argc, char** argv) {
     openblas_set_num_threads(blas_threads);
   apps::fashion_data data;
   bench::check(apps::load_fashion_mnist(e, apps::fashion_mnist_dir, &data));
+  if (no_queue_only && !cluster) {
+    auto no_queue = no_queue_ms_per_step(e, data, o);
+    bench::print_json_line(
+      {{"model", o.model.kind},
+       {"no_queue_ms_per_step", bench::rounded(no_queue, 3)},
+       {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}});
+    return 0;
+  }
   auto single = ms_per_step(e, data, false, o);
   if (!cluster) {
     auto no_queue = no_queue_ms_per_step(e, data, o);
