@@ -42,6 +42,7 @@ memory::desc matrix(int64_t rows, int64_t cols, int64_t ld, bool trans) {
           trans ? memory::dims{1, ld} : memory::dims{ld, 1}};
 }
 
+/// Makes the primitive of block `s` (bias and Relu as post-ops).
 std::shared_ptr<const plan> make(const dnnl::engine& engine, const block& s) {
   onednn::one_omp_thread();
   auto result = std::make_shared<plan>();
