@@ -4,6 +4,7 @@
 
 #include "actorflow/core/logging.hpp"
 #include "caching_allocator.hpp"
+#include "cuda_libraries.hpp"
 
 namespace actorflow::devices::cuda {
 
@@ -19,17 +20,24 @@ core::status check(cudaError_t err, const char* what) {
 core::status check(cublasStatus_t err, const char* what) {
   if (err == CUBLAS_STATUS_SUCCESS)
     return core::status::ok();
+  // A cuBLAS status comes from a loaded cuBLAS.
+  const cublas_functions* blas = nullptr;
+  std::string text = load_cublas(&blas).is_ok()
+                       ? blas->status_string(err)
+                       : "status " + std::to_string(static_cast<int>(err));
   if (err == CUBLAS_STATUS_ALLOC_FAILED)
-    return core::resource_exhausted_error(what, ": ",
-                                          cublasGetStatusString(err));
-  return core::internal_error(what, ": cuBLAS error ",
-                              cublasGetStatusString(err));
+    return core::resource_exhausted_error(what, ": ", text);
+  return core::internal_error(what, ": cuBLAS error ", text);
 }
 
 core::status check(cudnnStatus_t err, const char* what) {
   if (err == CUDNN_STATUS_SUCCESS)
     return core::status::ok();
-  return core::internal_error(what, ": cuDNN error ", cudnnGetErrorString(err));
+  const cudnn_functions* dnn = nullptr;
+  std::string text = load_cudnn(&dnn).is_ok()
+                       ? dnn->error_string(err)
+                       : "status " + std::to_string(static_cast<int>(err));
+  return core::internal_error(what, ": cuDNN error ", text);
 }
 
 namespace {
@@ -56,8 +64,9 @@ gpu_device::gpu_device(core::device_name name, int ordinal)
     if (!step(check(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking),
                     "cudaStreamCreate")))
       return;
-  if (!step(check(cublasCreate(&cublas_), "cublasCreate"))
-      || !step(check(cublasSetStream(cublas_, compute_), "cublasSetStream")))
+  if (!step(load_cublas(&blas_))
+      || !step(check(blas_->create(&cublas_), "cublasCreate"))
+      || !step(check(blas_->set_stream(cublas_, compute_), "cublasSetStream")))
     return;
   auto dev = ordinal;
   device_alloc_ = std::make_shared<caching_allocator>(
@@ -94,9 +103,9 @@ gpu_device::~gpu_device() {
     cudaDeviceSynchronize();
   }
   if (cudnn_ != nullptr)
-    cudnnDestroy(cudnn_);
+    dnn_->destroy(cudnn_);
   if (cublas_ != nullptr)
-    cublasDestroy(cublas_);
+    blas_->destroy(cublas_);
   for (auto* s : {compute_, h2d_, d2h_})
     if (s != nullptr)
       cudaStreamDestroy(s);
@@ -142,9 +151,10 @@ core::status gpu_device::cudnn(cudnnHandle_t* out) {
   std::lock_guard<std::mutex> guard{dnn_mtx_};
   if (cudnn_ == nullptr) {
     activate();
-    ACTORFLOW_RETURN_IF_ERROR(check(cudnnCreate(&cudnn_), "cudnnCreate"));
+    ACTORFLOW_RETURN_IF_ERROR(load_cudnn(&dnn_));
+    ACTORFLOW_RETURN_IF_ERROR(check(dnn_->create(&cudnn_), "cudnnCreate"));
     ACTORFLOW_RETURN_IF_ERROR(
-      check(cudnnSetStream(cudnn_, compute_), "cudnnSetStream"));
+      check(dnn_->set_stream(cudnn_, compute_), "cudnnSetStream"));
   }
   *out = cudnn_;
   return core::status::ok();

@@ -18,6 +18,8 @@
 namespace actorflow::devices::cuda {
 
 class caching_allocator;
+struct cublas_functions;
+struct cudnn_functions;
 
 /// Turns a CUDA error into a status naming `what` (empty status if ok).
 core::status check(cudaError_t err, const char* what);
@@ -82,12 +84,18 @@ public:
     return cublas_;
   }
 
+  /// Returns cuBLAS's functions (loaded when the device was made).
+  const cublas_functions& blas() const noexcept {
+    return *blas_;
+  }
+
   std::mutex& blas_lock() const noexcept {
     return blas_mtx_;
   }
 
   /// Returns the cuDNN handle, bound to the compute stream, made on first
-  /// use (cuDNN takes a while to load); hold `dnn_lock()` while queuing.
+  /// use (cuDNN is loaded then: it takes a while); hold `dnn_lock()` while
+  /// queuing.
   core::status cudnn(cudnnHandle_t* out);
 
   std::mutex& dnn_lock() const noexcept {
@@ -123,6 +131,8 @@ private:
   cudaStream_t compute_ = nullptr;
   cudaStream_t h2d_ = nullptr;
   cudaStream_t d2h_ = nullptr;
+  const cublas_functions* blas_ = nullptr; ///< Set once cuBLAS is loaded.
+  const cudnn_functions* dnn_ = nullptr;   ///< Set once cuDNN is loaded.
   cublasHandle_t cublas_ = nullptr;
   cudnnHandle_t cudnn_ = nullptr;
   mutable std::mutex blas_mtx_;

@@ -3,6 +3,7 @@
 
 #include <mutex>
 
+#include "cuda/cuda_libraries.hpp"
 #include "gpu_kernels.hpp"
 
 namespace actorflow::ops::gpu {
@@ -94,14 +95,14 @@ public:
         ACTORFLOW_OP_REQUIRES_OK(
           ctx,
           devices::cuda::check(
-            cublasGemmEx(dev.cublas(), transpose_b_ ? CUBLAS_OP_T : CUBLAS_OP_N,
-                         transpose_a_ ? CUBLAS_OP_T : CUBLAS_OP_N,
-                         static_cast<int>(n), static_cast<int>(m),
-                         static_cast<int>(k), &one, b.raw_data(), bt::data,
-                         static_cast<int>(b.shape().dim(1)), a.raw_data(),
-                         bt::data, static_cast<int>(a.shape().dim(1)), &zero,
-                         c->raw_mutable_data(), bt::data, static_cast<int>(n),
-                         bt::compute, CUBLAS_GEMM_DEFAULT),
+            dev.blas().gemm_ex(
+              dev.cublas(), transpose_b_ ? CUBLAS_OP_T : CUBLAS_OP_N,
+              transpose_a_ ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(n),
+              static_cast<int>(m), static_cast<int>(k), &one, b.raw_data(),
+              bt::data, static_cast<int>(b.shape().dim(1)), a.raw_data(),
+              bt::data, static_cast<int>(a.shape().dim(1)), &zero,
+              c->raw_mutable_data(), bt::data, static_cast<int>(n), bt::compute,
+              CUBLAS_GEMM_DEFAULT),
             "cublasGemmEx"));
       }
     }
