@@ -50,6 +50,13 @@ void bind_one(Fn& fn, const char* name, Symbol& symbol) {
   fn = reinterpret_cast<Fn>(symbol(name));
 }
 
+/// Hands out `lib`'s functions if it loaded, nullptr if not.
+template <class Functions>
+core::status hand_out(const loaded<Functions>& lib, const Functions** out) {
+  *out = lib.status.is_ok() ? &lib.functions : nullptr;
+  return lib.status;
+}
+
 } // namespace
 
 core::status load_cublas(const cublas_functions** out) {
@@ -62,8 +69,7 @@ core::status load_cublas(const cublas_functions** out) {
       bind_one(f.gemm_ex, "cublasGemmEx", symbol);
       bind_one(f.status_string, "cublasGetStatusString", symbol);
     });
-  *out = &lib.functions;
-  return lib.status;
+  return hand_out(lib, out);
 }
 
 core::status load_cudnn(const cudnn_functions** out) {
@@ -75,8 +81,7 @@ core::status load_cudnn(const cudnn_functions** out) {
       bind_one(f.set_stream, "cudnnSetStream", symbol);
       bind_one(f.error_string, "cudnnGetErrorString", symbol);
     });
-  *out = &lib.functions;
-  return lib.status;
+  return hand_out(lib, out);
 }
 
 } // namespace actorflow::devices::cuda

@@ -38,8 +38,9 @@ struct cudnn_functions {
 };
 
 /// Loads cuBLAS (the major version the engine was built with) on the first
-/// call and returns its functions, or why it cannot (the library or a
-/// function missing: the message names them); the same on every call. The
+/// call and sets `out` to its functions, or returns why it cannot (the
+/// library or a function missing: the message names them; `out` null);
+/// the same on every call. The
 /// library stays loaded for the life of the process, as a process can load
 /// it only once. Thread-safe.
 core::status load_cublas(const cublas_functions** out);
