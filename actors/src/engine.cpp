@@ -60,15 +60,19 @@ engine::engine(engine_options options)
   // with one thread nothing else ran: not the abort of that very step, not
   // the BASP heartbeats (the peers then dropped the worker as silent).
   own_cfg_->set("scheduler.max-throughput", size_t{64});
-  // An idle worker polls for work every 50 us for 1 ms (CAF's default: 25
-  // ms), then sleeps until work comes. Those polls cost the cores more
-  // than their time asleep: while one worker ran a convolution split over
-  // the pool, the polls of the other, idle one made the pool's slice take
-  // 14-15 ms instead of 10.5 (train --model cnn's second convolution; a
-  // VM's timer wake-ups are dear). A chain of steps in flight keeps its
-  // workers busy, so the shorter phase costs it nothing measurable
-  // (docs/performance.md).
-  own_cfg_->set("work-stealing.moderate-poll-attempts", size_t{20});
+  // An idle worker sleeps on its condition variable after CAF's short
+  // aggressive polling phase, instead of polling for work every 50 us
+  // (CAF's default: for 25 ms; a message for it wakes it anyway). Those
+  // polls cost the cores more than their time asleep, a VM's timer
+  // wake-ups being dear: while one worker ran a convolution split over the
+  // pool, the polls of the other, idle one made the pool's slice take
+  // 14-15 ms instead of 10.5 (train --model cnn); the MLP step took 2.4-2.7
+  // ms with 1 ms of polls and 2.1-2.3 without (bench_mlp, interleaved).
+  // Between processes sharing cores the polls took the cores the work
+  // needed (a remote round trip 450-2100 us -> 190-300 us, the ps/worker
+  // MLP step 11.5 -> 8.2 ms). A chain of steps in flight, P2's loop and
+  // the CNN step measured the same either way (docs/performance.md).
+  own_cfg_->set("work-stealing.moderate-poll-attempts", size_t{0});
   core::status tls_status;
   if (options.network && options.tls.enabled()) {
     tls_status = check_tls_files(options.tls);
@@ -78,17 +82,6 @@ engine::engine(engine_options options)
   }
   if (options.network) {
     own_cfg_->load<caf::io::middleman>();
-    // Idle scheduler threads sleep on their condition variable after the
-    // aggressive polling phase instead of polling every 50 us for 25 ms
-    // more: a message from the network wakes them anyway, and on a
-    // machine whose cores the processes of a cluster share, those polls
-    // take the cores the work needs. Measured on 2 cores (client + two
-    // workers): a remote round trip 450-2100 us -> 190-300 us, a loop
-    // iteration across processes 740 -> 480 us, the ps/worker MLP step
-    // 11.5 -> 8.2 ms (docs/performance.md). Not for a local engine: a
-    // chain of steps in flight relies on that polling to spread its work
-    // over the threads (8 in flight: 207 -> 340 ns per node without it).
-    own_cfg_->set("work-stealing.moderate-poll-attempts", size_t{0});
     own_cfg_->set("middleman.heartbeat-interval",
                   caf::timespan{options.heartbeat});
     if (options.peer_timeout.count() > 0)
