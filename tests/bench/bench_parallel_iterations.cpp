@@ -5,7 +5,12 @@
 // run. Best of several runs each.
 //
 //   bench_parallel_iterations [--iterations N] [--runs R] [--threads T]
-//                             [--blas-threads T]
+//                             [--blas-threads T] [--size N]
+//
+// `--size 96` makes each product too small to be cut over the pool
+// (884,736 multiply-adds) but large enough to run off its node's actor:
+// the speedup then measures how far iterations overlap on the scheduler's
+// threads alone.
 //
 // By default each MatMul already uses both cores (OpenBLAS's threads), so
 // parallel_iterations 1 is fast too and the speedup measures what running
@@ -38,6 +43,7 @@ int main(int argc, char** argv) {
   int runs = 5;
   int blas_threads = 0;
   int threads = 2;
+  int64_t size = 256;
   CLI::App app{"P7: a loop of independent 256x256 MatMuls with "
                "parallel_iterations 8 against OpenBLAS back to back and "
                "against parallel_iterations 1"};
@@ -59,8 +65,11 @@ int main(int argc, char** argv) {
                 "with large products split over the device's threads)")
     ->capture_default_str()
     ->check(CLI::NonNegativeNumber);
+  app.add_option("--size", size, "Rows and columns of each product")
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
-  core::tensor a{dtype::float32, {256, 256}};
+  core::tensor a{dtype::float32, {size, size}};
   std::mt19937 gen{3};
   std::uniform_real_distribution<float> dist{-1.0f, 1.0f};
   for (int64_t i = 0; i < a.num_elements(); ++i)
@@ -74,14 +83,16 @@ int main(int argc, char** argv) {
   auto openblas_ms = [&] {
     auto before = openblas_get_num_threads();
     openblas_set_num_threads(threads);
-    core::tensor c{dtype::float32, {256, 256}};
+    core::tensor c{dtype::float32, {size, size}};
     double best_ms = 1e30;
     for (int r = 0; r <= runs; ++r) {
       auto t0 = std::chrono::steady_clock::now();
       for (int64_t i = 0; i < iterations; ++i)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 256, 256, 256,
-                    1.0f, a.data<float>(), 256, a.data<float>(), 256, 0.0f,
-                    c.mutable_data<float>(), 256);
+        cblas_sgemm(
+          CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(size),
+          static_cast<int>(size), static_cast<int>(size), 1.0f, a.data<float>(),
+          static_cast<int>(size), a.data<float>(), static_cast<int>(size), 0.0f,
+          c.mutable_data<float>(), static_cast<int>(size));
       double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - t0)
                     .count();
