@@ -43,6 +43,121 @@ uint64_t fnv1a(const std::string& x) {
   return h;
 }
 
+/// Where a data input comes from: a node and its output port.
+struct source {
+  int node = -1;
+  int port = 0;
+};
+
+/// Erases the edges to node `dst` from `edges`.
+void erase_edges_to(std::vector<node_item::edge>& edges, int dst) {
+  edges.erase(
+    std::remove_if(edges.begin(), edges.end(),
+                   [dst](const node_item::edge& e) { return e.dst == dst; }),
+    edges.end());
+}
+
+/// Takes out of the dataflow what only forwards a value and what nothing
+/// reads any more, as TensorFlow's graph optimizer removes identities and
+/// unused nodes before its executor runs. Such a node is sent nothing and
+/// never fires (`node_item::skipped`):
+///
+/// - the plumbing of loops and conds that only forwards: a LoopCond, and
+///   an Identity on a Switch's output (a branch's or a loop body's input
+///   or pivot), with no constant input and no control edge left: its
+///   consumers read its input instead (the same tag and the same
+///   deadness, one firing less per tag). Other Identities stay: a user
+///   may have put them there to be run and traced;
+/// - a stateless kernel that had readers and has none left: the pivot of
+///   a loop or cond whose anchored constants were all bound, and the
+///   Switch that fed only that pivot.
+void skip_idle_nodes(partition_plan& plan, const graph::graph& g,
+                     const ops::op_registry& ops) {
+  auto& nodes = plan.nodes;
+  auto n = nodes.size();
+  std::vector<bool> read(n, false);
+  std::vector<source> input(n);
+  for (size_t i = 0; i < n; ++i)
+    for (const auto& text : nodes[i].def.inputs) {
+      core::input_ref r;
+      core::input_ref::parse(text, &r);
+      auto j = g.index_of(r.node);
+      read[static_cast<size_t>(j)] = true;
+      if (!r.control)
+        input[i] = source{j, r.port};
+    }
+  std::vector<bool> forwards(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    const auto& item = nodes[i];
+    auto from = input[i];
+    if (item.kind != node_kind::kernel || item.def.inputs.size() != 1
+        || from.node < 0)
+      continue;
+    const auto& producer = nodes[static_cast<size_t>(from.node)];
+    forwards[i]
+      = (item.def.op == "LoopCond"
+         || (item.def.op == "Identity" && producer.unset_outputs_dead))
+        && item.constants.empty() && item.invariant_slots.empty()
+        && item.num_control == 0 && item.control_out.empty()
+        && !producer.out_types[static_cast<size_t>(from.port)].is_ref;
+  }
+  // The first producer up a chain of forwarding nodes.
+  auto origin = [&](source s) {
+    for (size_t hops = 0; hops < n && forwards[static_cast<size_t>(s.node)];
+         ++hops)
+      s = input[static_cast<size_t>(s.node)];
+    return s;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    if (!forwards[i])
+      continue;
+    auto s = origin(input[i]);
+    auto& to
+      = nodes[static_cast<size_t>(s.node)].out[static_cast<size_t>(s.port)];
+    for (const auto& e : nodes[i].out[0])
+      if (!forwards[static_cast<size_t>(e.dst)])
+        to.push_back(e);
+    nodes[i].out[0].clear();
+    nodes[i].skipped = true;
+  }
+  for (auto& item : nodes)
+    for (auto& port : item.out)
+      port.erase(std::remove_if(port.begin(), port.end(),
+                                [&](const node_item::edge& e) {
+                                  return forwards[static_cast<size_t>(e.dst)];
+                                }),
+                 port.end());
+  // What had readers and has none left, until nothing more goes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; ++i) {
+      auto& item = nodes[i];
+      const auto* def = ops.find(item.def.op);
+      if (item.skipped || !read[i] || item.kind != node_kind::kernel
+          || def == nullptr || def->is_stateful || !item.control_out.empty()
+          || std::any_of(item.out.begin(), item.out.end(),
+                         [](const auto& es) { return !es.empty(); }))
+        continue;
+      item.skipped = changed = true;
+      auto me = static_cast<int>(i);
+      for (const auto& text : item.def.inputs) {
+        core::input_ref r;
+        core::input_ref::parse(text, &r);
+        auto j = g.index_of(r.node);
+        if (r.control) {
+          auto& cut = nodes[static_cast<size_t>(j)].control_out;
+          cut.erase(std::remove(cut.begin(), cut.end(), me), cut.end());
+        } else {
+          auto s = origin(source{j, r.port});
+          erase_edges_to(
+            nodes[static_cast<size_t>(s.node)].out[static_cast<size_t>(s.port)],
+            me);
+        }
+      }
+    }
+  }
+}
+
 } // namespace
 
 core::status partition_plan::build(
@@ -196,8 +311,11 @@ core::status partition_plan::build(
         cut.erase(std::remove(cut.begin(), cut.end(), static_cast<int>(i)),
                   cut.end());
       }
+  skip_idle_nodes(*plan, g, rt.ops);
   for (size_t i = 0; i < n; ++i) {
     auto& item = plan->nodes[i];
+    if (item.skipped)
+      continue;
     bool unused_constant
       = is_constant(item) && item.control_out.empty()
         && std::all_of(item.out.begin(), item.out.end(),

@@ -72,6 +72,9 @@ struct node_item {
   bool is_constant_enter = false;
   /// Input slots fed by constant Enters: filled per frame instance.
   std::vector<int32_t> invariant_slots;
+  /// Never sent anything: the node only forwarded a value (its consumers
+  /// read the value's producer) or nothing reads it.
+  bool skipped = false;
   std::vector<std::vector<edge>> out; ///< Per output port.
   std::vector<int> control_out;
   /// For Sends: the Recv's actor and its index in its partition, and

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -75,6 +76,63 @@ TEST(trace, writing_a_trace_where_no_file_can_be_says_where) {
   EXPECT_FALSE(st.is_ok());
   EXPECT_NE(st.message().find("/nonexistent-dir/trace.json"), std::string::npos)
     << st.to_string();
+}
+
+// A loop with a cond in its body: the plumbing that only forwards a value
+// (LoopCond, the Identities on Switch outputs, the cond's pivot Switch)
+// never fires, the rest fires once per iteration, and the result is the
+// same. An Identity the user put on a computed value still runs.
+TEST(trace, a_loops_forwarding_plumbing_never_fires) {
+  constexpr int64_t iterations = 7;
+  actors::engine e;
+  graph::scope s{e.context().ops};
+  auto limit = graph::placeholder(s.sub("n"), core::dtype::int64, {});
+  auto outs = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], limit);
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      auto big = graph::greater(b, v[1], graph::constant(b, 100.0));
+      auto x = graph::cond(
+        b, big,
+        [&](const graph::scope& t) {
+          return std::vector<graph::output>{
+            graph::mul(t, v[1], graph::constant(t, 0.0))};
+        },
+        [&](const graph::scope&) { return std::vector<graph::output>{v[1]}; });
+      auto next = graph::identity(b.sub("mine"),
+                                  graph::add(b, x[0], graph::constant(b, 2.0)));
+      return std::vector<graph::output>{
+        graph::add(b, v[0], graph::constant(b, 1.0, core::dtype::int64)), next};
+    },
+    {graph::constant(s.sub("i0"), 0.0, core::dtype::int64),
+     graph::constant(s.sub("x0"), 1.0)});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  actors::run_options opts;
+  opts.trace = actors::trace_level::full;
+  std::vector<core::tensor> out;
+  actors::run_metadata md;
+  auto st = sess.run(opts, {{limit.name(), core::tensor::scalar(iterations)}},
+                     {outs[1].name()}, {}, &out, &md);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_FLOAT_EQ(out[0].scalar_value<float>(), 1.0f + 2.0f * iterations);
+  std::map<std::string, int64_t> by_op;
+  int64_t mine = 0;
+  for (const auto& d : md.stats.devices)
+    for (const auto& f : d.nodes) {
+      ++by_op[f.op];
+      mine += f.node.find("mine") != std::string::npos;
+    }
+  EXPECT_EQ(by_op["LoopCond"], 0);
+  EXPECT_EQ(mine, iterations);
+  EXPECT_EQ(by_op["Identity"], iterations) << "only the user's Identity";
+  EXPECT_EQ(by_op["Greater"], iterations);
+  // The loop's two Switches each iteration and on the way out, the cond's
+  // two (its pivot Switch fed only the pivot: gone).
+  EXPECT_EQ(by_op["Switch"], 2 * (iterations + 1) + 2 * iterations);
 }
 
 // Steps traced at once, in a chain whose every hop passes its only token
