@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <utility>
 #include <vector>
 
@@ -62,7 +61,7 @@ public:
   }
 
   int64_t newest() const noexcept {
-    return oldest_ + static_cast<int64_t>(work_.size()) - 1;
+    return oldest_ + static_cast<int64_t>(in_flight_) - 1;
   }
 
   /// One value from the frame's Enters arrived.
@@ -75,19 +74,19 @@ public:
   bool add_work(int64_t iter) {
     if (iter < oldest_ || iter > newest())
       return false;
-    ++work_[static_cast<size_t>(iter - oldest_)];
+    ++work_of(iter);
     return true;
   }
 
   /// A piece of work counted by `add_work` is done.
   void work_done(int64_t iter) {
     if (iter >= oldest_ && iter <= newest())
-      --work_[static_cast<size_t>(iter - oldest_)];
+      --work_of(iter);
   }
 
   /// Whether `retire` has anything to do.
   bool may_retire() const noexcept {
-    return !held_.empty() || (!work_.empty() && work_.front() == 0);
+    return !held_.empty() || (in_flight_ > 0 && work_of(oldest_) == 0);
   }
 
   /// Iteration `iter` created child frame instance `child` (counted once).
@@ -110,14 +109,15 @@ public:
     return static_cast<int64_t>(held_.size());
   }
 
-  /// Retires the iterations that are done, in order. Returns the held
-  /// values that may go on now (their iteration has started).
-  std::vector<held_value> retire();
+  /// Retires the iterations that are done, in order. Puts the held values
+  /// that may go on now (their iteration has started) into `ready` (empty
+  /// on the call; its buffer becomes the one that holds values next).
+  void retire(std::vector<held_value>& ready);
 
   /// Whether every Enter value arrived and every iteration retired: no
   /// work of the instance is left and none can come.
   bool finished() const noexcept {
-    return entries_left_ <= 0 && work_.empty() && held_.empty();
+    return entries_left_ <= 0 && in_flight_ == 0 && held_.empty();
   }
 
   /// Returns true the first time only: the enclosing frame is told once.
@@ -130,9 +130,23 @@ private:
   int64_t parallel_;
   uint64_t parent_ = 0;
   bool parent_known_ = false;
+  /// The outstanding work of iteration `iter`, in flight.
+  int64_t& work_of(int64_t iter) {
+    return work_[static_cast<size_t>(iter) & (work_.size() - 1)];
+  }
+
+  int64_t work_of(int64_t iter) const {
+    return work_[static_cast<size_t>(iter) & (work_.size() - 1)];
+  }
+
+  /// Starts iteration newest() + 1 with no work.
+  void start_iteration();
+
   int64_t oldest_ = 0;
-  /// Outstanding work of iterations oldest_ .. newest().
-  std::deque<int64_t> work_;
+  /// Outstanding work of iterations oldest_ .. newest(), a ring indexed by
+  /// iteration (its size a power of two, at least `in_flight_`).
+  std::vector<int64_t> work_;
+  size_t in_flight_ = 0;
   std::vector<std::pair<uint64_t, int64_t>> children_; ///< (id, iteration)
   std::vector<held_value> held_;
   bool reported_ = false;

@@ -86,7 +86,9 @@ void advance(self_ptr self) {
   auto* inst = self->current;
   if (inst == nullptr || !inst->may_retire())
     return;
-  for (auto& held : inst->retire()) {
+  auto& ready = self->ready;
+  inst->retire(ready);
+  for (auto& held : ready) {
     ++self->owned; // the token it kept
     auto& st = self->nodes[static_cast<size_t>(
       self->plan->index_in_group[static_cast<size_t>(held.node)])];
@@ -95,6 +97,7 @@ void advance(self_ptr self) {
     send_outputs(self, st, tag{t.step, t.frame, t.iter + 1}, held.state,
                  &outputs);
   }
+  ready.clear();
   if (!inst->finished() || !inst->first_report())
     return;
   auto key = self->current_key;

@@ -159,6 +159,9 @@ public:
   /// it, as a cache: most messages in a row share one).
   const node_group* info = nullptr;
   std::unordered_map<tag, frame_instance, tag_hash> instances;
+  /// Held NextIteration values that may go on, as `advance` hands them on
+  /// (kept: its buffer takes turns with the instances' held values).
+  std::vector<frame_instance::held_value> ready;
   frame_instance* current = nullptr;
   tag current_key;
   /// The firing being traced, until it is recorded (`record_firing`):
