@@ -210,6 +210,13 @@ node_worker::node_worker(caf::actor_config& cfg,
     st.is_merge = item.is_merge;
     st.has_invariants = !item.invariant_slots.empty();
     st.kernel = item.kernel.get();
+    if (item.def.op == "Switch") {
+      st.kind_of_route = route_kind::switch_value;
+    } else if (item.def.op == "Merge") {
+      st.kind_of_route = route_kind::merge_value;
+      for (int32_t k = 0; k < item.num_slots; ++k)
+        st.merge_index.push_back(core::tensor::scalar(k));
+    }
     st.constants = item.constants;
     st.ctx.emplace(*plan->device, item.out_types, 0);
     st.ctx->set_memory(&item.memory);

@@ -159,6 +159,40 @@ uint64_t child_frame(uint64_t parent, int64_t iter, uint64_t name_hash) {
              name_hash);
 }
 
+/// Switch and Merge with plain values (no variable references), routed
+/// here rather than by their kernels: a Switch sends its input to the port
+/// its predicate picks (the other is dead), a Merge its live input and
+/// that input's index. The same outputs as the kernels', without a kernel
+/// context per firing: a loop runs two Merges and two Switches per
+/// iteration, and a cond in it two more Switches and a Merge. Returns
+/// false, routing nothing, where the kernel must run (a reference, or a
+/// predicate that is not a boolean scalar: the kernel reports it).
+bool route(self_ptr self, node_state& st, const tag& t,
+           std::vector<ops::entry>& inputs) {
+  auto& outputs = st.ctx->outputs();
+  if (st.kind_of_route == route_kind::switch_value) {
+    const auto& pred = inputs[1];
+    if (inputs[0].ref || pred.ref || !pred.value.valid()
+        || pred.value.dtype() != core::dtype::bool_
+        || pred.value.shape().rank() != 0)
+      return false;
+    auto port = pred.value.scalar_value<bool>() ? 1 : 0;
+    outputs[static_cast<size_t>(port)].value = std::move(inputs[0].value);
+  } else {
+    size_t live = 0;
+    while (live < inputs.size() && !inputs[live].value.valid())
+      ++live;
+    if (live == inputs.size() || inputs[live].ref)
+      return false;
+    outputs[0].value = std::move(inputs[live].value);
+    outputs[1].value = st.merge_index[live];
+  }
+  send_outputs(self, st, t, value_state::live, &outputs);
+  for (auto& out : outputs)
+    out.value = core::tensor{};
+  return true;
+}
+
 /// Runs the node for tag `t` once every input has arrived.
 void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
                std::vector<ops::entry>& inputs) {
@@ -167,12 +201,14 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
     state = value_state::live;
   switch (st.kind) {
     case node_kind::kernel:
-      if (state == value_state::live)
-        run_kernel(self, st, t, inputs);
-      else if (state == value_state::failed && item.unset_outputs_dead)
+      if (state == value_state::live) {
+        if (st.kind_of_route == route_kind::none || !route(self, st, t, inputs))
+          run_kernel(self, st, t, inputs);
+      } else if (state == value_state::failed && item.unset_outputs_dead) {
         switch_failed(self, st, t, inputs);
-      else
+      } else {
         send_outputs(self, st, t, state, nullptr);
+      }
       return;
     case node_kind::feed:
     case node_kind::recv:

@@ -59,6 +59,13 @@ struct invariant_values {
   std::vector<ops::entry> values; ///< By input slot.
 };
 
+/// How the runtime routes a node's value itself (see `route`).
+enum class route_kind : uint8_t {
+  none,         ///< Its kernel runs.
+  switch_value, ///< A Switch.
+  merge_value,  ///< A Merge.
+};
+
 /// The state of one node. What a hop needs sits here, in the actor
 /// object, rather than behind pointers into the plan: a chain of actors
 /// touches little memory per hop.
@@ -70,7 +77,10 @@ struct node_state {
   /// Copies of plan fields every message looks at, kept in the actor.
   bool is_merge = false;
   bool has_invariants = false;
+  route_kind kind_of_route = route_kind::none;
   ops::kernel* kernel = nullptr;
+  /// A Merge's `value_index` outputs, by input.
+  std::vector<core::tensor> merge_index;
   /// Inputs bound to constants at instantiation.
   std::vector<node_item::bound_input> constants;
   /// The out-edges, flattened on the first message: the consumers' handles

@@ -192,6 +192,34 @@ TEST_F(control_flow, nested_conds_and_outside_results) {
   }
 }
 
+// The runtime routes a Switch's value itself; a predicate that is not a
+// boolean scalar still gets the kernel's error, naming the node.
+TEST_F(control_flow, a_switch_on_a_vector_predicate_fails_naming_it) {
+  graph::scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});
+  auto pred
+    = graph::placeholder(s.sub("pred"), dtype::bool_, core::shape::unknown());
+  auto sw = s.add_node("Switch", "sw", {x, pred}, {{"T", dtype::float32}});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> got;
+  auto st = sess.run({{x.name(), tensor{dtype::float32, {2}}},
+                      {pred.name(), tensor{dtype::bool_, {2}}}},
+                     {sw[1].name()}, {}, &got);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  EXPECT_EQ(st.node(), "sw");
+  EXPECT_EQ(st.op(), "Switch");
+  EXPECT_NE(st.message().find("scalar predicate"), std::string::npos)
+    << st.message();
+  // A scalar one routes the value.
+  auto ok = run(sess,
+                {{x.name(), tensor::from_vector<float>({2}, {3, 4})},
+                 {pred.name(), tensor::scalar(true)}},
+                {sw[1]});
+  EXPECT_EQ(ok[0].data<float>()[1], 4.0f);
+}
+
 TEST_F(control_flow, fetching_the_untaken_branch_is_an_error) {
   graph::scope s{e.context().ops};
   auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
