@@ -77,7 +77,9 @@ public:
     return body_ ? body_->type : core::dtype::invalid;
   }
 
-  const core::shape& shape() const noexcept;
+  const core::shape& shape() const noexcept {
+    return body_ ? body_->dims : no_shape();
+  }
 
   int64_t num_elements() const noexcept {
     return body_ ? body_->size : 0;
@@ -175,6 +177,9 @@ private:
   explicit tensor(std::shared_ptr<body> b) : body_(std::move(b)) {
     // nop
   }
+
+  /// The shape of a tensor without a body (a scalar's).
+  static const core::shape& no_shape() noexcept;
 
   std::shared_ptr<body> body_;
 };

@@ -172,16 +172,26 @@ public:
           return;
         }
     }
-    core::shape out_shape;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, broadcast_shapes(x.shape(), y.shape(), &out_shape));
+    // The output's shape: an input's when the other is a scalar or of the
+    // same shape (no shape to build), else the broadcast one.
+    const core::shape* out_shape = &x.shape();
+    core::shape broadcast;
+    if (y.shape().rank() != 0 && x.shape() != y.shape()) {
+      if (x.shape().rank() == 0) {
+        out_shape = &y.shape();
+      } else {
+        ACTORFLOW_OP_REQUIRES_OK(
+          ctx, broadcast_shapes(x.shape(), y.shape(), &broadcast));
+        out_shape = &broadcast;
+      }
+    }
     // The result may go over an input of its shape (element by element,
     // each output element reads only the inputs at its own index or a
     // broadcast one).
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(
-      ctx, ctx.forward_input_or_allocate_output(x.shape() == out_shape ? 0 : 1,
-                                                0, out_shape, &out));
+      ctx, ctx.forward_input_or_allocate_output(x.shape() == *out_shape ? 0 : 1,
+                                                0, *out_shape, &out));
     auto n = out->num_elements();
     auto z = out->mutable_flat<out_type>();
     auto run = [&](auto&& expr) {
