@@ -123,6 +123,17 @@ public:
                             "reduction_indices must be a scalar or a vector, "
                             "got shape ",
                             axes_t.shape().to_string()));
+    if (!keep_dims_ && x.num_elements() > 0 && names_every_axis(axes_t, rank)) {
+      // Everything into a scalar (a loss, a norm): the whole buffer in one
+      // pass, as the one-block path below would, with no shapes to build.
+      core::tensor* out = nullptr;
+      ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {}, &out));
+      T* z = out->mutable_data<T>();
+      Eigen::Map<const array> a{x.data<T>(), 1, x.num_elements()};
+      z[0] = Reducer::rows(a)(0);
+      finish_mean(z, 1, x.num_elements());
+      return;
+    }
     auto axes = read_ints(axes_t);
     core::shape out_shape;
     std::vector<bool> reduced;
@@ -221,6 +232,24 @@ private:
       for (int64_t k = 0; k < cols; ++k)
         z[k] = Reducer::combine(z[k], in[k]);
     }
+  }
+
+  /// Whether `axes` (a scalar or a vector of int32 or int64) names every
+  /// dimension of a tensor of rank `rank`, 1 to 64. An axis out of range
+  /// gives false: the general path reports it.
+  static bool names_every_axis(const core::tensor& axes, int rank) {
+    bool wide = axes.dtype() == core::dtype::int64;
+    if (rank < 1 || rank > 64 || axes.shape().rank() > 1
+        || (!wide && axes.dtype() != core::dtype::int32))
+      return false;
+    uint64_t seen = 0;
+    for (int64_t i = 0; i < axes.num_elements(); ++i) {
+      int64_t a = wide ? axes.data<int64_t>()[i] : axes.data<int32_t>()[i];
+      if (a < -rank || a >= rank)
+        return false;
+      seen |= uint64_t{1} << (a < 0 ? a + rank : a);
+    }
+    return seen == (rank == 64 ? ~uint64_t{0} : (uint64_t{1} << rank) - 1);
   }
 
   /// Turns sums into means (NaN for floats when nothing was reduced).
