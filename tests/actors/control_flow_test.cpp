@@ -475,6 +475,46 @@ TEST_F(control_flow, parallel_iterations_do_not_change_results) {
   }
 }
 
+// A loop actor hands a value straight to a consumer that fires on it
+// alone, up to a depth: a body of 40 single-input nodes in a row goes past
+// that depth many times and through the queue in between, with one and with
+// many iterations in flight; the result is the same.
+TEST_F(control_flow, a_long_chain_in_a_loop_body_computes_the_same) {
+  constexpr int64_t iterations = 50;
+  constexpr int chain = 40;
+  for (int64_t p : {1, 10}) {
+    graph::scope s{e.context().ops};
+    auto limit = graph::placeholder(s.sub("n"), dtype::int64, {});
+    graph::while_options options;
+    options.parallel_iterations = p;
+    auto outs = graph::while_loop(
+      s,
+      [&](const graph::scope& c, const std::vector<graph::output>& v) {
+        return graph::less(c, v[0], limit);
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        // x + 1 as 40 steps of +1/40, through Identities and Negs.
+        auto x = v[1];
+        for (int k = 0; k < chain; ++k)
+          x = graph::neg(
+            b, graph::neg(
+                 b, graph::identity(
+                      b, graph::add(b, x, graph::constant(b, 1.0 / chain)))));
+        return std::vector<graph::output>{
+          graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)), x};
+      },
+      {graph::constant(s.sub("i0"), 0.0, dtype::int64),
+       graph::constant(s.sub("x0"), 0.0)},
+      options);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    actors::session sess{e};
+    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+    auto out
+      = run(sess, {{limit.name(), tensor::scalar(iterations)}}, {outs[1]});
+    EXPECT_NEAR(scalar_of(out[0]), float(iterations), 1e-3) << p;
+  }
+}
+
 TEST_F(control_flow, large_kernels_of_iterations_run_off_the_loop_actor) {
   // Each iteration multiplies (i + 1) * A by B, 128 x 128: inputs large
   // enough that Mul and MatMul run on actors of their own, several
