@@ -92,10 +92,14 @@ void advance(self_ptr self) {
     ++self->owned; // the token it kept
     auto& st = self->nodes[static_cast<size_t>(
       self->plan->index_in_group[static_cast<size_t>(held.node)])];
-    std::vector<ops::entry> outputs{std::move(held.value)};
+    // A NextIteration runs no kernel: its context's output slot is free.
+    auto& outputs = st.ctx->outputs();
+    outputs[0].value = std::move(held.value.value);
+    outputs[0].ref = std::move(held.value.ref);
     const auto& t = held.tag;
     send_outputs(self, st, tag{t.step, t.frame, t.iter + 1}, held.state,
                  &outputs);
+    outputs[0] = ops::entry{};
   }
   ready.clear();
   if (!inst->finished() || !inst->first_report())
