@@ -21,8 +21,9 @@ void wire(self_ptr self, node_state& st) {
     if (plan.group_of[i] != self->group) {
       handle = plan.actors[i];
     } else {
-      const auto& consumer = plan.nodes[i];
-      direct = consumer.num_messages == 1 && consumer.invariant_slots.empty();
+      // A Recv holds the token of each message it waits with: its values
+      // keep going through the queue, which gives them one.
+      direct = plan.nodes[i].kind != node_kind::recv;
     }
     st.edges.push_back(out_edge{std::move(handle), dst, port, slot, direct});
   };
@@ -40,11 +41,12 @@ void wire(self_ptr self, node_state& st) {
 /// before they go through the local queue again.
 constexpr int max_direct_depth = 8;
 
-/// Sends along edge `e`. A consumer hosted here that fires on this one
-/// message gets the value directly, as TensorFlow's executor runs a ready
-/// node inline: no queue, no token, no frame bookkeeping per hop -- unless
-/// the consumer is busy further up the stack, the chain of direct
-/// hand-overs is already deep, or a traced firing has not been recorded.
+/// Sends along edge `e`. A consumer hosted here takes the value at once
+/// (with its tag's other inputs; it fires if they are all in, as
+/// TensorFlow's executor runs a ready node inline): no queue, no token, no
+/// frame bookkeeping per hop -- unless the consumer is busy further up the
+/// stack, the chain of direct hand-overs is already deep, or a traced
+/// firing has not been recorded.
 void post(self_ptr self, const out_edge& e, value_msg&& msg) {
   if (e.direct && self->direct_depth < max_direct_depth
       && self->firing_start == 0) {

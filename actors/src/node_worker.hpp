@@ -50,8 +50,8 @@ struct out_edge {
   int32_t node;   ///< The consumer's index in the partition.
   int32_t port;   ///< The output port, or -1 for a control edge.
   int32_t slot;
-  /// The consumer is hosted here and fires on this one message (see
-  /// `post`): its value may be handed over without the local queue.
+  /// The consumer is hosted here and is not a Recv: its value may be
+  /// handed over without the local queue (see `post`).
   bool direct = false;
 };
 
