@@ -78,7 +78,7 @@ void send_outputs(self_ptr self, node_state& st, const tag& t,
     wire(self, st);
   busy_guard busy{st};
   const auto& edges = st.edges;
-  reserve(self, st.queued_edges);
+  reserve(self, st.queued_edges + self->kept);
   for (size_t k = 0; k < edges.size(); ++k) {
     const auto& e = edges[k];
     ops::entry value;
@@ -153,7 +153,7 @@ void switch_failed(self_ptr self, node_state& st, const tag& t,
   if (!st.wired)
     wire(self, st);
   busy_guard busy{st};
-  reserve(self, st.queued_edges);
+  reserve(self, st.queued_edges + self->kept);
   for (const auto& e : st.edges)
     post(self, e,
          value_msg{t,

@@ -167,6 +167,12 @@ public:
   bool drain_posted = false;
   /// Values handed over directly, one inside the other, right now.
   int direct_depth = 0;
+  /// Tokens the actor keeps for itself until it has handled a message: 1
+  /// when it hosts several nodes, 0 for a node alone. A firing hands
+  /// values on directly (see `post`) after it may have given tokens away
+  /// with queued ones: had it given its last, the step could end on
+  /// another core while it still runs.
+  int64_t kept = 0;
   /// Asynchronous kernels in flight, by id.
   std::unordered_map<uint64_t, async_call> async;
   uint64_t next_async = 0;
@@ -219,9 +225,10 @@ inline void reserve(self_ptr self, int64_t n) {
   }
 }
 
-/// Takes a token for a message or a kernel about to start.
+/// Takes a token for a message or a kernel about to start, keeping the
+/// actor's own (`node_worker::kept`).
 inline void take_token(self_ptr self) {
-  reserve(self, 1);
+  reserve(self, 1 + self->kept);
   --self->owned;
 }
 

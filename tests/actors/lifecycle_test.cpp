@@ -148,10 +148,9 @@ TEST(lifecycle, steps_of_a_loop_through_one_session_do_not_grow_the_heap) {
   auto x4 = core::tensor::from_vector<float>({4}, {1, 2, 3, 0.5f});
   constexpr int warm = 100, steps = 2000;
   auto growth = heap_growth_per_cycle(e, false, warm, steps, [&] {
-    ASSERT_TRUE(sess
-                  .run({{"n", core::tensor::scalar<int64_t>(2)}, {"x", x4}},
-                       {ly.name(), dy.name(), add.name()}, {}, &out)
-                  .is_ok());
+    auto st = sess.run({{"n", core::tensor::scalar<int64_t>(2)}, {"x", x4}},
+                       {ly.name(), dy.name(), add.name()}, {}, &out);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
   });
   EXPECT_LT(growth, 64) << "the heap grew by " << growth << " bytes per step";
   // x^2 added once per step: the variable saw every one.
