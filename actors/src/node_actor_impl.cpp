@@ -203,6 +203,7 @@ node_worker::node_worker(caf::actor_config& cfg,
   : node_actor::base(cfg), plan(std::move(plan_ptr)), group(group_index) {
   info = &plan->groups[static_cast<size_t>(group)];
   const auto& members = info->nodes;
+  kept = members.size() > 1 ? 1 : 0;
   nodes.resize(members.size());
   for (size_t k = 0; k < members.size(); ++k) {
     const auto& item = plan->nodes[static_cast<size_t>(members[k])];

@@ -1,5 +1,7 @@
 #include "node_worker.hpp"
 
+#include <algorithm>
+
 #include <caf/send.hpp>
 
 #include "bulk_transport.hpp"
@@ -15,20 +17,48 @@ void wire(self_ptr self, node_state& st) {
   auto edge = [&](int dst, int32_t port, int32_t slot) {
     auto i = static_cast<size_t>(dst);
     node_actor handle;
-    if (plan.group_of[i] != self->group)
+    bool direct = false;
+    if (plan.group_of[i] != self->group) {
       handle = plan.actors[i];
-    st.edges.push_back(out_edge{std::move(handle), dst, port, slot});
+    } else {
+      // A Recv holds the token of each message it waits with: its values
+      // keep going through the queue, which gives them one.
+      direct = plan.nodes[i].kind != node_kind::recv;
+    }
+    st.edges.push_back(out_edge{std::move(handle), dst, port, slot, direct});
   };
   for (size_t port = 0; port < item.out.size(); ++port)
     for (const auto& e : item.out[port])
       edge(e.dst, static_cast<int32_t>(port), e.slot);
   for (auto dst : item.control_out)
     edge(dst, -1, control_slot);
+  st.queued_edges = std::count_if(st.edges.begin(), st.edges.end(),
+                                  [](const out_edge& e) { return !e.direct; });
   st.wired = true;
 }
 
-/// Sends along edge `e`.
+/// How deep values are handed over directly, one firing inside another,
+/// before they go through the local queue again.
+constexpr int max_direct_depth = 8;
+
+/// Sends along edge `e`. A consumer hosted here takes the value at once
+/// (with its tag's other inputs; it fires if they are all in, as
+/// TensorFlow's executor runs a ready node inline): no queue, no token, no
+/// frame bookkeeping per hop -- unless the consumer is busy further up the
+/// stack, the chain of direct hand-overs is already deep, or a traced
+/// firing has not been recorded.
 void post(self_ptr self, const out_edge& e, value_msg&& msg) {
+  if (e.direct && self->direct_depth < max_direct_depth
+      && self->firing_start == 0) {
+    auto& st = self->nodes[static_cast<size_t>(
+      self->plan->index_in_group[static_cast<size_t>(e.node)])];
+    if (!st.busy) {
+      ++self->direct_depth;
+      on_value(self, st, msg);
+      --self->direct_depth;
+      return;
+    }
+  }
   take_token(self);
   msg.node = e.node;
   msg.tracker = self->tracker;
@@ -46,8 +76,9 @@ void send_outputs(self_ptr self, node_state& st, const tag& t,
     record_firing(self, st);
   if (!st.wired)
     wire(self, st);
+  busy_guard busy{st};
   const auto& edges = st.edges;
-  reserve(self, static_cast<int64_t>(edges.size()));
+  reserve(self, st.queued_edges + self->kept);
   for (size_t k = 0; k < edges.size(); ++k) {
     const auto& e = edges[k];
     ops::entry value;
@@ -121,7 +152,8 @@ void switch_failed(self_ptr self, node_state& st, const tag& t,
   int32_t port = pred.valid() && pred.scalar_value<bool>() ? 1 : 0;
   if (!st.wired)
     wire(self, st);
-  reserve(self, static_cast<int64_t>(st.edges.size()));
+  busy_guard busy{st};
+  reserve(self, st.queued_edges + self->kept);
   for (const auto& e : st.edges)
     post(self, e,
          value_msg{t,
@@ -428,6 +460,7 @@ void on_invariant(self_ptr self, node_state& st, value_msg& m) {
 } // namespace
 
 void on_value(self_ptr self, node_state& st, value_msg& m) {
+  busy_guard busy{st};
   if (m.tag.iter == invariant_iter) {
     on_invariant(self, st, m);
     return;

@@ -50,6 +50,9 @@ struct out_edge {
   int32_t node;   ///< The consumer's index in the partition.
   int32_t port;   ///< The output port, or -1 for a control edge.
   int32_t slot;
+  /// The consumer is hosted here and is not a Recv: its value may be
+  /// handed over without the local queue (see `post`).
+  bool direct = false;
 };
 
 /// The loop constants of one frame instance, for a node that reads them.
@@ -87,6 +90,13 @@ struct node_state {
   /// exist only once the whole partition has been spawned.
   std::vector<out_edge> edges;
   bool wired = false;
+  /// Out-edges whose values go through a queue or a mailbox (not
+  /// `out_edge::direct`): the tokens a firing reserves up front.
+  int64_t queued_edges = 0;
+  /// Whether the node is being handled further up this actor's stack (its
+  /// inputs collected, its outputs sent): a value for it then waits in
+  /// the local queue rather than being handed over directly.
+  bool busy = false;
   std::unordered_map<tag, pending_inputs, tag_hash> pending;
   /// Entries of `pending` taken out when their tag completed, kept for
   /// later tags with their input vectors: no allocation per tag.
@@ -155,6 +165,14 @@ public:
   local_queue local;
   /// Whether a `drain_atom` to itself is on its way.
   bool drain_posted = false;
+  /// Values handed over directly, one inside the other, right now.
+  int direct_depth = 0;
+  /// Tokens the actor keeps for itself until it has handled a message: 1
+  /// when it hosts several nodes, 0 for a node alone. A firing hands
+  /// values on directly (see `post`) after it may have given tokens away
+  /// with queued ones: had it given its last, the step could end on
+  /// another core while it still runs.
+  int64_t kept = 0;
   /// Asynchronous kernels in flight, by id.
   std::unordered_map<uint64_t, async_call> async;
   uint64_t next_async = 0;
@@ -207,9 +225,10 @@ inline void reserve(self_ptr self, int64_t n) {
   }
 }
 
-/// Takes a token for a message or a kernel about to start.
+/// Takes a token for a message or a kernel about to start, keeping the
+/// actor's own (`node_worker::kept`).
 inline void take_token(self_ptr self) {
-  reserve(self, 1);
+  reserve(self, 1 + self->kept);
   --self->owned;
 }
 
@@ -280,6 +299,25 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
 /// error and sends failed values); node_kernel.cpp.
 void finish_kernel(self_ptr self, node_state& st, const tag& t,
                    ops::kernel_context& ctx);
+
+/// Marks a node busy while it is handled (see `node_state::busy`).
+class busy_guard {
+public:
+  explicit busy_guard(node_state& st) : st_(st), was_(st.busy) {
+    st.busy = true;
+  }
+
+  ~busy_guard() {
+    st_.busy = was_;
+  }
+
+  busy_guard(const busy_guard&) = delete;
+  busy_guard& operator=(const busy_guard&) = delete;
+
+private:
+  node_state& st_;
+  bool was_;
+};
 
 /// Takes value `m` for hosted node `st`: collects it with the other inputs
 /// of its tag and fires the node once all are in; node_firing.cpp.
