@@ -11,10 +11,6 @@ namespace detail {
 
 namespace {
 
-/// The most values an actor hands between its nodes per message before it
-/// lets other actors on its worker run.
-constexpr int drain_budget = 4096;
-
 /// Starts handling a message of the step of `t` that holds a token of
 /// `tracker` (ours now), or none (`tracker` nullptr: a value from another
 /// worker); in a loop frame the message's frame instance becomes the
@@ -125,16 +121,18 @@ void advance(self_ptr self) {
 }
 
 /// Hands the values between hosted nodes on until none is left, or until
-/// the budget is spent: then it goes on after the messages already waiting.
+/// the message's budget of hops is spent (`node_worker::hops_left`): then
+/// it goes on after the messages already waiting.
 void drain(self_ptr self) {
-  for (int budget = drain_budget; !self->local.empty(); --budget) {
-    if (budget == 0) {
+  while (!self->local.empty()) {
+    if (self->hops_left <= 0) {
       if (!self->drain_posted) {
         self->drain_posted = true;
         caf::anon_send(caf::actor_cast<node_actor>(self), drain_atom::value);
       }
       return;
     }
+    --self->hops_left;
     auto queued = self->local.pop();
     auto& m = queued.msg;
     if (dropped(self, m.tag.step, m.tracker))
@@ -148,6 +146,7 @@ void drain(self_ptr self) {
     advance(self);
     finish(self);
   }
+  self->hops_left = hop_budget;
 }
 
 /// Drops everything the hosted nodes keep for `step` (inputs waiting for
@@ -250,6 +249,7 @@ node_worker::behavior_type node_worker::make_behavior() {
     },
     [self](drain_atom) {
       self->drain_posted = false;
+      self->hops_left = hop_budget;
       drain(self);
     },
     [self](async_done_msg m) {

@@ -45,14 +45,15 @@ constexpr int max_direct_depth = 8;
 /// (with its tag's other inputs; it fires if they are all in, as
 /// TensorFlow's executor runs a ready node inline): no queue, no token, no
 /// frame bookkeeping per hop -- unless the consumer is busy further up the
-/// stack, the chain of direct hand-overs is already deep, or a traced
-/// firing has not been recorded.
+/// stack, the chain of direct hand-overs is already deep, the message's
+/// budget of hops is spent, or a traced firing has not been recorded.
 void post(self_ptr self, const out_edge& e, value_msg&& msg) {
   if (e.direct && self->direct_depth < max_direct_depth
-      && self->firing_start == 0) {
+      && self->hops_left > 0 && self->firing_start == 0) {
     auto& st = self->nodes[static_cast<size_t>(
       self->plan->index_in_group[static_cast<size_t>(e.node)])];
     if (!st.busy) {
+      --self->hops_left;
       ++self->direct_depth;
       on_value(self, st, msg);
       --self->direct_depth;

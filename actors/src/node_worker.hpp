@@ -131,6 +131,10 @@ struct async_call {
   std::unique_ptr<kernel_times> times;
 };
 
+/// The most values an actor hands between its nodes per message (see
+/// `node_worker::hops_left`).
+inline constexpr int hop_budget = 4096;
+
 /// The actor class of a group of nodes. A class of its own rather than a
 /// `stateful_actor`: the scheduler dynamic-casts every actor it resumes, and
 /// a shallower hierarchy with a short type name makes that cast cheaper.
@@ -165,6 +169,12 @@ public:
   local_queue local;
   /// Whether a `drain_atom` to itself is on its way.
   bool drain_posted = false;
+  /// Values the actor may still hand between its nodes (popped from `local`
+  /// or handed over directly) before it lets the other actors on its
+  /// scheduler thread run, and those messages that wait for the thread
+  /// (an abort among them): CAF resumes an actor for up to 64 messages in
+  /// a row, so what one message may do bounds how long the thread is held.
+  int hops_left = hop_budget;
   /// Values handed over directly, one inside the other, right now.
   int direct_depth = 0;
   /// Tokens the actor keeps for itself until it has handled a message: 1
