@@ -48,8 +48,8 @@ constexpr int max_direct_depth = 8;
 /// stack, the chain of direct hand-overs is already deep, the message's
 /// budget of hops is spent, or a traced firing has not been recorded.
 void post(self_ptr self, const out_edge& e, value_msg&& msg) {
-  if (e.direct && self->direct_depth < max_direct_depth
-      && self->hops_left > 0 && self->firing_start == 0) {
+  if (e.direct && self->direct_depth < max_direct_depth && self->hops_left > 0
+      && self->firing_start == 0) {
     auto& st = self->nodes[static_cast<size_t>(
       self->plan->index_in_group[static_cast<size_t>(e.node)])];
     if (!st.busy) {

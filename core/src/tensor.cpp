@@ -1,5 +1,6 @@
 #include "actorflow/core/tensor.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -29,13 +30,48 @@ status tensor::make(const std::shared_ptr<allocator>& alloc, core::dtype type,
                  / static_cast<int64_t>(size_of(type)))
       return invalid_argument_error("cannot make a tensor of shape ",
                                     s.to_string(), ": too many elements");
-  auto buf = tensor_buffer::make(alloc, type, n);
-  if (!buf)
-    return resource_exhausted_error("out of memory allocating ",
-                                    n * static_cast<int64_t>(size_of(type)),
-                                    " bytes on ", alloc->name());
-  *out = tensor{std::make_shared<body>(body{type, s, n, std::move(buf)})};
+  auto b = std::make_shared<body>();
+  b->type = type;
+  b->dims = s;
+  b->size = n;
+  auto bytes = static_cast<size_t>(n) * size_of(type);
+  if (bytes <= inline_bytes && type != core::dtype::string
+      && alloc->allows_inline()) {
+    auto at = reinterpret_cast<uintptr_t>(b->local);
+    b->data = b->local + ((64 - at % 64) % 64);
+    b->in_header = true;
+    alloc->record_alloc(bytes);
+  } else {
+    b->data = alloc->allocate(bytes);
+    if (b->data == nullptr)
+      return resource_exhausted_error("out of memory allocating ", bytes,
+                                      " bytes on ", alloc->name());
+    b->memory = alloc->memory();
+    if (type == core::dtype::string) {
+      auto* strings = static_cast<std::string*>(b->data);
+      for (int64_t i = 0; i < n; ++i)
+        new (strings + i) std::string();
+    }
+  }
+  b->alloc = alloc;
+  b->bytes = bytes;
+  *out = tensor{std::move(b)};
   return status::ok();
+}
+
+tensor::body::~body() {
+  if (!alloc)
+    return;
+  if (in_header) {
+    alloc->record_free(bytes);
+    return;
+  }
+  if (type == core::dtype::string) {
+    auto* strings = static_cast<std::string*>(data);
+    for (int64_t i = 0; i < size; ++i)
+      strings[i].~basic_string();
+  }
+  alloc->deallocate(data, bytes);
 }
 
 tensor::tensor(core::dtype type, const core::shape& s) {
@@ -62,8 +98,14 @@ status tensor::reshaped(const core::shape& s, tensor* out) const {
     return invalid_argument_error("cannot reshape a tensor of shape ",
                                   body_->dims.to_string(), " to ",
                                   s.to_string());
-  *out = tensor{
-    std::make_shared<body>(body{body_->type, s, body_->size, body_->buffer})};
+  auto view = std::make_shared<body>();
+  view->type = body_->type;
+  view->dims = s;
+  view->size = body_->size;
+  view->data = body_->data;
+  view->memory = body_->memory;
+  view->base = body_->base ? body_->base : body_;
+  *out = tensor{std::move(view)};
   return status::ok();
 }
 
@@ -89,15 +131,12 @@ status tensor::deep_copy(tensor* out,
 }
 
 bool tensor::shares_buffer_with(const tensor& other) const noexcept {
-  return body_ && other.body_ && body_->buffer == other.body_->buffer;
-}
-
-long tensor::buffer_use_count() const noexcept {
-  return body_ ? body_->buffer.use_count() : 0;
+  return body_ && other.body_ && body_->owner() == other.body_->owner();
 }
 
 bool tensor::unique() const noexcept {
-  return body_ && body_.use_count() == 1 && body_->buffer.use_count() == 1;
+  return body_ && body_.use_count() == 1
+         && (!body_->base || body_->base.use_count() == 1);
 }
 
 bool tensor::equals(const tensor& other) const {

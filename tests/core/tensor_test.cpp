@@ -128,6 +128,63 @@ TEST(tensor, copies_share_the_buffer_and_reshape_views_it) {
                std::invalid_argument);
 }
 
+TEST(tensor, a_small_host_tensor_keeps_its_elements_in_its_header) {
+  // 16 floats (tensor::inline_bytes) take no block from the allocator but
+  // count as its bytes; 17 take a block. Either way 64-byte aligned, and a
+  // reshape keeps the elements alive after the tensor it views is gone.
+  auto alloc = std::make_shared<cpu_allocator>();
+  tensor small, large;
+  ASSERT_TRUE(tensor::make(alloc, dtype::float32, {4, 4}, &small).is_ok());
+  ASSERT_TRUE(tensor::make(alloc, dtype::float32, {17}, &large).is_ok());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small.raw_data()) % 64, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(large.raw_data()) % 64, 0u);
+  EXPECT_EQ(alloc->stats().bytes_in_use, 64 + 68);
+  EXPECT_EQ(alloc->stats().num_allocs, 2);
+  for (int k = 0; k < 16; ++k)
+    small.mutable_data<float>()[k] = static_cast<float>(k);
+  tensor row;
+  ASSERT_TRUE(small.reshaped({16}, &row).is_ok());
+  EXPECT_FALSE(row.unique());
+  small = tensor{};
+  EXPECT_TRUE(row.unique());
+  EXPECT_EQ(row.flat<float>()(15), 15.0f);
+  EXPECT_EQ(alloc->stats().bytes_in_use, 64 + 68);
+  row = tensor{};
+  large = tensor{};
+  EXPECT_EQ(alloc->stats().bytes_in_use, 0);
+}
+
+TEST(tensor, a_small_tensor_of_other_memory_takes_a_block) {
+  // An allocator that does not allow it (device or pinned memory) hands
+  // out every tensor's elements, however small.
+  struct block_counter : allocator {
+    std::string name() const override {
+      return "blocks";
+    }
+    memory_type memory() const noexcept override {
+      return memory_type::device;
+    }
+    void* allocate(size_t bytes) override {
+      ++blocks;
+      return inner.allocate(bytes);
+    }
+    void deallocate(void* ptr, size_t bytes) noexcept override {
+      --blocks;
+      inner.deallocate(ptr, bytes);
+    }
+    cpu_allocator inner;
+    int blocks = 0;
+  };
+  auto alloc = std::make_shared<block_counter>();
+  {
+    tensor t;
+    ASSERT_TRUE(tensor::make(alloc, dtype::float32, {}, &t).is_ok());
+    EXPECT_EQ(alloc->blocks, 1);
+    EXPECT_EQ(t.memory(), memory_type::device);
+  }
+  EXPECT_EQ(alloc->blocks, 0);
+}
+
 TEST(tensor, make_rejects_bad_requests) {
   tensor t;
   EXPECT_EQ(tensor::make(host_allocator(), dtype::float32, {-1, 2}, &t).code(),

@@ -13,7 +13,8 @@ enum class memory_type : uint8_t {
   device,
 };
 
-/// Byte counters kept by every allocator.
+/// Byte counters kept by every allocator (a small tensor whose elements lie
+/// in its own header counts as its allocator's, see `allows_inline`).
 struct allocator_stats {
   int64_t bytes_in_use = 0;
   int64_t peak_bytes_in_use = 0;
@@ -36,11 +37,18 @@ public:
 
   virtual void deallocate(void* ptr, size_t bytes) noexcept = 0;
 
+  /// Returns whether a small tensor (`tensor::inline_bytes`) may keep its
+  /// elements in its own header instead of a block of this allocator: true
+  /// for plain host memory only, never for device or pinned memory.
+  virtual bool allows_inline() const noexcept {
+    return false;
+  }
+
   /// Returns the current counters.
   allocator_stats stats() const noexcept;
 
-protected:
-  /// Updates the counters; call from `allocate` and `deallocate`.
+  /// Updates the counters; called by `allocate` and `deallocate`, and for
+  /// the elements a small tensor keeps in its own header.
   void record_alloc(size_t bytes) noexcept;
   void record_free(size_t bytes) noexcept;
 

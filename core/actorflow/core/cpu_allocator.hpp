@@ -51,6 +51,10 @@ public:
 
   void deallocate(void* ptr, size_t bytes) noexcept override;
 
+  bool allows_inline() const noexcept override {
+    return true;
+  }
+
 private:
   /// Free blocks of `(k + 1) * alignment` bytes at index k.
   std::array<std::vector<void*>, max_cached / alignment> free_;

@@ -7,14 +7,12 @@
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
+#include "actorflow/core/allocator.hpp"
 #include "actorflow/core/dtype.hpp"
 #include "actorflow/core/shape.hpp"
 #include "actorflow/core/status.hpp"
-#include "actorflow/core/tensor_buffer.hpp"
 
 namespace actorflow::core {
-
-class allocator;
 
 /// Returns the process's plain host allocator, used for tensors that belong
 /// to no device (feeds, results, tests). Devices have their own.
@@ -89,15 +87,15 @@ public:
 
   /// Returns where the elements live; an empty handle says host.
   memory_type memory() const noexcept {
-    return body_ ? body_->buffer->memory() : memory_type::host;
+    return body_ ? body_->memory : memory_type::host;
   }
 
   const void* raw_data() const noexcept {
-    return body_ ? body_->buffer->data() : nullptr;
+    return body_ ? body_->data : nullptr;
   }
 
   void* raw_mutable_data() noexcept {
-    return body_ ? body_->buffer->data() : nullptr;
+    return body_ ? body_->data : nullptr;
   }
 
   template <class T>
@@ -146,11 +144,9 @@ public:
   status deep_copy(tensor* out,
                    const std::shared_ptr<allocator>& alloc = nullptr) const;
 
-  /// Returns whether both handles use the same buffer.
+  /// Returns whether both handles use the same elements (copies of one
+  /// handle, or a reshape and what it views).
   bool shares_buffer_with(const tensor& other) const noexcept;
-
-  /// Returns how many handles (tensors and views) share the buffer.
-  long buffer_use_count() const noexcept;
 
   /// Returns whether this handle is the only one to the buffer, so that
   /// writing to it in place cannot be observed by anyone else.
@@ -166,12 +162,43 @@ public:
   /// Renders dtype, shape and up to `max_elements` values.
   std::string debug_string(int64_t max_elements = 16) const;
 
+  /// The most bytes of elements a tensor keeps in its own header, when its
+  /// allocator allows it (`allocator::allows_inline`).
+  static constexpr size_t inline_bytes = 64;
+
 private:
+  /// What handles share: the elements' type, shape and place, and what
+  /// keeps them. A fresh tensor's body owns its elements -- a block of its
+  /// allocator or, for a small host tensor, bytes of the body itself (one
+  /// allocation in all) -- and a reshape's body views those of the body it
+  /// was made from.
   struct body {
-    core::dtype type;
+    core::dtype type = core::dtype::invalid;
     core::shape dims;
-    int64_t size;
-    std::shared_ptr<tensor_buffer> buffer;
+    int64_t size = 0;
+    void* data = nullptr;
+    memory_type memory = memory_type::host;
+    /// Whether the elements lie in `local`.
+    bool in_header = false;
+    /// The body whose elements this one views; nullptr when it owns them.
+    std::shared_ptr<body> base;
+    /// The allocator of owned elements (a block of it, or `local` counted
+    /// as its), and their size; nullptr when this body views another's.
+    std::shared_ptr<allocator> alloc;
+    size_t bytes = 0;
+    /// Room for `inline_bytes` at a 64-byte boundary, as an allocator's
+    /// blocks (the body itself is 16-byte aligned).
+    alignas(16) unsigned char local[inline_bytes + 48];
+
+    body() = default;
+    body(const body&) = delete;
+    body& operator=(const body&) = delete;
+    ~body();
+
+    /// The body that owns the elements.
+    const body* owner() const noexcept {
+      return base ? base.get() : this;
+    }
   };
 
   explicit tensor(std::shared_ptr<body> b) : body_(std::move(b)) {
