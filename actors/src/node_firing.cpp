@@ -382,7 +382,7 @@ void recycle(node_state& st, pending_node node) {
   constexpr size_t max_spare = 16;
   if (st.spare.size() == max_spare)
     return;
-  node.mapped().inputs.clear();
+  release(node.mapped().inputs);
   st.spare.push_back(std::move(node));
 }
 
@@ -477,7 +477,7 @@ void on_value(self_ptr self, node_state& st, value_msg& m) {
     for (const auto& c : st.constants)
       inputs[static_cast<size_t>(c.slot)].value = c.value;
     fire(self, st, m.tag, m.state, inputs);
-    inputs.clear();
+    release(inputs);
     return;
   }
   auto it = pending_entry(st, m.tag);

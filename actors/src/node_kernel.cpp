@@ -166,8 +166,10 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
   if (&inputs != &ctx.inputs())
     ctx.inputs().swap(inputs); // keeps both buffers: no allocation per step
   compute(kernel, ctx);
+  // The inputs go before the outputs are sent on, as in TensorFlow's
+  // executor: a consumer may then reuse an output's buffer in place.
+  release(ctx.inputs());
   finish_kernel(self, st, t, ctx);
-  ctx.inputs().clear();
 }
 
 /// Checks a finished kernel's outputs and sends them on.

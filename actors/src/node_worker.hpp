@@ -214,6 +214,15 @@ public:
 
 using self_ptr = node_worker*;
 
+/// Lets go of the values in `inputs` but keeps its size: the next firing
+/// fills the same entries without constructing them again.
+inline void release(std::vector<ops::entry>& inputs) {
+  for (auto& e : inputs) {
+    e.value = core::tensor{};
+    e.ref.reset();
+  }
+}
+
 /// The key of the frame instance `t` belongs to.
 inline tag frame_key(const tag& t) {
   return tag{t.step, t.frame, invariant_iter};
