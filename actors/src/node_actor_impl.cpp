@@ -67,10 +67,11 @@ void forget_instance(self_ptr self, const tag& key) {
   for (auto& st : self->nodes) {
     st.invariants.erase(key);
     st.parked.erase(key);
-    for (auto i = st.pending.begin(); i != st.pending.end();)
-      i = i->first.step == key.step && i->first.frame == key.frame
-            ? st.pending.erase(i)
-            : std::next(i);
+    st.pending.remove_if(
+      [&key](const tag& t) {
+        return t.step == key.step && t.frame == key.frame;
+      },
+      [](const pending_inputs&) {});
   }
 }
 
@@ -156,13 +157,9 @@ int64_t forget_step(self_ptr self, uint64_t step) {
   int64_t held = 0;
   auto of_step = [step](const auto& kvp) { return kvp.first.step == step; };
   for (auto& st : self->nodes) {
-    for (auto i = st.pending.begin(); i != st.pending.end();)
-      if (of_step(*i)) {
-        held += i->second.held_tokens;
-        i = st.pending.erase(i);
-      } else {
-        ++i;
-      }
+    st.pending.remove_if(
+      [step](const tag& t) { return t.step == step; },
+      [&held](const pending_inputs& p) { held += p.held_tokens; });
     for (auto i = st.invariants.begin(); i != st.invariants.end();)
       i = of_step(*i) ? st.invariants.erase(i) : std::next(i);
     for (auto i = st.parked.begin(); i != st.parked.end();)

@@ -345,26 +345,11 @@ void fire(self_ptr self, node_state& st, const tag& t, value_state state,
     record_firing(self, st);
 }
 
-using pending_iterator
-  = std::unordered_map<tag, pending_inputs, tag_hash>::iterator;
-using pending_node
-  = std::unordered_map<tag, pending_inputs, tag_hash>::node_type;
-
-/// The entry of `t` in `st.pending`, started (from a spare entry if there
-/// is one) when `t` is new.
-pending_iterator pending_entry(node_state& st, const tag& t) {
-  auto it = st.pending.find(t);
-  if (it != st.pending.end())
-    return it;
-  if (st.spare.empty()) {
-    it = st.pending.emplace(t, pending_inputs{}).first;
-  } else {
-    auto node = std::move(st.spare.back());
-    st.spare.pop_back();
-    node.key() = t;
-    it = st.pending.insert(std::move(node)).position;
-  }
-  auto& p = it->second;
+/// The entry of `t` in `st.pending`, started when `t` is new.
+pending_inputs& pending_entry(node_state& st, const tag& t) {
+  if (auto* found = st.pending.find(t); found != nullptr)
+    return *found;
+  auto& p = st.pending.add(t);
   p.remaining = st.num_messages;
   p.controls_left = st.item->num_control;
   p.state = value_state::live;
@@ -374,16 +359,7 @@ pending_iterator pending_entry(node_state& st, const tag& t) {
   p.inputs.resize(static_cast<size_t>(st.num_slots));
   for (const auto& c : st.constants)
     p.inputs[static_cast<size_t>(c.slot)].value = c.value;
-  return it;
-}
-
-/// Keeps a finished entry of `st.pending` for a later tag.
-void recycle(node_state& st, pending_node node) {
-  constexpr size_t max_spare = 16;
-  if (st.spare.size() == max_spare)
-    return;
-  release(node.mapped().inputs);
-  st.spare.push_back(std::move(node));
+  return p;
 }
 
 /// Merge: the first live data input fires the node once the control inputs
@@ -391,8 +367,7 @@ void recycle(node_state& st, pending_node node) {
 /// (dead) inputs are absorbed. With no live data input the Merge is dead
 /// (failed if an input failed).
 void on_merge_input(self_ptr self, node_state& st, value_msg& m,
-                    pending_iterator it) {
-  auto& p = it->second;
+                    pending_inputs& p) {
   if (m.slot < 0)
     --p.controls_left;
   else if (m.state == value_state::live && !p.has_live && !p.fired) {
@@ -407,13 +382,11 @@ void on_merge_input(self_ptr self, node_state& st, value_msg& m,
   }
   if (--p.remaining > 0)
     return;
-  auto node = st.pending.extract(it);
-  auto& done = node.mapped();
-  if (!done.fired)
+  if (!p.fired)
     fire(self, st, m.tag,
-         done.state == value_state::failed ? done.state : value_state::dead,
-         done.inputs);
-  recycle(st, std::move(node));
+         p.state == value_state::failed ? p.state : value_state::dead,
+         p.inputs);
+  st.pending.remove(m.tag, p);
 }
 
 /// Fills the loop-constant slots of `p` from `inv` and fires.
@@ -480,10 +453,9 @@ void on_value(self_ptr self, node_state& st, value_msg& m) {
     release(inputs);
     return;
   }
-  auto it = pending_entry(st, m.tag);
-  auto& p = it->second;
+  auto& p = pending_entry(st, m.tag);
   if (st.is_merge) {
-    on_merge_input(self, st, m, it);
+    on_merge_input(self, st, m, p);
     return;
   }
   if (m.slot >= 0)
@@ -498,14 +470,14 @@ void on_value(self_ptr self, node_state& st, value_msg& m) {
     }
     return;
   }
-  auto node = st.pending.extract(it);
-  auto& done = node.mapped();
-  self->owned += done.held_tokens;
+  // The entry stays in the table while the node fires (the node is busy:
+  // nothing it sends to comes back to it before it is done).
+  self->owned += p.held_tokens;
   if (!st.has_invariants)
-    fire(self, st, m.tag, done.state, done.inputs);
+    fire(self, st, m.tag, p.state, p.inputs);
   else
-    fire_or_park(self, st, m.tag, done);
-  recycle(st, std::move(node));
+    fire_or_park(self, st, m.tag, p);
+  st.pending.remove(m.tag, p);
 }
 
 } // namespace actorflow::actors::detail

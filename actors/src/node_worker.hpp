@@ -20,24 +20,10 @@
 #include "frame_instance.hpp"
 #include "local_queue.hpp"
 #include "partition_plan.hpp"
+#include "pending_table.hpp"
 #include "step_stats_collector.hpp"
 
 namespace actorflow::actors::detail {
-
-/// The inputs of one tag collected so far.
-struct pending_inputs {
-  int remaining = 0;
-  value_state state = value_state::live;
-  std::vector<ops::entry> inputs;
-  // Merge only: control inputs still to come, whether a live data input
-  // came, and whether the node has fired for this tag.
-  int controls_left = 0;
-  bool has_live = false;
-  bool fired = false;
-  /// Recv only: tokens of local inputs kept while the value from another
-  /// worker is on its way (a half-arrived Recv is outstanding work).
-  int64_t held_tokens = 0;
-};
 
 /// The worse of two states: failed beats dead beats live.
 inline value_state combine(value_state x, value_state y) {
@@ -97,10 +83,7 @@ struct node_state {
   /// inputs collected, its outputs sent): a value for it then waits in
   /// the local queue rather than being handed over directly.
   bool busy = false;
-  std::unordered_map<tag, pending_inputs, tag_hash> pending;
-  /// Entries of `pending` taken out when their tag completed, kept for
-  /// later tags with their input vectors: no allocation per tag.
-  std::vector<decltype(pending)::node_type> spare;
+  pending_table pending;
   /// Loop constants by frame instance (tag with iteration
   /// `invariant_iter`), and the iterations that wait for them.
   std::unordered_map<tag, invariant_values, tag_hash> invariants;
@@ -213,15 +196,6 @@ public:
 };
 
 using self_ptr = node_worker*;
-
-/// Lets go of the values in `inputs` but keeps its size: the next firing
-/// fills the same entries without constructing them again.
-inline void release(std::vector<ops::entry>& inputs) {
-  for (auto& e : inputs) {
-    e.value = core::tensor{};
-    e.ref.reset();
-  }
-}
 
 /// The key of the frame instance `t` belongs to.
 inline tag frame_key(const tag& t) {
