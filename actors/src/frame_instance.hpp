@@ -38,21 +38,23 @@ public:
 
   /// The enclosing frame instance (0 for the root), once learnt.
   uint64_t parent() const noexcept {
-    return parent_;
+    return record_.parent;
   }
 
-  /// Learns the enclosing frame instance from the worker's record of frame
-  /// `id` (this instance), unless it is known already. An instance may be
-  /// made by a value from another worker before the step's tracker or the
-  /// frame's record exists here; it learns its parent from a later message.
-  void learn_parent(step_tracker* tracker, uint64_t id) {
-    if (parent_known_ || tracker == nullptr)
-      return;
-    frame_ref f;
-    if (tracker->find_frame(id, &f)) {
-      parent_ = f.parent;
-      parent_known_ = true;
-    }
+  /// The worker's record of this instance's frame (its parent, whether it
+  /// was entered dead), once learnt; nullptr before.
+  const frame_ref* record() const noexcept {
+    return known_ ? &record_ : nullptr;
+  }
+
+  /// Learns the worker's record of frame `id` (this instance), unless it
+  /// is known already: it is fixed once the frame's first Enter made it.
+  /// An instance may be made by a value from another worker before the
+  /// step's tracker or the frame's record exists here; it learns the record
+  /// from a later message.
+  void learn(step_tracker* tracker, uint64_t id) {
+    if (!known_ && tracker != nullptr)
+      known_ = tracker->find_frame(id, &record_);
   }
 
   /// The oldest iteration not retired and the newest started.
@@ -128,8 +130,8 @@ public:
 private:
   int64_t entries_left_;
   int64_t parallel_;
-  uint64_t parent_ = 0;
-  bool parent_known_ = false;
+  frame_ref record_;
+  bool known_ = false;
   /// The outstanding work of iteration `iter`, in flight.
   int64_t& work_of(int64_t iter) {
     return work_[static_cast<size_t>(iter) & (work_.size() - 1)];

@@ -27,7 +27,7 @@ void begin(self_ptr self, const tag& t, step_tracker* tracker) {
     return;
   if (self->current != nullptr && self->current_key.step == t.step
       && self->current_key.frame == t.frame) {
-    self->current->learn_parent(self->tracker, t.frame);
+    self->current->learn(self->tracker, t.frame);
     return;
   }
   auto key = frame_key(t);
@@ -39,7 +39,7 @@ void begin(self_ptr self, const tag& t, step_tracker* tracker) {
           .first;
   self->current = &i->second;
   self->current_key = key;
-  self->current->learn_parent(self->tracker, t.frame);
+  self->current->learn(self->tracker, t.frame);
 }
 
 /// Whether a message of `step` is dropped: its step was aborted here (or,

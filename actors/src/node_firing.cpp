@@ -310,10 +310,21 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
     }
     case node_kind::exit: {
       // A dead Exit of a live loop belongs to an iteration that went on;
-      // only a loop entered dead (an untaken branch) exits dead.
+      // only a loop entered dead (an untaken branch) exits dead. The
+      // frame's record: the instance's copy (`begin` made the Exit's
+      // instance the current one), else the worker's.
       frame_ref frame;
-      bool known = self->tracker != nullptr
-                   && self->tracker->find_frame(t.frame, &frame);
+      bool known = false;
+      if (const auto* record
+          = self->current != nullptr && self->current_key.frame == t.frame
+              ? self->current->record()
+              : nullptr) {
+        frame = *record;
+        known = true;
+      } else {
+        known = self->tracker != nullptr
+                && self->tracker->find_frame(t.frame, &frame);
+      }
       if (state == value_state::dead && !(known && frame.dead))
         return;
       tag out{t.step, known ? frame.parent : 0, known ? frame.parent_iter : 0};

@@ -31,11 +31,15 @@ std::vector<frame_instance::held_value> retire(frame_instance& f) {
 TEST(frame_instance, iterations_retire_in_order_when_their_work_is_done) {
   frame_instance f{2, 10};
   step_tracker tracker;
-  f.learn_parent(&tracker, 42);
+  f.learn(&tracker, 42);
   EXPECT_EQ(f.parent(), 0u) << "frame 42 is not known yet";
-  tracker.enter_frame(frame_ref{42, 7, 3, false});
-  f.learn_parent(&tracker, 42);
+  EXPECT_EQ(f.record(), nullptr);
+  tracker.enter_frame(frame_ref{42, 7, 3, true});
+  f.learn(&tracker, 42);
   EXPECT_EQ(f.parent(), 7u);
+  ASSERT_NE(f.record(), nullptr);
+  EXPECT_EQ(f.record()->parent_iter, 3);
+  EXPECT_TRUE(f.record()->dead);
   EXPECT_TRUE(f.add_work(0));
   EXPECT_TRUE(f.may_enter(1)); // starts iteration 1
   EXPECT_TRUE(f.add_work(1));
