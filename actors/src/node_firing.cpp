@@ -18,14 +18,17 @@ void wire(self_ptr self, node_state& st) {
     auto i = static_cast<size_t>(dst);
     node_actor handle;
     bool direct = false;
+    bool to_exit = false;
     if (plan.group_of[i] != self->group) {
       handle = plan.actors[i];
     } else {
       // A Recv holds the token of each message it waits with: its values
       // keep going through the queue, which gives them one.
       direct = plan.nodes[i].kind != node_kind::recv;
+      to_exit = plan.nodes[i].kind == node_kind::exit;
     }
-    st.edges.push_back(out_edge{std::move(handle), dst, port, slot, direct});
+    st.edges.push_back(
+      out_edge{std::move(handle), dst, port, slot, direct, to_exit});
   };
   for (size_t port = 0; port < item.out.size(); ++port)
     for (const auto& e : item.out[port])
@@ -69,6 +72,25 @@ void post(self_ptr self, const out_edge& e, value_msg&& msg) {
     push_local(self, std::move(msg));
 }
 
+/// The record of the frame of `t` kept by its instance, if that is the
+/// current one (`begin` made it so for the message being handled) and has
+/// learnt it; nullptr otherwise.
+const frame_ref* current_record(self_ptr self, const tag& t) {
+  return self->current != nullptr && self->current_key.step == t.step
+             && self->current_key.frame == t.frame
+           ? self->current->record()
+           : nullptr;
+}
+
+/// Whether the frame of `t` is known not to have been entered dead: its
+/// Exits drop dead values (see `fire_node`), which so need not reach them
+/// -- two per iteration of a loop, whose Switches send their untaken port
+/// to its Exits.
+bool live_frame(self_ptr self, const tag& t) {
+  const auto* record = current_record(self, t);
+  return record != nullptr && !record->dead;
+}
+
 } // namespace
 
 void send_outputs(self_ptr self, node_state& st, const tag& t,
@@ -95,6 +117,8 @@ void send_outputs(self_ptr self, node_state& st, const tag& t,
       else
         value = out;
     }
+    if (edge_state == value_state::dead && e.to_exit && live_frame(self, t))
+      continue; // the Exit would drop it
     value_msg msg{t, e.slot, edge_state, std::move(value)};
     msg.entry = st.kind == node_kind::enter;
     post(self, e, std::move(msg));
@@ -311,14 +335,10 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
     case node_kind::exit: {
       // A dead Exit of a live loop belongs to an iteration that went on;
       // only a loop entered dead (an untaken branch) exits dead. The
-      // frame's record: the instance's copy (`begin` made the Exit's
-      // instance the current one), else the worker's.
+      // frame's record: the instance's copy, else the worker's.
       frame_ref frame;
       bool known = false;
-      if (const auto* record
-          = self->current != nullptr && self->current_key.frame == t.frame
-              ? self->current->record()
-              : nullptr) {
+      if (const auto* record = current_record(self, t); record != nullptr) {
         frame = *record;
         known = true;
       } else {

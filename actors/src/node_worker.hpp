@@ -39,6 +39,8 @@ struct out_edge {
   /// The consumer is hosted here and is not a Recv: its value may be
   /// handed over without the local queue (see `post`).
   bool direct = false;
+  /// The consumer is an Exit hosted here (see `send_outputs`).
+  bool to_exit = false;
 };
 
 /// The loop constants of one frame instance, for a node that reads them.
