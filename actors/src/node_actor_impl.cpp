@@ -211,6 +211,10 @@ node_worker::node_worker(caf::actor_config& cfg,
     st.is_merge = item.is_merge;
     st.has_invariants = !item.invariant_slots.empty();
     st.kernel = item.kernel.get();
+    if (st.kernel != nullptr) {
+      st.async_kernel = st.kernel->is_async();
+      st.expensive_kernel = st.kernel->is_expensive();
+    }
     if (item.def.op == "Switch") {
       st.kind_of_route = route_kind::switch_value;
     } else if (item.def.op == "Merge") {

@@ -95,9 +95,9 @@ private:
 /// `IsExpensive`) on inputs large enough that handing it to another job
 /// (a few microseconds) is small beside it. Its node's actor meanwhile
 /// goes on with other tags: iterations of a loop, concurrent steps.
-bool worth_offloading(const ops::kernel& k,
+bool worth_offloading(const node_state& st,
                       const std::vector<ops::entry>& inputs) {
-  if (!k.is_expensive())
+  if (!st.expensive_kernel)
     return false;
   int64_t elements = 0;
   for (const auto& e : inputs)
@@ -118,8 +118,8 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
     return;
   }
   auto& kernel = *st.kernel;
-  bool offload = !kernel.is_async() && worth_offloading(kernel, inputs);
-  if (kernel.is_async() || offload) {
+  bool offload = !st.async_kernel && worth_offloading(st, inputs);
+  if (st.async_kernel || offload) {
     auto id = self->next_async++;
     auto ctx = std::make_unique<ops::kernel_context>(*self->plan->device,
                                                      item.out_types, t.step);

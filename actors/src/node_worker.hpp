@@ -70,6 +70,9 @@ struct node_state {
   bool has_invariants = false;
   route_kind kind_of_route = route_kind::none;
   ops::kernel* kernel = nullptr;
+  /// The kernel's `is_async` and `is_expensive`, asked once.
+  bool async_kernel = false;
+  bool expensive_kernel = false;
   /// A Merge's `value_index` outputs, by input.
   std::vector<core::tensor> merge_index;
   /// Inputs bound to constants at instantiation.

@@ -28,7 +28,8 @@ core::status kernel_context::forward_input_or_allocate_output(
   const auto& x = inputs_[in];
   if (!x.ref && x.value.valid() && x.value.unique()
       && x.value.dtype() == out_types_[i].type
-      && x.value.dtype() != core::dtype::string && x.value.shape() == s) {
+      && x.value.dtype() != core::dtype::string
+      && (&x.value.shape() == &s || x.value.shape() == s)) {
     outputs_[i].value = x.value;
     *out = &outputs_[i].value;
     return core::status::ok();
@@ -40,7 +41,8 @@ void kernel_context::reset(uint64_t step_id) {
   step_id_ = step_id;
   for (auto& x : outputs_)
     x = entry{};
-  status_ = core::status::ok();
+  if (!status_.is_ok())
+    status_ = core::status::ok();
 }
 
 } // namespace actorflow::ops
