@@ -223,6 +223,9 @@ node_worker::node_worker(caf::actor_config& cfg,
         st.merge_index.push_back(core::tensor::scalar(k));
     }
     st.constants = item.constants;
+    for (const auto& c : st.constants)
+      if (c.slot < 64)
+        st.constant_slots |= uint64_t{1} << c.slot;
     st.ctx.emplace(*plan->device, item.out_types, 0);
     st.ctx->set_memory(&item.memory);
   }

@@ -388,8 +388,7 @@ pending_inputs& pending_entry(node_state& st, const tag& t) {
   p.fired = false;
   p.held_tokens = 0;
   p.inputs.resize(static_cast<size_t>(st.num_slots));
-  for (const auto& c : st.constants)
-    p.inputs[static_cast<size_t>(c.slot)].value = c.value;
+  fill_constants(st, p.inputs);
   return p;
 }
 
@@ -478,10 +477,9 @@ void on_value(self_ptr self, node_state& st, value_msg& m) {
       m.slot >= 0 || !st.constants.empty() ? st.num_slots : 0));
     if (m.slot >= 0)
       inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
-    for (const auto& c : st.constants)
-      inputs[static_cast<size_t>(c.slot)].value = c.value;
+    fill_constants(st, inputs);
     fire(self, st, m.tag, m.state, inputs);
-    release(inputs);
+    release_inputs(st, inputs);
     return;
   }
   auto& p = pending_entry(st, m.tag);

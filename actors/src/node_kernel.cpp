@@ -168,7 +168,7 @@ void run_kernel(self_ptr self, node_state& st, const tag& t,
   compute(kernel, ctx);
   // The inputs go before the outputs are sent on, as in TensorFlow's
   // executor: a consumer may then reuse an output's buffer in place.
-  release(ctx.inputs());
+  release_inputs(st, ctx.inputs());
   finish_kernel(self, st, t, ctx);
 }
 

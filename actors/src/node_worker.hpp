@@ -75,8 +75,12 @@ struct node_state {
   bool expensive_kernel = false;
   /// A Merge's `value_index` outputs, by input.
   std::vector<core::tensor> merge_index;
-  /// Inputs bound to constants at instantiation.
+  /// Inputs bound to constants at instantiation, and those slots as bits
+  /// (slots below 64). A node's input vectors keep these values between
+  /// firings (see `release_inputs`): a slot of them holds its constant or
+  /// nothing.
   std::vector<node_item::bound_input> constants;
+  uint64_t constant_slots = 0;
   /// The out-edges, flattened on the first message: the consumers' handles
   /// exist only once the whole partition has been spawned.
   std::vector<out_edge> edges;
@@ -201,6 +205,33 @@ public:
 };
 
 using self_ptr = node_worker*;
+
+/// Puts the node's constants into the slots of `inputs` that lost them
+/// (a new vector, a kernel that took its input).
+inline void fill_constants(const node_state& st,
+                           std::vector<ops::entry>& inputs) {
+  for (const auto& c : st.constants) {
+    auto& in = inputs[static_cast<size_t>(c.slot)].value;
+    if (!in.valid())
+      in = c.value;
+  }
+}
+
+/// Lets go of a node's input values after it fired, but for its constants
+/// (`node_state::constant_slots`): copying them in anew for every firing
+/// cost two atomic reference count changes each.
+inline void release_inputs(const node_state& st,
+                           std::vector<ops::entry>& inputs) {
+  if (st.constant_slots == 0) {
+    release(inputs);
+    return;
+  }
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (k >= 64 || (st.constant_slots >> k & 1) == 0) {
+      inputs[k].value = core::tensor{};
+      inputs[k].ref.reset();
+    }
+}
 
 /// The key of the frame instance `t` belongs to.
 inline tag frame_key(const tag& t) {
