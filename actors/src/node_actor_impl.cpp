@@ -219,8 +219,9 @@ node_worker::node_worker(caf::actor_config& cfg,
       st.kind_of_route = route_kind::switch_value;
     } else if (item.def.op == "Merge") {
       st.kind_of_route = route_kind::merge_value;
-      for (int32_t k = 0; k < item.num_slots; ++k)
-        st.merge_index.push_back(core::tensor::scalar(k));
+      if (item.out.size() > 1 && !item.out[1].empty()) // read at all
+        for (int32_t k = 0; k < item.num_slots; ++k)
+          st.merge_index.push_back(core::tensor::scalar(k));
     }
     st.constants = item.constants;
     for (const auto& c : st.constants)

@@ -242,7 +242,8 @@ bool route(self_ptr self, node_state& st, const tag& t,
     if (live == inputs.size() || inputs[live].ref)
       return false;
     outputs[0].value = std::move(inputs[live].value);
-    outputs[1].value = st.merge_index[live];
+    if (!st.merge_index.empty())
+      outputs[1].value = st.merge_index[live];
   }
   send_outputs(self, st, t, value_state::live, &outputs);
   for (auto& out : outputs)

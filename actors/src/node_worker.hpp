@@ -73,7 +73,8 @@ struct node_state {
   /// The kernel's `is_async` and `is_expensive`, asked once.
   bool async_kernel = false;
   bool expensive_kernel = false;
-  /// A Merge's `value_index` outputs, by input.
+  /// A Merge's `value_index` outputs, by input; none where nothing reads
+  /// that output (a loop's Merges).
   std::vector<core::tensor> merge_index;
   /// Inputs bound to constants at instantiation, and those slots as bits
   /// (slots below 64). A node's input vectors keep these values between
