@@ -66,6 +66,7 @@ bool dropped(self_ptr self, uint64_t step, step_tracker* tracker) {
 void forget_instance(self_ptr self, const tag& key) {
   for (auto& st : self->nodes) {
     st.invariants.erase(key);
+    st.complete_invariants = nullptr;
     st.parked.erase(key);
     st.pending.remove_if(
       [&key](const tag& t) {
@@ -162,6 +163,7 @@ int64_t forget_step(self_ptr self, uint64_t step) {
       [&held](const pending_inputs& p) { held += p.held_tokens; });
     for (auto i = st.invariants.begin(); i != st.invariants.end();)
       i = of_step(*i) ? st.invariants.erase(i) : std::next(i);
+    st.complete_invariants = nullptr;
     for (auto i = st.parked.begin(); i != st.parked.end();)
       i = of_step(*i) ? st.parked.erase(i) : std::next(i);
   }

@@ -247,7 +247,8 @@ bool route(self_ptr self, node_state& st, const tag& t,
   }
   send_outputs(self, st, t, value_state::live, &outputs);
   for (auto& out : outputs)
-    out.value = core::tensor{};
+    if (out.value.valid())
+      out.value = core::tensor{};
   return true;
 }
 
@@ -433,11 +434,16 @@ void fire_with_invariants(self_ptr self, node_state& st, const tag& t,
 void fire_or_park(self_ptr self, node_state& st, const tag& t,
                   pending_inputs& p) {
   auto key = frame_key(t);
-  auto i = st.invariants.find(key);
-  if (i != st.invariants.end() && i->second.missing == 0)
-    fire_with_invariants(self, st, t, p, i->second);
-  else
-    st.parked[key].emplace_back(t, std::move(p));
+  if (st.complete_invariants == nullptr || !(st.complete_key == key)) {
+    auto i = st.invariants.find(key);
+    if (i == st.invariants.end() || i->second.missing > 0) {
+      st.parked[key].emplace_back(t, std::move(p));
+      return;
+    }
+    st.complete_invariants = &i->second;
+    st.complete_key = key;
+  }
+  fire_with_invariants(self, st, t, p, *st.complete_invariants);
 }
 
 /// A loop constant for every iteration of a frame instance.

@@ -99,6 +99,10 @@ struct node_state {
   std::unordered_map<tag, invariant_values, tag_hash> invariants;
   std::unordered_map<tag, std::vector<std::pair<tag, pending_inputs>>, tag_hash>
     parked;
+  /// The entry of `invariants` last found complete, and its key: a loop's
+  /// iterations read the same one (cleared when entries are erased).
+  invariant_values* complete_invariants = nullptr;
+  tag complete_key;
   /// Reused by synchronous kernels (an actor runs one node at a time); its
   /// input vector also collects the one-message fast path's input.
   std::optional<ops::kernel_context> ctx;

@@ -39,8 +39,12 @@ core::status kernel_context::forward_input_or_allocate_output(
 
 void kernel_context::reset(uint64_t step_id) {
   step_id_ = step_id;
-  for (auto& x : outputs_)
-    x = entry{};
+  for (auto& x : outputs_) {
+    if (x.value.valid())
+      x.value = core::tensor{};
+    if (x.ref)
+      x.ref.reset();
+  }
   if (!status_.is_ok())
     status_ = core::status::ok();
 }
