@@ -1,9 +1,10 @@
 #pragma once
 
-// The actor of a group of nodes and what its two halves share:
+// The actor of a group of nodes and what its parts share:
 // node_actor_impl.cpp handles its messages -- tokens, loop frame
-// instances, aborted and ended steps -- and node_firing.cpp runs a node
-// once its inputs are in and sends its outputs on.
+// instances, aborted and ended steps --, node_inputs.cpp collects a node's
+// inputs per tag, node_firing.cpp runs a node once its inputs are in and
+// sends its outputs on (node_kernel.cpp: its kernel).
 
 #include <cstdint>
 #include <memory>
@@ -353,8 +354,14 @@ private:
   bool was_;
 };
 
+/// Runs node `st` for tag `t` on `inputs` (all in), recording the firing
+/// when the step is traced (an asynchronous kernel's when it is done);
+/// node_firing.cpp.
+void fire(self_ptr self, node_state& st, const tag& t, value_state state,
+          std::vector<ops::entry>& inputs);
+
 /// Takes value `m` for hosted node `st`: collects it with the other inputs
-/// of its tag and fires the node once all are in; node_firing.cpp.
+/// of its tag and fires the node once all are in; node_inputs.cpp.
 void on_value(self_ptr self, node_state& st, value_msg& m);
 
 } // namespace actorflow::actors::detail
