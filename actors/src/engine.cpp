@@ -152,7 +152,8 @@ void engine::init(const engine_options& options) {
     threads
       = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   rt_->devices = devices::device_set::make_local(
-    std::max(1, options.num_cpu_devices), threads, options.job, options.task);
+    std::max(1, options.num_cpu_devices), threads, options.job, options.task,
+    options.pool_spin);
   if (options.num_gpu_devices != 0 && init_.is_ok()) {
     int gpus = 0;
     init_ = devices::add_gpu_devices(rt_->devices, options.num_gpu_devices,

@@ -3,26 +3,26 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
+#include "cpu_thread_pool.hpp"
+
 #include "actorflow/core/cpu_allocator.hpp"
 
 namespace actorflow::devices {
 
 struct cpu_device::impl {
-  // The pool's threads sleep when idle instead of spinning: the cores are
-  // shared with the CAF workers, which run the actors.
-  explicit impl(int n)
-    : pool(n, false), eigen(&pool, n),
+  impl(int n, std::chrono::microseconds spin)
+    : pool(n, spin), eigen(&pool, pool.NumThreads()),
       alloc(std::make_shared<core::cpu_allocator>()) {
     // nop
   }
-  Eigen::ThreadPool pool;
+  cpu_thread_pool pool;
   Eigen::ThreadPoolDevice eigen;
   std::shared_ptr<core::allocator> alloc;
 };
 
-cpu_device::cpu_device(core::device_name name, int num_threads)
-  : device(std::move(name)),
-    impl_(std::make_unique<impl>(num_threads < 1 ? 1 : num_threads)) {
+cpu_device::cpu_device(core::device_name name, int num_threads,
+                       std::chrono::microseconds spin)
+  : device(std::move(name)), impl_(std::make_unique<impl>(num_threads, spin)) {
   // nop
 }
 

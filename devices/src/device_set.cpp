@@ -5,7 +5,8 @@
 namespace actorflow::devices {
 
 device_set device_set::make_local(int num_cpus, int threads_per_cpu,
-                                  const std::string& job, int task) {
+                                  const std::string& job, int task,
+                                  std::chrono::microseconds pool_spin) {
   device_set result;
   for (int i = 0; i < num_cpus; ++i) {
     core::device_name name;
@@ -13,7 +14,7 @@ device_set device_set::make_local(int num_cpus, int threads_per_cpu,
     name.task = task;
     name.type = "cpu";
     name.id = i;
-    result.add(std::make_shared<cpu_device>(name, threads_per_cpu));
+    result.add(std::make_shared<cpu_device>(name, threads_per_cpu, pool_spin));
   }
   return result;
 }

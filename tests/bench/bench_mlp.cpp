@@ -6,7 +6,7 @@
 // mlp_step_jax.py, cnn_step_tf1.py on the same machine.
 //
 //   bench_mlp [--model mlp|cnn] [--threads 2] [--steps 300] [--warmup 50]
-//             [--rounds 3]
+//             [--rounds 3] [--trace FILE] [--pool-spin-us 300]
 //             [--cluster [--bulk-min-bytes B]]
 //
 // Reports the best round. Last output line: {"ms_per_step": ...,
@@ -27,6 +27,7 @@
 #include <CLI/CLI.hpp>
 #include <cblas.h>
 
+#include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/queue_runner.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
@@ -48,9 +49,14 @@ struct mlp_options {
   int warmup = 50;
   int rounds = 3;
   actors::session_options session;
+  /// Where to write a Chrome trace of a few no-queue steps; empty: none.
+  std::string trace;
 };
 
 constexpr int64_t batch = 128;
+
+/// Steps traced after the timed rounds with --trace.
+constexpr int traced_steps = 5;
 
 /// Times `step` as the options say; returns the best round's milliseconds
 /// per step. `what` names it in the progress lines.
@@ -109,9 +115,23 @@ double no_queue_ms_per_step(actors::engine& e, const apps::fashion_data& data,
   bench::check(sess.run({{raw.name(), first_rows(data.train_images, 784)},
                          {raw_labels.name(), first_rows(data.train_labels, 1)}},
                         {}, {init}, &out));
-  return best_round("no queue", o, [&] {
+  auto best = best_round("no queue", o, [&] {
     bench::check(sess.run({}, {loss.name()}, {train.name}, &out));
   });
+  if (!o.trace.empty()) {
+    actors::chrome_trace trace;
+    actors::run_options traced;
+    traced.trace = actors::trace_level::full;
+    for (int i = 0; i < traced_steps; ++i) {
+      actors::run_metadata md;
+      bench::check(
+        sess.run(traced, {}, {loss.name()}, {train.name}, &out, &md));
+      trace.add(md.stats);
+    }
+    bench::check(trace.write(o.trace));
+    std::printf("trace of %d steps: %s\n", traced_steps, o.trace.c_str());
+  }
+  return best;
 }
 
 /// Milliseconds of the step's eight matrix products (forward, weight
@@ -218,12 +238,24 @@ int main(int argc, char** argv) {
                "P10: also split the step over a ps and a worker process");
   app.add_flag("--no-queue-only", no_queue_only,
                "Time only the step on data held in variables (to profile it)");
+  app.add_option("--trace", o.trace,
+                 "Write a Chrome trace of a few no-queue steps, after the "
+                 "timed rounds, to this file (scripts/trace_summary.py, "
+                 "scripts/trace_to_png.py read it)");
   std::string passes = "all";
   app
     .add_option("--passes", passes,
                 "Graph passes: all, none, cse,constant_folding,fusion,"
                 "dead_nodes, or all less -NAME")
     ->capture_default_str();
+  int64_t pool_spin_us = devices::default_pool_spin.count();
+  app
+    .add_option("--pool-spin-us", pool_spin_us,
+                "How long the CPU devices' pool threads poll for work after "
+                "their last task (engine_options::pool_spin; 0: they sleep "
+                "at once)")
+    ->capture_default_str()
+    ->check(CLI::NonNegativeNumber);
   int64_t bulk_min = -1;
   app.add_option("--bulk-min-bytes", bulk_min,
                  "With --cluster: passed to the workers (-1: their default)");
@@ -232,6 +264,7 @@ int main(int argc, char** argv) {
   actors::engine_options eo;
   eo.threads_per_device = threads;
   eo.scheduler_threads = threads;
+  eo.pool_spin = std::chrono::microseconds{pool_spin_us};
   actors::engine e{eo};
   if (blas_threads > 0)
     openblas_set_num_threads(blas_threads);

@@ -13,6 +13,7 @@
 #include "actorflow/actors/runtime_context.hpp"
 #include "actorflow/actors/step_stats.hpp"
 #include "actorflow/actors/worker_ref.hpp"
+#include "actorflow/devices/cpu_device.hpp"
 #include "actorflow/graph/optimizer.hpp"
 
 namespace actorflow::actors {
@@ -43,6 +44,10 @@ struct engine_options {
   int num_gpu_devices = -1;
   /// Intra-op threads per CPU device; 0 means the number of cores.
   int threads_per_device = 0;
+  /// How long a CPU device's pool threads poll for work after their last
+  /// task before they sleep (a sleeping thread wakes tens of microseconds
+  /// late on a VM); 0: they sleep at once.
+  std::chrono::microseconds pool_spin = devices::default_pool_spin;
   /// Where nodes without a device request go.
   std::string default_device = "cpu:0";
   /// CAF scheduler threads when the engine owns its actor system; 0 means

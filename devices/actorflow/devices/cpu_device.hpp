@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "actorflow/devices/device.hpp"
@@ -10,12 +11,20 @@ struct ThreadPoolDevice;
 
 namespace actorflow::devices {
 
+/// How long a CPU device's pool thread polls for work after its last task
+/// before it sleeps, by default: longer than the gaps between the kernels
+/// of a step, shorter than anything a person would notice as load.
+inline constexpr std::chrono::microseconds default_pool_spin{300};
+
 /// A CPU device: a 64-byte aligned allocator and a thread pool of its own,
 /// exposed to kernels as an Eigen `ThreadPoolDevice` for intra-op
 /// parallelism.
 class cpu_device : public device {
 public:
-  cpu_device(core::device_name name, int num_threads);
+  /// A device with a pool of `num_threads` threads (at least one), which
+  /// poll for work for `spin` after their last task before they sleep.
+  cpu_device(core::device_name name, int num_threads,
+             std::chrono::microseconds spin = default_pool_spin);
 
   ~cpu_device() override;
 

@@ -1,9 +1,11 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
 #include "actorflow/core/device_name.hpp"
+#include "actorflow/devices/cpu_device.hpp"
 #include "actorflow/devices/device.hpp"
 
 namespace actorflow::devices {
@@ -13,10 +15,12 @@ namespace actorflow::devices {
 class device_set {
 public:
   /// Makes `num_cpus` CPU devices `/job:J/task:T/device:cpu:N`, each with
-  /// `threads_per_cpu` threads.
-  static device_set make_local(int num_cpus, int threads_per_cpu,
-                               const std::string& job = "localhost",
-                               int task = 0);
+  /// `threads_per_cpu` threads whose pool polls for work for `pool_spin`
+  /// after its last task.
+  static device_set
+  make_local(int num_cpus, int threads_per_cpu,
+             const std::string& job = "localhost", int task = 0,
+             std::chrono::microseconds pool_spin = default_pool_spin);
 
   void add(std::shared_ptr<device> dev);
 

@@ -1,0 +1,98 @@
+#include "cpu_thread_pool.hpp"
+
+#include <algorithm>
+
+#if defined(__x86_64__) || defined(__i386__)
+#  include <immintrin.h>
+#endif
+
+namespace actorflow::devices {
+
+namespace {
+
+/// The pool thread's index, -1 on other threads.
+thread_local int current_id = -1;
+
+/// Tells the core that this thread is spinning.
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+} // namespace
+
+cpu_thread_pool::cpu_thread_pool(int num_threads,
+                                 std::chrono::microseconds spin)
+  : spin_(spin) {
+  auto n = std::max(num_threads, 1);
+  threads_.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i)
+    threads_.emplace_back([this, i] { run(i); });
+}
+
+cpu_thread_pool::~cpu_thread_pool() {
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : threads_)
+    t.join();
+}
+
+void cpu_thread_pool::Schedule(std::function<void()> fn) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  tasks_.push_back(std::move(fn));
+  queued_.fetch_add(1, std::memory_order_release);
+  if (sleeping_ > 0)
+    wake_.notify_one();
+}
+
+int cpu_thread_pool::NumThreads() const {
+  return static_cast<int>(threads_.size());
+}
+
+int cpu_thread_pool::CurrentThreadId() const {
+  return current_id;
+}
+
+bool cpu_thread_pool::pop(std::function<void()>& fn) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  if (tasks_.empty())
+    return false;
+  fn = std::move(tasks_.front());
+  tasks_.pop_front();
+  queued_.fetch_sub(1, std::memory_order_relaxed);
+  return true;
+}
+
+void cpu_thread_pool::run(int id) {
+  using clock = std::chrono::steady_clock;
+  current_id = id;
+  std::function<void()> fn;
+  auto last_task = clock::now();
+  while (!stopping_.load(std::memory_order_relaxed)) {
+    if (queued_.load(std::memory_order_acquire) > 0 && pop(fn)) {
+      fn();
+      fn = nullptr;
+      last_task = clock::now();
+      continue;
+    }
+    if (clock::now() - last_task < spin_) {
+      // Reading the clock costs more than a poll: poll a while between.
+      for (int i = 0; i < 64 && queued_.load(std::memory_order_relaxed) == 0;
+           ++i)
+        cpu_relax();
+      continue;
+    }
+    std::unique_lock<std::mutex> guard{mtx_};
+    ++sleeping_;
+    wake_.wait(guard, [this] { return stopping_ || !tasks_.empty(); });
+    --sleeping_;
+    guard.unlock();
+    last_task = clock::now(); // woken for work: poll again after it
+  }
+}
+
+} // namespace actorflow::devices
