@@ -339,6 +339,21 @@ def add_cases(c):
               attrs, rtol=1e-6)
         c.add("avgpoolgrad_" + name, "AvgPoolGrad",
               [np.array(img.shape, I32), g], [davg], attrs, rtol=1e-6)
+    # Windows that tile the image exactly (no overlap, no padding: the
+    # kernel's fast path), many ties, more channels than a vector holds.
+    prng = np.random.RandomState(21)  # its own: the cases after keep theirs
+    tiled = (prng.randint(-4, 4, size=(3, 6, 6, 19)) / 2.0).astype(F32)
+    for name, k, padding in (("tiled_2x2_valid", (2, 2), "VALID"),
+                             ("tiled_2x2_same", (2, 2), "SAME"),
+                             ("tiled_3x2_valid", (3, 2), "VALID")):
+        attrs = {"T": F32, "ksize": [1, k[0], k[1], 1],
+                 "strides": [1, k[0], k[1], 1], "padding": padding}
+        out = pool(tiled, k, k, padding, np.max)
+        g = (prng.randint(-8, 8, size=out.shape) / 4.0).astype(F32)
+        dmax, _ = pool_grads(tiled, g, k, k, padding)
+        c.add("maxpool_" + name, "MaxPool", [tiled], [out], attrs)
+        c.add("maxpoolgrad_" + name, "MaxPoolGrad", [tiled, out, g], [dmax],
+              attrs, rtol=1e-6)
 
     # FusedBatchNorm in training and inference.
     scale = np.array([1.0, 0.5, 2.0], F32)

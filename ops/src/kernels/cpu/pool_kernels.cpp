@@ -84,6 +84,55 @@ void keep_max(const T* __restrict in, T* __restrict top,
   }
 }
 
+/// Writes the window's position `k`, channel by channel: the gradient `g`
+/// where `which` says the maximum is, zero elsewhere (a select that
+/// vectorises).
+template <class T>
+void place_grad(const T* __restrict g, const int32_t* __restrict which,
+                int32_t k, T* __restrict dst, int64_t c) {
+  for (int64_t j = 0; j < c; ++j) {
+    auto v = g[j];
+    dst[j] = which[j] == k ? v : T(0);
+  }
+}
+
+/// Whether windows `h` tile their dimension exactly: side by side, no
+/// padding, nothing left over (2x2 windows of stride 2 on an even size).
+bool tiles(const window& h) {
+  return h.stride == h.k && h.pad == 0 && h.out * h.k == h.in;
+}
+
+/// MaxPoolGrad of images [b0, b1) whose windows tile them exactly (`tiles`
+/// both ways): every input position lies in one window, so each is
+/// written once -- the window's gradient where its first maximum is, zero
+/// elsewhere -- with no zeroing pass before and no scattered adds.
+template <class T>
+void tiled_max_grad(const T* x, const T* g, T* z, int64_t b0, int64_t b1,
+                    const window& h, const window& w, int64_t c) {
+  std::vector<T> top(static_cast<size_t>(c));
+  std::vector<int32_t> which(top.size());
+  std::vector<int64_t> offset(static_cast<size_t>(h.k * w.k));
+  auto n = static_cast<int32_t>(offset.size());
+  for (int64_t b = b0; b < b1; ++b)
+    for (int64_t oy = 0; oy < h.out; ++oy)
+      for (int64_t ox = 0; ox < w.out; ++ox) {
+        size_t i = 0;
+        for (int64_t ky = 0; ky < h.k; ++ky)
+          for (int64_t kx = 0; kx < w.k; ++kx)
+            offset[i++]
+              = ((b * h.in + oy * h.k + ky) * w.in + ox * w.k + kx) * c;
+        std::copy_n(x + offset[0], c, top.begin());
+        std::fill(which.begin(), which.end(), 0);
+        for (int32_t k = 1; k < n; ++k)
+          keep_max(x + offset[static_cast<size_t>(k)], top.data(), which.data(),
+                   k, c);
+        const T* go = g + ((b * h.out + oy) * w.out + ox) * c;
+        for (int32_t k = 0; k < n; ++k)
+          place_grad(go, which.data(), k, z + offset[static_cast<size_t>(k)],
+                     c);
+      }
+}
+
 /// MaxPoolGrad (`Max`: each window's gradient goes to the first position
 /// holding its maximum, as TensorFlow's CPU kernel) and AvgPoolGrad (shared
 /// equally by the window's in-image positions).
@@ -121,6 +170,12 @@ public:
     auto at = [&](int64_t b, int64_t iy, int64_t ix) {
       return ((b * h.in + iy) * w.in + ix) * c;
     };
+    if (Max && tiles(h) && tiles(w)) {
+      over_images(ctx, batch, xs.num_elements(), [&](int64_t b0, int64_t b1) {
+        tiled_max_grad(xp, g, z, b0, b1, h, w, c);
+      });
+      return;
+    }
     over_images(ctx, batch, xs.num_elements(), [&](int64_t b0, int64_t b1) {
       std::fill(z + at(b0, 0, 0), z + at(b1, 0, 0), T(0));
       // Per channel, the window's maximum so far and which of the window's
