@@ -11,10 +11,11 @@ namespace actorflow::devices {
 
 struct cpu_device::impl {
   impl(int n, std::chrono::microseconds spin)
-    : pool(n, spin), eigen(&pool, pool.NumThreads()),
+    : spin(spin), pool(n, spin), eigen(&pool, pool.NumThreads()),
       alloc(std::make_shared<core::cpu_allocator>()) {
     // nop
   }
+  std::chrono::microseconds spin;
   cpu_thread_pool pool;
   Eigen::ThreadPoolDevice eigen;
   std::shared_ptr<core::allocator> alloc;
@@ -46,6 +47,10 @@ void cpu_device::when_idle(done_callback done) {
 
 int cpu_device::num_threads() const noexcept {
   return impl_->pool.NumThreads();
+}
+
+std::chrono::microseconds cpu_device::pool_spin() const noexcept {
+  return impl_->spin;
 }
 
 const Eigen::ThreadPoolDevice& cpu_device::eigen_device() const noexcept {

@@ -45,8 +45,9 @@ struct engine_options {
   /// Intra-op threads per CPU device; 0 means the number of cores.
   int threads_per_device = 0;
   /// How long a CPU device's pool threads poll for work after their last
-  /// task before they sleep (a sleeping thread wakes tens of microseconds
-  /// late on a VM); 0: they sleep at once.
+  /// task before they sleep, and a split kernel's calling thread for its
+  /// helpers (a sleeping thread wakes tens of microseconds late on a VM);
+  /// 0: they sleep at once.
   std::chrono::microseconds pool_spin = devices::default_pool_spin;
   /// Where nodes without a device request go.
   std::string default_device = "cpu:0";

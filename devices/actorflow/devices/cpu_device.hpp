@@ -37,6 +37,10 @@ public:
 
   int num_threads() const noexcept override;
 
+  /// How long the pool's threads poll for work after their last task; a
+  /// kernel's calling thread polls as long for its helpers' last blocks.
+  std::chrono::microseconds pool_spin() const noexcept;
+
   /// Returns the Eigen device that CPU kernels evaluate expressions on.
   const Eigen::ThreadPoolDevice& eigen_device() const noexcept;
 

@@ -11,14 +11,6 @@
 
 namespace actorflow::ops::cpu {
 
-namespace {
-
-/// How long a kernel's calling thread polls for its helpers' last blocks
-/// before it sleeps.
-constexpr std::chrono::microseconds finish_poll{200};
-
-} // namespace
-
 parallel_split::parallel_split(kernel_context* ctx, bool worth_it) noexcept
   : ctx_(ctx) {
   if (ctx == nullptr || !worth_it)
@@ -64,9 +56,10 @@ void parallel_split::run(int parts,
     pool.enqueueNoNotification([work, f = &block] { work(f); });
   work(&block);
   // Every block is taken by now; the helpers still at one end within about
-  // a block's time. Polling for them a while costs less than sleeping: a
-  // sleeping thread wakes tens of microseconds late on a VM.
-  auto until = std::chrono::steady_clock::now() + finish_poll;
+  // a block's time. Polling for them a while, as long as the pool's threads
+  // poll for work, costs less than sleeping: a sleeping thread wakes tens
+  // of microseconds late on a VM.
+  auto until = std::chrono::steady_clock::now() + device_->pool_spin();
   while (state->finished.load(std::memory_order_acquire) != parts
          && std::chrono::steady_clock::now() < until)
     std::this_thread::yield();
