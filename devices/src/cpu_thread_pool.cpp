@@ -2,23 +2,12 @@
 
 #include <algorithm>
 
-#if defined(__x86_64__) || defined(__i386__)
-#  include <immintrin.h>
-#endif
-
 namespace actorflow::devices {
 
 namespace {
 
 /// The pool thread's index, -1 on other threads.
 thread_local int current_id = -1;
-
-/// Tells the core that this thread is spinning.
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#endif
-}
 
 } // namespace
 
@@ -80,10 +69,11 @@ void cpu_thread_pool::run(int id) {
       continue;
     }
     if (clock::now() - last_task < spin_) {
-      // Reading the clock costs more than a poll: poll a while between.
-      for (int i = 0; i < 64 && queued_.load(std::memory_order_relaxed) == 0;
-           ++i)
-        cpu_relax();
+      // Yielding, not spinning: a thread that needs this core, of this
+      // process or another on the machine, gets it at once. (Spinning on
+      // `pause`, a ps and a worker process sharing two cores took 3.2-3.5
+      // ms per MLP step instead of 2.4-2.6.)
+      std::this_thread::yield();
       continue;
     }
     std::unique_lock<std::mutex> guard{mtx_};

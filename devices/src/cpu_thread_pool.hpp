@@ -16,8 +16,9 @@
 namespace actorflow::devices {
 
 /// A CPU device's intra-op threads, as Eigen's `ThreadPoolInterface`: each
-/// thread keeps polling for work for `spin` after its last task before it
-/// sleeps on a condition variable.
+/// thread keeps polling for work for `spin` after its last task, yielding
+/// its core to any thread that needs it, before it sleeps on a condition
+/// variable.
 ///
 /// A kernel split over the pool hands its blocks to threads that finished
 /// the previous kernel's blocks microseconds before; a thread that went to
@@ -26,8 +27,8 @@ namespace actorflow::devices {
 /// of the MLP splits seven products. Eigen's own pool polls 5,000 / threads
 /// times and cannot be told to poll longer: spinning so, it took the step
 /// from 1.19-1.25 to 1.17-1.19 ms, this pool to 0.86 (docs/performance.md,
-/// P3). Polling costs a core only while a thread has just worked: an idle
-/// engine sleeps.
+/// P3). Polling costs a core only while a thread has just worked and no
+/// other thread wants it: an idle engine sleeps.
 class cpu_thread_pool final : public Eigen::ThreadPoolInterface {
 public:
   /// Starts `num_threads` threads (at least one).
