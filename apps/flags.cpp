@@ -60,8 +60,8 @@ CLI::Option* add_graph_passes_option(CLI::App* cmd,
           throw CLI::ValidationError{"--graph-passes", st.message()};
       },
       "Graph optimizations before placement: all (default), none, the ones "
-      "to run (cse,constant_folding,fusion,dead_nodes) or all less some "
-      "(-fusion)")
+      "to run ("
+        + graph::pass_selection{}.to_string() + ") or all less some (-fusion)")
     ->type_name("LIST");
 }
 

@@ -38,6 +38,17 @@ int count_op(const actors::run_metadata& md, const std::string& op) {
   return n;
 }
 
+/// The names of the nodes of op `op` in the partitions of `md`.
+std::vector<std::string> names_of(const actors::run_metadata& md,
+                                  const std::string& op) {
+  std::vector<std::string> names;
+  for (const auto& part : md.partition_graphs)
+    for (const auto& node : part.nodes())
+      if (node.op == op)
+        names.push_back(node.name);
+  return names;
+}
+
 class graph_passes : public ::testing::Test {
 protected:
   /// Builds with `build` in a session with the passes `passes`, runs
@@ -187,6 +198,11 @@ TEST_F(graph_passes, a_convolutional_step_trains_the_same_with_and_without) {
                                  &none_md);
     EXPECT_EQ(count_op(all_md, "_FusedConv2D"), 1);
     EXPECT_EQ(count_op(none_md, "_FusedConv2D"), 0);
+    // The ReluGrad runs on the pooled gradient, under the MaxPoolGrad.
+    auto relu_grads = names_of(all_md, "ReluGrad");
+    ASSERT_EQ(relu_grads.size(), 1u);
+    EXPECT_NE(relu_grads[0].find("/pooled"), std::string::npos);
+    EXPECT_EQ(names_of(none_md, "ReluGrad").size(), 1u);
   }
 }
 
@@ -211,24 +227,58 @@ TEST_F(graph_passes, loops_compute_the_same_with_and_without) {
       },
       {graph::constant(s, 0.0), v0});
     auto grad = graph::gradients(s.sub("grad"), {looped[1]}, {v0});
-    fetches
-      = {outs[0].name(), outs[1].name(), looped[1].name(), grad[0]->name()};
+    // A ReluGrad of a MaxPoolGrad in a body, overlapping windows (the
+    // arithmetic pass's rewrite must give the same bits).
+    auto image
+      = graph::placeholder(s.sub("image"), dtype::float32, {1, 4, 4, 2});
+    auto pooled = graph::while_loop(
+      s.sub("pool_loop"),
+      [&](const graph::scope& c, const std::vector<graph::output>& v) {
+        return graph::less(c, v[0], graph::constant(c, 3));
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        auto h = graph::relu(b, v[1]);
+        auto y = graph::max_pool(b, h, 2, 2);
+        auto back = b.add_node("MaxPoolGrad", "MaxPoolGrad", {h, y, y},
+                               {{"T", dtype::float32},
+                                {"ksize", std::vector<int64_t>{1, 2, 2, 1}},
+                                {"strides", std::vector<int64_t>{1, 1, 1, 1}},
+                                {"padding", std::string{"SAME"}}})[0];
+        auto shifted = graph::sub(b, v[1], graph::constant(b, 0.5f));
+        return std::vector<graph::output>{
+          graph::add(b, v[0], graph::constant(b, 1)),
+          graph::add(b,
+                     b.add_node("ReluGrad", "ReluGrad", {back, h},
+                                {{"T", dtype::float32}})[0],
+                     shifted)};
+      },
+      {graph::constant(s, 0), image});
+    fetches = {outs[0].name(), outs[1].name(), looped[1].name(),
+               grad[0]->name(), pooled[1].name()};
   };
   // The fetches' names are known once the graph is built.
   {
     graph::scope s{e.context().ops};
     build(s);
   }
+  tensor image{dtype::float32, core::shape{{1, 4, 4, 2}}};
+  for (int64_t i = 0; i < image.num_elements(); ++i)
+    image.mutable_data<float>()[i] = std::sin(1.3f * float(i));
   actors::feed_list feeds{{"n", tensor::scalar<int64_t>(7)},
-                          {"v0", tensor::scalar<double>(0.9)}};
+                          {"v0", tensor::scalar<double>(0.9)},
+                          {"image", image}};
   actors::run_metadata all_md, none_md;
   auto all = run("all", build, fetches, {}, feeds, 2, &all_md);
   auto none = run("none", build, fetches, {}, feeds, 2, &none_md);
-  ASSERT_EQ(all.size(), 4u);
+  ASSERT_EQ(all.size(), 5u);
   for (size_t i = 0; i < all.size(); ++i)
     test::expect_all_near(all[i], none[i], 0.0, fetches[i]);
   // The body's 0.25 + 0.5 became a constant inside the loop.
   EXPECT_LT(count_op(all_md, "Add"), count_op(none_md, "Add"));
+  // The pool loop's ReluGrad runs on the pooled gradient.
+  EXPECT_EQ(names_of(all_md, "ReluGrad").size(), 1u);
+  for (const auto& name : names_of(all_md, "ReluGrad"))
+    EXPECT_NE(name.find("/pooled"), std::string::npos) << name;
 }
 
 TEST_F(graph_passes, a_run_option_overrides_the_session) {

@@ -245,8 +245,8 @@ int main(int argc, char** argv) {
   std::string passes = "all";
   app
     .add_option("--passes", passes,
-                "Graph passes: all, none, cse,constant_folding,fusion,"
-                "dead_nodes, or all less -NAME")
+                "Graph passes: all, none, "
+                  + graph::pass_selection{}.to_string() + ", or all less -NAME")
     ->capture_default_str();
   int64_t pool_spin_us = devices::default_pool_spin.count();
   app

@@ -10,6 +10,7 @@
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/validate.hpp"
@@ -259,6 +260,102 @@ TEST_F(optimization_passes, fusion_stops_where_a_value_has_other_readers) {
   (void)also;
 }
 
+TEST_F(optimization_passes, arithmetic_moves_relu_grad_under_max_pool_grad) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {2, 4, 4, 3});
+  auto h = graph::relu(s.sub("h"), x);
+  graph::window_options pool;
+  pool.stride_h = pool.stride_w = 2;
+  auto y = graph::max_pool(s.sub("y"), h, 2, 2, pool);
+  auto loss
+    = graph::reduce_sum(s.sub("loss"), graph::square(s, y), {0, 1, 2, 3});
+  auto dx = graph::gradients(s.sub("grad"), {loss}, {x});
+  ASSERT_TRUE(dx[0].has_value());
+  const auto relu_grad = dx[0]->node_name();
+  const auto pool_grad = s.graph_def().find(relu_grad)->inputs[0];
+  const auto dy = s.graph_def().find(pool_grad)->inputs[2];
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::arithmetic, &log, {relu_grad});
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(g.find(pool_grad), nullptr);
+  // The ReluGrad's name now computes MaxPoolGrad(h, y, ReluGrad(dy, y)).
+  const auto* n = g.find(relu_grad);
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->op, "MaxPoolGrad");
+  ASSERT_EQ(n->inputs.size(), 3u);
+  EXPECT_EQ(n->inputs[0], h.name());
+  EXPECT_EQ(n->inputs[1], y.name());
+  const auto* pooled = g.find(n->inputs[2]);
+  ASSERT_NE(pooled, nullptr);
+  EXPECT_EQ(pooled->op, "ReluGrad");
+  EXPECT_EQ(pooled->inputs, (std::vector<std::string>{dy, y.name()}));
+  EXPECT_EQ(std::get<std::vector<int64_t>>(n->attrs.at("strides")),
+            (std::vector<int64_t>{1, 2, 2, 1}));
+}
+
+TEST_F(optimization_passes, arithmetic_leaves_other_relu_grads_alone) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {1, 4, 4, 2});
+  auto z = graph::placeholder(s.sub("z"), dtype::float32, {1, 4, 4, 2});
+  auto y = graph::max_pool(s.sub("y"), x, 2, 2);
+  auto pool_grad = [&](const char* name) {
+    return s.sub(name).add_node("MaxPoolGrad", "MaxPoolGrad", {x, y, y},
+                                {{"T", dtype::float32},
+                                 {"ksize", std::vector<int64_t>{1, 2, 2, 1}},
+                                 {"strides", std::vector<int64_t>{1, 1, 1, 1}},
+                                 {"padding", std::string{"SAME"}}})[0];
+  };
+  auto relu_grad = [&](const char* name, const graph::output& grad,
+                       const graph::output& features) {
+    return s.sub(name).add_node("ReluGrad", "ReluGrad", {grad, features},
+                                {{"T", dtype::float32}})[0];
+  };
+  // Features other than the pooled input: the identity does not hold.
+  auto other = relu_grad("other", pool_grad("p1"), z);
+  // A MaxPoolGrad read twice stays, and so its ReluGrad.
+  auto twice = pool_grad("p2");
+  auto shared = relu_grad("shared", twice, x);
+  auto both = graph::add(s.sub("both"), shared, twice);
+  // A kept MaxPoolGrad stays.
+  auto kept = pool_grad("p3");
+  auto of_kept = relu_grad("of_kept", kept, x);
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::arithmetic, &log, {kept.node_name()});
+  EXPECT_TRUE(log.empty()) << log[0];
+  for (const auto& stays : {other, shared, of_kept})
+    EXPECT_EQ(op_of(g, stays.node_name()), "ReluGrad") << stays.node_name();
+  (void)both;
+}
+
+TEST_F(optimization_passes, arithmetic_rewrites_inside_a_loop_body) {
+  // The new ReluGrad reads what the MaxPoolGrad read: it stays in the
+  // body's frame, and the graph stays valid.
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {1, 4, 4, 2});
+  auto looped = graph::while_loop(
+    s.sub("loop"),
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 3));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      auto h = graph::relu(b, v[1]);
+      auto y = graph::max_pool(b, h, 2, 2);
+      auto grad = b.add_node("MaxPoolGrad", "MaxPoolGrad", {h, y, y},
+                             {{"T", dtype::float32},
+                              {"ksize", std::vector<int64_t>{1, 2, 2, 1}},
+                              {"strides", std::vector<int64_t>{1, 1, 1, 1}},
+                              {"padding", std::string{"SAME"}}})[0];
+      auto next = b.add_node("ReluGrad", "ReluGrad", {grad, h},
+                             {{"T", dtype::float32}})[0];
+      return std::vector<graph::output>{
+        graph::add(b, v[0], graph::constant(b, 1)), next};
+    },
+    {graph::constant(s, 0), x});
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::arithmetic, &log, {looped[1].node_name()});
+  EXPECT_EQ(log.size(), 1u);
+}
+
 TEST_F(optimization_passes, dead_nodes_go_with_what_only_they_read) {
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32);
@@ -284,15 +381,16 @@ TEST_F(optimization_passes, dead_nodes_go_with_what_only_they_read) {
 TEST_F(optimization_passes, selections_parse_and_name_the_passes) {
   graph::pass_selection sel;
   ASSERT_TRUE(graph::pass_selection::parse("all", &sel).is_ok());
-  EXPECT_EQ(sel.to_string(), "cse,constant_folding,fusion,dead_nodes");
+  EXPECT_EQ(sel.to_string(),
+            "cse,constant_folding,fusion,arithmetic,dead_nodes");
   ASSERT_TRUE(graph::pass_selection::parse("none", &sel).is_ok());
   EXPECT_EQ(sel.to_string(), "none");
   ASSERT_TRUE(graph::pass_selection::parse("fusion,cse", &sel).is_ok());
   EXPECT_EQ(sel.to_string(), "cse,fusion");
   ASSERT_TRUE(graph::pass_selection::parse("-fusion", &sel).is_ok());
-  EXPECT_EQ(sel.to_string(), "cse,constant_folding,dead_nodes");
+  EXPECT_EQ(sel.to_string(), "cse,constant_folding,arithmetic,dead_nodes");
   ASSERT_TRUE(graph::pass_selection::parse("all,-cse", &sel).is_ok());
-  EXPECT_EQ(sel.to_string(), "constant_folding,fusion,dead_nodes");
+  EXPECT_EQ(sel.to_string(), "constant_folding,fusion,arithmetic,dead_nodes");
   auto st = graph::pass_selection::parse("cse,remapper", &sel);
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_NE(st.message().find("'remapper'"), std::string::npos);

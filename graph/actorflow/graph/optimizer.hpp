@@ -3,9 +3,10 @@
 /// Graph optimization passes (white paper §5, TensorFlow's Grappler): a
 /// pipeline the master runs over a run signature's pruned graph before
 /// placement. The standard passes are common subexpression elimination,
-/// constant folding, fusion of MatMul or Conv2D + BiasAdd (+ Relu) and
-/// dead-node removal; each can be switched off per session, per run and from
-/// the command line, and users can append passes of their own.
+/// constant folding, fusion of MatMul or Conv2D + BiasAdd (+ Relu),
+/// algebraic rewrites and dead-node removal; each can be switched off per
+/// session, per run and from the command line, and users can append passes
+/// of their own.
 
 #include <functional>
 #include <set>
@@ -73,7 +74,7 @@ struct pass_selection {
 class pass_pipeline {
 public:
   /// The engine's passes, in the order they run: `cse`,
-  /// `constant_folding`, `fusion`, `dead_nodes`.
+  /// `constant_folding`, `fusion`, `arithmetic`, `dead_nodes`.
   static pass_pipeline standard();
 
   /// Appends `pass`; it runs after the others.
@@ -118,6 +119,14 @@ core::status constant_folding(graph& g, const pass_context& ctx,
 /// remapper), where the device has its kernel.
 core::status fusion(graph& g, const pass_context& ctx,
                     std::vector<std::string>* log);
+
+/// Algebraic rewrites that leave every value as it was, bit for bit
+/// (Grappler's arithmetic optimizer has others of the kind):
+/// ReluGrad(MaxPoolGrad(x, y, g), x) becomes MaxPoolGrad(x, y,
+/// ReluGrad(g, y)), the ReluGrad on the pooled gradient, where nothing else
+/// reads the MaxPoolGrad. The MaxPoolGrad takes the ReluGrad's name.
+core::status arithmetic(graph& g, const pass_context& ctx,
+                        std::vector<std::string>* log);
 
 /// Removes stateless nodes that nothing consumes and no target names,
 /// until none is left (control flow and the runtime's nodes stay).
