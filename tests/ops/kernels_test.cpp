@@ -464,7 +464,7 @@ TEST_F(kernels, float32_convolutions_match_the_float64_path) {
   // the device's two threads (odd batches in unequal slices); float64 runs
   // im2col and OpenBLAS, checked against numpy by the golden cases. Both
   // on the same random values, over strides, dilations and paddings (the
-  // last VALID case leaves columns unread: the float32 im2col path).
+  // fourth case leaves columns unread: the float32 im2col path).
   struct geometry {
     std::vector<int64_t> x, f, strides, dilations;
     std::string padding;
@@ -474,6 +474,10 @@ TEST_F(kernels, float32_convolutions_match_the_float64_path) {
     {{4, 16, 15, 8}, {5, 3, 8, 24}, {1, 2, 2, 1}, {1, 1, 1, 1}, "SAME"},
     {{3, 20, 18, 8}, {3, 3, 8, 16}, {1, 1, 1, 1}, {1, 2, 2, 1}, "VALID"},
     {{6, 15, 16, 4}, {2, 3, 4, 8}, {1, 2, 3, 1}, {1, 1, 1, 1}, "VALID"},
+    // Slices of 16 images: oneDNN picks Winograd for the forward and
+    // input-gradient passes (DNNL_VERBOSE=1 shows jit_wino_4x3).
+    {{32, 16, 16, 24}, {3, 3, 24, 32}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},
+    {{32, 26, 26, 16}, {3, 3, 16, 16}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID"},
   };
   std::mt19937 gen{7};
   auto to = [&](const tensor& t, dtype type) { return cast(t, type); };
@@ -519,23 +523,30 @@ TEST_F(kernels, float32_convolutions_match_the_float64_path) {
 TEST_F(kernels, fused_conv2d_is_conv2d_then_bias_add_then_relu) {
   // float32 through oneDNN's post-ops, float64 through im2col and a pass of
   // its own; against the three ops one after the other.
+  // The second shape runs as Winograd in float32 (slices of 16 images).
+  struct geometry {
+    std::vector<int64_t> x, f, strides;
+  };
+  const geometry cases[] = {{{3, 9, 8, 5}, {3, 3, 5, 7}, {1, 2, 1, 1}},
+                            {{32, 16, 16, 24}, {3, 3, 24, 32}, {1, 1, 1, 1}}};
   std::mt19937 gen{11};
-  for (auto type : {dtype::float32, dtype::float64}) {
-    auto x = random({3, 9, 8, 5}, type, gen),
-         f = random({3, 3, 5, 7}, type, gen), b = random({7}, type, gen);
-    core::attr_map conv{{"T", type},
-                        {"strides", std::vector<int64_t>{1, 2, 1, 1}},
-                        {"padding", std::string{"SAME"}}};
-    auto biased
-      = run1("BiasAdd", {{"T", type}}, {run1("Conv2D", conv, {x, f}), b});
-    auto relu = run1("Relu", {{"T", type}}, {biased});
-    auto fused = conv;
-    fused["fused_ops"] = std::vector<std::string>{"BiasAdd"};
-    test::expect_all_near(run1("_FusedConv2D", fused, {x, f, b}), biased, 1e-5,
-                          "BiasAdd");
-    fused["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu"};
-    test::expect_all_near(run1("_FusedConv2D", fused, {x, f, b}), relu, 1e-5,
-                          "BiasAdd, Relu");
+  for (const auto& g : cases) {
+    for (auto type : {dtype::float32, dtype::float64}) {
+      auto x = random(g.x, type, gen), f = random(g.f, type, gen),
+           b = random({g.f[3]}, type, gen);
+      core::attr_map conv{
+        {"T", type}, {"strides", g.strides}, {"padding", std::string{"SAME"}}};
+      auto biased
+        = run1("BiasAdd", {{"T", type}}, {run1("Conv2D", conv, {x, f}), b});
+      auto relu = run1("Relu", {{"T", type}}, {biased});
+      auto fused = conv;
+      fused["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+      test::expect_all_near(run1("_FusedConv2D", fused, {x, f, b}), biased,
+                            1e-5, "BiasAdd");
+      fused["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu"};
+      test::expect_all_near(run1("_FusedConv2D", fused, {x, f, b}), relu, 1e-5,
+                            "BiasAdd, Relu");
+    }
   }
   // A bias of the wrong length is an error naming the op.
   auto x = tensor{dtype::float32, core::shape{1, 4, 4, 2}};
