@@ -231,28 +231,7 @@ TEST_F(graph_passes, loops_compute_the_same_with_and_without) {
     // arithmetic pass's rewrite must give the same bits).
     auto image
       = graph::placeholder(s.sub("image"), dtype::float32, {1, 4, 4, 2});
-    auto pooled = graph::while_loop(
-      s.sub("pool_loop"),
-      [&](const graph::scope& c, const std::vector<graph::output>& v) {
-        return graph::less(c, v[0], graph::constant(c, 3));
-      },
-      [&](const graph::scope& b, const std::vector<graph::output>& v) {
-        auto h = graph::relu(b, v[1]);
-        auto y = graph::max_pool(b, h, 2, 2);
-        auto back = b.add_node("MaxPoolGrad", "MaxPoolGrad", {h, y, y},
-                               {{"T", dtype::float32},
-                                {"ksize", std::vector<int64_t>{1, 2, 2, 1}},
-                                {"strides", std::vector<int64_t>{1, 1, 1, 1}},
-                                {"padding", std::string{"SAME"}}})[0];
-        auto shifted = graph::sub(b, v[1], graph::constant(b, 0.5f));
-        return std::vector<graph::output>{
-          graph::add(b, v[0], graph::constant(b, 1)),
-          graph::add(b,
-                     b.add_node("ReluGrad", "ReluGrad", {back, h},
-                                {{"T", dtype::float32}})[0],
-                     shifted)};
-      },
-      {graph::constant(s, 0), image});
+    auto pooled = test::relu_pool_grad_loop(s.sub("pool_loop"), image);
     fetches = {outs[0].name(), outs[1].name(), looped[1].name(),
                grad[0]->name(), pooled[1].name()};
   };

@@ -16,6 +16,7 @@
 #include "actorflow/graph/validate.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "common/loop_cases.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -332,25 +333,7 @@ TEST_F(optimization_passes, arithmetic_rewrites_inside_a_loop_body) {
   // body's frame, and the graph stays valid.
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {1, 4, 4, 2});
-  auto looped = graph::while_loop(
-    s.sub("loop"),
-    [&](const graph::scope& c, const std::vector<graph::output>& v) {
-      return graph::less(c, v[0], graph::constant(c, 3));
-    },
-    [&](const graph::scope& b, const std::vector<graph::output>& v) {
-      auto h = graph::relu(b, v[1]);
-      auto y = graph::max_pool(b, h, 2, 2);
-      auto grad = b.add_node("MaxPoolGrad", "MaxPoolGrad", {h, y, y},
-                             {{"T", dtype::float32},
-                              {"ksize", std::vector<int64_t>{1, 2, 2, 1}},
-                              {"strides", std::vector<int64_t>{1, 1, 1, 1}},
-                              {"padding", std::string{"SAME"}}})[0];
-      auto next = b.add_node("ReluGrad", "ReluGrad", {grad, h},
-                             {{"T", dtype::float32}})[0];
-      return std::vector<graph::output>{
-        graph::add(b, v[0], graph::constant(b, 1)), next};
-    },
-    {graph::constant(s, 0), x});
+  auto looped = test::relu_pool_grad_loop(s.sub("loop"), x);
   std::vector<std::string> log;
   auto g = run(s, graph::passes::arithmetic, &log, {looped[1].node_name()});
   EXPECT_EQ(log.size(), 1u);

@@ -18,10 +18,9 @@ const core::node_def* pool_grad_under(const graph& g,
   const auto* pool_grad = g.find(args[0].node);
   if (pool_grad == nullptr || pool_grad->op != "MaxPoolGrad")
     return nullptr;
-  auto i = static_cast<size_t>(g.index_of(pool_grad->name));
   auto pool_args = detail::data_inputs(*pool_grad);
-  if (c.data[i] != 1 || c.control[i] != 0 || ctx.keep.count(pool_grad->name)
-      || pool_grad->device != relu_grad.device || pool_args.size() != 3
+  if (!detail::only_read_by(g, c, ctx.keep, *pool_grad, relu_grad)
+      || pool_args.size() != 3
       || pool_args[0].to_string() != args[1].to_string())
     return nullptr;
   return pool_grad;

@@ -7,18 +7,6 @@ namespace actorflow::graph::passes {
 
 namespace {
 
-/// Whether `node` is the only reader of `producer`'s value and nothing
-/// else depends on it: `producer` can then vanish into a fused node.
-bool only_read_by(const graph& g, const detail::consumers& c,
-                  const pass_context& ctx, const core::node_def& producer,
-                  const core::node_def& node) {
-  auto i = static_cast<size_t>(g.index_of(producer.name));
-  return c.data[i] == 1 && c.control[i] == 0
-         && c.reader[i] == g.index_of(node.name)
-         && ctx.keep.count(producer.name) == 0
-         && producer.device == node.device;
-}
-
 /// The node that reads data input `port` of `node`, if it is an `op`.
 const core::node_def* input_of(const graph& g, const core::node_def& node,
                                size_t port, const char* op) {
@@ -46,7 +34,8 @@ const core::node_def* fusable_product(const graph& g,
                                       const core::node_def& bias) {
   for (const char* op : {"MatMul", "Conv2D"}) {
     const auto* product = input_of(g, bias, 0, op);
-    if (product == nullptr || !only_read_by(g, c, ctx, *product, bias)
+    if (product == nullptr
+        || !detail::only_read_by(g, c, ctx.keep, *product, bias)
         || !has_kernel(ctx, bias, std::string{"_Fused"} + op))
       continue;
     auto type = std::get<core::dtype>(product->attrs.at("T"));
@@ -78,7 +67,7 @@ core::status fusion(graph& g, const pass_context& ctx,
     auto b = static_cast<size_t>(g.index_of(bias.name));
     if (c.reader[b] >= 0) {
       const auto& next = g.nodes()[static_cast<size_t>(c.reader[b])];
-      if (next.op == "Relu" && only_read_by(g, c, ctx, bias, next))
+      if (next.op == "Relu" && detail::only_read_by(g, c, ctx.keep, bias, next))
         last = &next;
     }
     std::vector<std::string> ops_fused{"BiasAdd"};

@@ -98,6 +98,15 @@ consumers::consumers(const graph& g)
   });
 }
 
+bool only_read_by(const graph& g, const consumers& c,
+                  const std::set<std::string>& keep,
+                  const core::node_def& producer, const core::node_def& node) {
+  auto i = static_cast<size_t>(g.index_of(producer.name));
+  return c.data[i] == 1 && c.control[i] == 0
+         && c.reader[i] == g.index_of(node.name)
+         && keep.count(producer.name) == 0 && producer.device == node.device;
+}
+
 core::status remove_nodes(graph& g, const std::vector<bool>& marked) {
   auto& nodes = g.mutable_nodes();
   size_t kept = 0;

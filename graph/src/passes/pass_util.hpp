@@ -2,6 +2,7 @@
 
 // Internal: what the graph passes share.
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,13 @@ struct consumers {
   /// The index of one node reading node `i` (its last reader), or -1.
   std::vector<int> reader;
 };
+
+/// Whether `node` is the only reader of `producer`'s value, on its device,
+/// and nothing else depends on it or keeps it: `producer` can then vanish
+/// into a node that replaces `node`.
+bool only_read_by(const graph& g, const consumers& c,
+                  const std::set<std::string>& keep,
+                  const core::node_def& producer, const core::node_def& node);
 
 /// Removes the nodes at the marked indices and rebuilds the index.
 core::status remove_nodes(graph& g, const std::vector<bool>& marked);
