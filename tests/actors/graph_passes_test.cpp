@@ -145,10 +145,45 @@ TEST_F(graph_passes, a_training_step_trains_the_same_with_and_without) {
   actors::run_metadata all_md, none_md;
   expect_same_with_and_without(build, fetched, {{"x", x}}, 1e-12, &all_md,
                                &none_md);
-  // Both layers fused, the forward pass's repeated square merged.
+  // Both layers fused, the forward pass's repeated square merged, both
+  // weights' gradient products applied as they are made.
   EXPECT_EQ(count_op(all_md, "_FusedMatMul"), 2);
   EXPECT_EQ(count_op(none_md, "_FusedMatMul"), 0);
+  EXPECT_EQ(count_op(all_md, "_MatMulApplyGradientDescent"), 2);
+  EXPECT_EQ(count_op(none_md, "_MatMulApplyGradientDescent"), 0);
   EXPECT_LT(count_op(all_md, "Square"), count_op(none_md, "Square"));
+}
+
+TEST_F(graph_passes, a_float32_step_applies_its_gradients_the_same) {
+  // float32 (oneDNN: the update as an output scale and a sum post-op),
+  // layers large enough that each product is cut over the device's two
+  // threads, three SGD steps with and without the passes.
+  std::vector<std::string> fetched;
+  auto values = [](const std::vector<int64_t>& dims, float scale) {
+    tensor t{dtype::float32, core::shape{dims}};
+    for (int64_t i = 0; i < t.num_elements(); ++i)
+      t.mutable_data<float>()[i] = scale * std::sin(0.37f * float(i) + 0.1f);
+    return t;
+  };
+  auto build = [&](graph::scope& s) {
+    auto x = graph::placeholder(s.sub("x"), dtype::float32, {64, 128});
+    auto w1 = graph::variable(s.sub("fw1"),
+                              graph::constant(s, values({128, 256}, 0.1f)));
+    auto w2 = graph::variable(s.sub("fw2"),
+                              graph::constant(s, values({256, 16}, 0.1f)));
+    auto h = graph::relu(s, graph::matmul(s, x, w1));
+    auto loss
+      = graph::reduce_sum(s, graph::square(s, graph::matmul(s, h, w2)), {0, 1});
+    graph::optimizer sgd;
+    sgd.learning_rate = 0.001;
+    auto train = graph::minimize(s.sub("train"), loss, {w1, w2}, sgd);
+    fetched = {loss.name(), w1.name(), w2.name(), train.name};
+  };
+  actors::run_metadata all_md, none_md;
+  expect_same_with_and_without(build, fetched, {{"x", values({64, 128}, 1.0f)}},
+                               1e-5, &all_md, &none_md);
+  EXPECT_EQ(count_op(all_md, "_MatMulApplyGradientDescent"), 2);
+  EXPECT_EQ(count_op(none_md, "_MatMulApplyGradientDescent"), 0);
 }
 
 TEST_F(graph_passes, a_convolutional_step_trains_the_same_with_and_without) {

@@ -13,6 +13,7 @@
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
+#include "actorflow/graph/training_ops.hpp"
 #include "actorflow/graph/validate.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
@@ -258,6 +259,64 @@ TEST_F(optimization_passes, fusion_stops_where_a_value_has_other_readers) {
   EXPECT_EQ(op_of(g, b2.node_name()), "BiasAdd");
   EXPECT_EQ(op_of(g, ints.node_name()), "BiasAdd");
   (void)both;
+  (void)also;
+}
+
+TEST_F(optimization_passes, fusion_applies_weight_gradients_as_they_are_made) {
+  // Two dense layers trained by minimize, which gates every update on
+  // every gradient: both weights' gradient products and their updates
+  // fuse, the gates between two fused updates do not close a cycle, and
+  // the updates of the biases (no product) stay.
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {4, 3});
+  auto w1 = graph::variable(s.sub("w1"), {3, 5}, dtype::float32);
+  auto b1 = graph::variable(s.sub("b1"), {5}, dtype::float32);
+  auto w2 = graph::variable(s.sub("w2"), {5, 2}, dtype::float32);
+  auto h = graph::relu(s, graph::bias_add(s, graph::matmul(s, x, w1), b1));
+  auto y = graph::matmul(s, h, w2);
+  auto loss = graph::reduce_sum(s, graph::square(s, y), {0, 1});
+  graph::optimizer sgd;
+  sgd.learning_rate = 0.1;
+  auto train = graph::minimize(s.sub("train"), loss, {w1, b1, w2}, sgd);
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::fusion, &log, {train.name});
+  int fused = 0, plain = 0;
+  for (const auto& node : g.nodes()) {
+    fused += node.op == "_MatMulApplyGradientDescent" ? 1 : 0;
+    plain += node.op == "ApplyGradientDescent" ? 1 : 0;
+  }
+  EXPECT_EQ(fused, 2);
+  EXPECT_EQ(plain, 1);
+  for (const auto& node : g.nodes())
+    if (node.op == "_MatMulApplyGradientDescent") {
+      EXPECT_EQ(node.inputs[0].rfind(w1.node_name(), 0) == 0
+                  || node.inputs[0].rfind(w2.node_name(), 0) == 0,
+                true)
+        << node.inputs[0];
+      EXPECT_TRUE(std::get<bool>(node.attrs.at("transpose_a")));
+    }
+}
+
+TEST_F(optimization_passes,
+       fusion_leaves_gradients_that_are_read_or_read_vars) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {3, 3});
+  auto lr = graph::constant(s.sub("lr"), 0.5f);
+  // The product is read twice.
+  auto v1 = graph::variable(s.sub("v1"), {3, 3}, dtype::float32);
+  auto p1 = graph::matmul(s.sub("p1"), x, x);
+  auto u1 = graph::apply_gradient_descent(s.sub("u1"), v1, lr, p1);
+  auto also = graph::square(s.sub("also"), p1);
+  // The product reads a variable the graph changes, by reference.
+  auto v2 = graph::variable(s.sub("v2"), {3, 3}, dtype::float32);
+  auto p2 = graph::matmul(s.sub("p2"), v2, x);
+  auto u2 = graph::apply_gradient_descent(s.sub("u2"), v2, lr, p2);
+  std::vector<std::string> log;
+  auto g
+    = run(s, graph::passes::fusion, &log, {u1.node_name(), u2.node_name()});
+  EXPECT_TRUE(log.empty()) << log[0];
+  EXPECT_EQ(op_of(g, u1.node_name()), "ApplyGradientDescent");
+  EXPECT_EQ(op_of(g, u2.node_name()), "ApplyGradientDescent");
   (void)also;
 }
 

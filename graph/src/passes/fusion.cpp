@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <set>
+
 #include "actorflow/core/device_name.hpp"
 #include "actorflow/graph/optimizer.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
@@ -45,10 +48,149 @@ const core::node_def* fusable_product(const graph& g,
   return nullptr;
 }
 
+/// The nodes whose reference outputs some stateful node reads: the
+/// variables the graph may change.
+std::set<std::string> changed_variables(const graph& g,
+                                        const pass_context& ctx) {
+  std::set<std::string> changed;
+  for (const auto& node : g.nodes()) {
+    const auto* def = ctx.ops.find(node.op);
+    if (def == nullptr || !def->is_stateful)
+      continue;
+    for (const auto& in : detail::data_inputs(node)) {
+      const auto* producer = g.find(in.node);
+      if (producer != nullptr
+          && detail::is_ref_output(ctx.ops, *producer, in.port))
+        changed.insert(producer->name);
+    }
+  }
+  return changed;
+}
+
+/// The names of the nodes `of` depends on, through data or control edges
+/// at any distance.
+std::set<std::string> ancestors(const graph& g, const core::node_def& of) {
+  std::set<std::string> seen;
+  std::vector<const core::node_def*> todo{&of};
+  while (!todo.empty()) {
+    const auto* n = todo.back();
+    todo.pop_back();
+    for (const auto& text : n->inputs) {
+      core::input_ref r;
+      if (!core::input_ref::parse(text, &r) || !seen.insert(r.node).second)
+        continue;
+      if (const auto* in = g.find(r.node))
+        todo.push_back(in);
+    }
+  }
+  return seen;
+}
+
+/// The MatMul whose product an ApplyGradientDescent applies, where the two
+/// can be one `_MatMulApplyGradientDescent`: float or double, nothing else
+/// reads the product's value or keeps it, and it reads no variable the
+/// graph changes by reference (its gradient then cannot depend on when
+/// another variable changes).
+const core::node_def* fusable_gradient(const graph& g,
+                                       const detail::consumers& c,
+                                       const pass_context& ctx,
+                                       const std::set<std::string>& changed,
+                                       const core::node_def& update) {
+  const auto* product = input_of(g, update, 2, "MatMul");
+  if (product == nullptr
+      || !has_kernel(ctx, update, "_MatMulApplyGradientDescent"))
+    return nullptr;
+  auto i = static_cast<size_t>(g.index_of(product->name));
+  if (c.data[i] != 1 || ctx.keep.count(product->name) != 0
+      || product->device != update.device)
+    return nullptr;
+  auto type = std::get<core::dtype>(product->attrs.at("T"));
+  if (type != core::dtype::float32 && type != core::dtype::float64)
+    return nullptr;
+  for (const auto& in : detail::data_inputs(*product))
+    if (changed.count(in.node) != 0
+        && detail::is_ref_output(ctx.ops, *g.find(in.node), in.port))
+      return nullptr;
+  return product;
+}
+
+/// Makes ApplyGradientDescent(var, alpha, MatMul(a, b)) one
+/// `_MatMulApplyGradientDescent(var, alpha, a, b)` named after the update,
+/// one pair at a time. Control edges on the product (minimize gates every
+/// update on every gradient) move to the fused node, except those from
+/// nodes the update itself waits for, where the edge would close a cycle:
+/// another fused update then runs after this one rather than both waiting
+/// for each other's product, which is enough as no fused product reads a
+/// variable that changes.
+core::status fuse_updates(graph& g, const pass_context& ctx,
+                          std::vector<std::string>* log) {
+  auto changed = changed_variables(g, ctx);
+  for (size_t round = 0; round < g.size(); ++round) {
+    detail::consumers c{g};
+    const core::node_def* update = nullptr;
+    const core::node_def* product = nullptr;
+    for (const auto& node : g.nodes()) {
+      if (node.op != "ApplyGradientDescent")
+        continue;
+      product = fusable_gradient(g, c, ctx, changed, node);
+      if (product != nullptr) {
+        update = &node;
+        break;
+      }
+    }
+    if (update == nullptr)
+      return core::status::ok();
+    auto args = detail::data_inputs(*update);
+    auto product_args = detail::data_inputs(*product);
+    core::node_def fused{update->name,
+                         "_MatMulApplyGradientDescent",
+                         {args[0].to_string(), args[1].to_string(),
+                          product_args[0].to_string(),
+                          product_args[1].to_string()},
+                         update->device,
+                         update->attrs};
+    for (const char* attr : {"transpose_a", "transpose_b"}) {
+      auto a = product->attrs.find(attr);
+      if (a != product->attrs.end())
+        fused.attrs[attr] = a->second;
+    }
+    std::set<std::string> controls;
+    for (const auto* part : {product, update})
+      for (const auto& ctl : detail::control_inputs(*part))
+        if (ctl != product->name && controls.insert(ctl).second)
+          fused.inputs.push_back("^" + ctl);
+    auto gone = "^" + product->name;
+    auto moved = "^" + update->name;
+    if (log != nullptr)
+      log->push_back(product->name + " + " + update->name + " are "
+                     + update->name + " (_MatMulApplyGradientDescent)");
+    auto before = ancestors(g, *update);
+    for (auto& node : g.mutable_nodes()) {
+      if (&node == update || &node == product)
+        continue;
+      auto at = std::find(node.inputs.begin(), node.inputs.end(), gone);
+      if (at == node.inputs.end())
+        continue;
+      bool has = std::find(node.inputs.begin(), node.inputs.end(), moved)
+                 != node.inputs.end();
+      if (before.count(node.name) != 0 || has)
+        node.inputs.erase(at);
+      else
+        *at = moved;
+    }
+    std::vector<bool> removed(g.size(), false);
+    removed[static_cast<size_t>(g.index_of(product->name))] = true;
+    *g.find(update->name) = std::move(fused);
+    ACTORFLOW_RETURN_IF_ERROR(detail::remove_nodes(g, removed));
+  }
+  return core::status::ok();
+}
+
 } // namespace
 
 core::status fusion(graph& g, const pass_context& ctx,
                     std::vector<std::string>* log) {
+  ACTORFLOW_RETURN_IF_ERROR(fuse_updates(g, ctx, log));
   detail::consumers c{g};
   std::vector<bool> removed(g.size(), false);
   std::vector<core::node_def> fused; // replaces the node of its name

@@ -18,21 +18,6 @@ bool is_fixed_op(const std::string& op) {
 
 namespace {
 
-/// Whether output `port` of `producer` is a reference.
-bool is_ref_output(const ops::op_registry& ops, const core::node_def& producer,
-                   int port) {
-  const auto* def = ops.find(producer.op);
-  if (def == nullptr)
-    return true; // unknown: assume the worst
-  std::vector<ops::arg_type> in, out;
-  auto attrs = producer.attrs;
-  if (!def->check_attrs(attrs).is_ok()
-      || !def->resolve_types(attrs, &in, &out).is_ok())
-    return true;
-  return port >= static_cast<int>(out.size())
-         || out[static_cast<size_t>(port)].is_ref;
-}
-
 /// Calls `f(from, to, is_control)` for every edge of `g` between nodes
 /// it has, by index.
 template <class F>
@@ -50,6 +35,20 @@ void for_each_edge(const graph& g, F f) {
 }
 
 } // namespace
+
+bool is_ref_output(const ops::op_registry& ops, const core::node_def& producer,
+                   int port) {
+  const auto* def = ops.find(producer.op);
+  if (def == nullptr)
+    return true; // unknown: assume the worst
+  std::vector<ops::arg_type> in, out;
+  auto attrs = producer.attrs;
+  if (!def->check_attrs(attrs).is_ok()
+      || !def->resolve_types(attrs, &in, &out).is_ok())
+    return true;
+  return port >= static_cast<int>(out.size())
+         || out[static_cast<size_t>(port)].is_ref;
+}
 
 bool is_pure(const graph& g, const ops::op_registry& ops,
              const core::node_def& node) {

@@ -17,6 +17,11 @@ namespace actorflow::graph::detail {
 /// merges, folds or removes.
 bool is_fixed_op(const std::string& op);
 
+/// Whether output `port` of `producer` is a reference (true when its op
+/// or types are unknown: assume the worst).
+bool is_ref_output(const ops::op_registry& ops, const core::node_def& producer,
+                   int port);
+
 /// Whether a pass may merge, fold or remove `node`: a known op, stateless,
 /// not fixed, and with no reference input or output (a variable read by
 /// reference can change between two reads).

@@ -76,7 +76,24 @@ core::status register_training_ops(op_registry& r) {
     r, "ApplyAdam", {"var", "m", "v"},
     {"beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad"},
     "grad", {"use_nesterov: bool = false"}));
-  return core::status::ok();
+  // var -= alpha * MatMul(a, b): ApplyGradientDescent of a weight's
+  // gradient product, the product added into the variable as the GEMM
+  // writes it. Written by the fusion pass, never by users.
+  return r.add(op_def_builder("_MatMulApplyGradientDescent")
+                 .input("var: Ref(T)")
+                 .input("alpha: T")
+                 .input("a: T")
+                 .input("b: T")
+                 .output("out: Ref(T)")
+                 .attr("T: {float, double}")
+                 .attr("transpose_a: bool = false")
+                 .attr("transpose_b: bool = false")
+                 .attr("use_locking: bool = false")
+                 .shape_fn([](shape_context& ctx) {
+                   ctx.set_output(0, ctx.input(0));
+                   return core::status::ok();
+                 })
+                 .stateful());
 }
 
 } // namespace actorflow::ops::defs

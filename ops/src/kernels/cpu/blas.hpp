@@ -8,7 +8,7 @@
 
 namespace actorflow::ops::cpu {
 
-/// C = op(A) op(B) + beta C for row-major float or double matrices
+/// C = alpha op(A) op(B) + beta C for row-major float or double matrices
 /// (op(A) is [m, k], op(B) [k, n], leading dimensions lda, ldb, ldc),
 /// through OpenBLAS.
 ///
@@ -21,6 +21,6 @@ namespace actorflow::ops::cpu {
 template <class T>
 void gemm(kernel_context* ctx, bool trans_a, bool trans_b, int64_t m, int64_t n,
           int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
-          T* c, int64_t ldc);
+          T* c, int64_t ldc, T alpha = T(1));
 
 } // namespace actorflow::ops::cpu

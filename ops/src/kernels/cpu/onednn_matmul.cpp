@@ -28,9 +28,10 @@ struct block {
   bool trans_a, trans_b;
   int64_t m, n, k, lda, ldb, ldc;
   bool bias, relu;
+  bool accumulate; ///< C += alpha op(A) op(B), alpha given at run time.
 
   std::vector<int64_t> key() const {
-    return {trans_a, trans_b, m, n, k, lda, ldb, ldc, bias, relu};
+    return {trans_a, trans_b, m, n, k, lda, ldb, ldc, bias, relu, accumulate};
   }
 };
 
@@ -61,6 +62,12 @@ std::shared_ptr<const plan> make(const dnnl::engine& engine, const block& s) {
     relu.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
     attr.set_post_ops(relu);
   }
+  if (s.accumulate) {
+    attr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+    dnnl::post_ops sum;
+    sum.append_sum(1.0f);
+    attr.set_post_ops(sum);
+  }
   dnnl::matmul::primitive_desc pd;
   if (s.bias) {
     result->bias = matrix(1, s.n, s.n, false);
@@ -80,7 +87,8 @@ struct onednn_matmul::impl {
 
   /// Runs one block; pointers are the block's own corners.
   core::status run(kernel_context& ctx, const block& s, const float* a,
-                   const float* b, const float* bias, float* c) {
+                   const float* b, const float* bias, const float* scale,
+                   float* c) {
     return onednn::guarded("MatMul", [&] {
       auto pl = plans.get(
         s.key(), [&](const dnnl::engine& engine) { return make(engine, s); });
@@ -102,6 +110,11 @@ struct onednn_matmul::impl {
       if (s.bias)
         args.emplace(DNNL_ARG_BIAS,
                      memory{pl->bias, engine, const_cast<float*>(bias)});
+      if (s.accumulate)
+        args.emplace(DNNL_ARG_ATTR_OUTPUT_SCALES,
+                     memory{{{1}, memory::data_type::f32, memory::dims{1}},
+                            engine,
+                            const_cast<float*>(scale)});
       dnnl::stream stream{engine};
       pl->primitive.execute(stream, args);
       stream.wait();
@@ -121,6 +134,24 @@ core::status onednn_matmul::multiply(kernel_context& ctx, bool trans_a,
                                      const float* b, int64_t ldb,
                                      const float* bias, bool relu, float* c,
                                      int64_t ldc) {
+  return run(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, bias, relu,
+             nullptr, c, ldc);
+}
+
+core::status onednn_matmul::accumulate(kernel_context& ctx, bool trans_a,
+                                       bool trans_b, int64_t m, int64_t n,
+                                       int64_t k, const float* a, int64_t lda,
+                                       const float* b, int64_t ldb, float alpha,
+                                       float* c, int64_t ldc) {
+  return run(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, nullptr, false,
+             &alpha, c, ldc);
+}
+
+core::status onednn_matmul::run(kernel_context& ctx, bool trans_a, bool trans_b,
+                                int64_t m, int64_t n, int64_t k, const float* a,
+                                int64_t lda, const float* b, int64_t ldb,
+                                const float* bias, bool relu,
+                                const float* scale, float* c, int64_t ldc) {
   parallel_split split{&ctx, m * n * k >= split_threshold};
   // Cut the longer side of C into blocks of whole rows or columns; on a
   // tie, columns (oneDNN's kernels like long rows of C: 128 x 512 x 784
@@ -133,7 +164,8 @@ core::status onednn_matmul::multiply(kernel_context& ctx, bool trans_a,
   split.run(parts, [&](int part) {
     auto first = side * part / parts;
     auto size = side * (part + 1) / parts - first;
-    block s{trans_a, trans_b, m, n, k, lda, ldb, ldc, bias != nullptr, relu};
+    block s{trans_a, trans_b,         m, n, k, lda, ldb, ldc, bias != nullptr,
+            relu,    scale != nullptr};
     const float* pa = a;
     const float* pb = b;
     const float* pbias = bias;
@@ -155,9 +187,9 @@ core::status onednn_matmul::multiply(kernel_context& ctx, bool trans_a,
     // CNN's dense layer, 128 x 1024 x 1568 a block, takes 1.68 ms so and
     // 1.94 ms with gemm:jit writing C in place (one thread).
     auto& st = failed[static_cast<size_t>(part)];
-    if (s.ldc == s.n || !dense(s.m, s.k, s.lda, s.trans_a)
+    if (s.ldc == s.n || s.accumulate || !dense(s.m, s.k, s.lda, s.trans_a)
         || !dense(s.k, s.n, s.ldb, s.trans_b)) {
-      st = impl_->run(ctx, s, pa, pb, pbias, pc);
+      st = impl_->run(ctx, s, pa, pb, pbias, scale, pc);
       return;
     }
     core::tensor block_c;
@@ -168,7 +200,7 @@ core::status onednn_matmul::multiply(kernel_context& ctx, bool trans_a,
     auto* dense_c = reinterpret_cast<float*>(block_c.mutable_data<uint8_t>());
     auto ldc = s.ldc;
     s.ldc = s.n;
-    st = impl_->run(ctx, s, pa, pb, pbias, dense_c);
+    st = impl_->run(ctx, s, pa, pb, pbias, nullptr, dense_c);
     for (int64_t row = 0; row < s.m && st.is_ok(); ++row)
       std::copy_n(dense_c + row * s.n, s.n, pc + row * ldc);
   });

@@ -36,7 +36,22 @@ public:
                         int64_t lda, const float* b, int64_t ldb,
                         const float* bias, bool relu, float* c, int64_t ldc);
 
+  /// C += alpha op(A) op(B), the same shapes: oneDNN scales the product
+  /// and adds it to C as it writes it (a runtime output scale and a sum
+  /// post-op), so no product is stored on the way.
+  core::status accumulate(kernel_context& ctx, bool trans_a, bool trans_b,
+                          int64_t m, int64_t n, int64_t k, const float* a,
+                          int64_t lda, const float* b, int64_t ldb, float alpha,
+                          float* c, int64_t ldc);
+
 private:
+  /// What `multiply` and `accumulate` share: `scale` is null for a plain
+  /// product, else alpha (with C added to).
+  core::status run(kernel_context& ctx, bool trans_a, bool trans_b, int64_t m,
+                   int64_t n, int64_t k, const float* a, int64_t lda,
+                   const float* b, int64_t ldb, const float* bias, bool relu,
+                   const float* scale, float* c, int64_t ldc);
+
   struct impl;
   std::unique_ptr<impl> impl_;
 };

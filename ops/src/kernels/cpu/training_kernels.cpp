@@ -5,7 +5,9 @@
 // so a reader of the old value never sees it change. float16 and bfloat16
 // compute in float.
 
+#include "blas.hpp"
 #include "kernels.hpp"
+#include "onednn_matmul.hpp"
 #include "parallel_split.hpp"
 
 #include <algorithm>
@@ -222,6 +224,64 @@ struct adam {
   }
 };
 
+/// var -= alpha * op(a) op(b) (`_MatMulApplyGradientDescent`, made by the
+/// fusion pass from a weight's gradient product and its update): the
+/// product goes into the variable as the GEMM writes it -- oneDNN's
+/// output scale and sum post-op for float32, OpenBLAS's alpha and beta = 1
+/// for double -- so the gradient is never stored and the variable is
+/// read and written once rather than twice.
+template <class T>
+class matmul_gradient_descent_kernel : public basic_kernel {
+public:
+  explicit matmul_gradient_descent_kernel(kernel_construction& ctx) {
+    init_ = ctx.get_attr("transpose_a", &transpose_a_);
+    if (init_.is_ok())
+      init_ = ctx.get_attr("transpose_b", &transpose_b_);
+  }
+
+  void compute(kernel_context& ctx) override {
+    T alpha{};
+    ACTORFLOW_OP_REQUIRES_OK(ctx, scalar_input<T>(ctx, 1, &alpha));
+    const auto& a = ctx.input(2);
+    const auto& b = ctx.input(3);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, a.shape().rank() == 2 && b.shape().rank() == 2,
+      core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
+                                   a.shape().to_string(), " and ",
+                                   b.shape().to_string()));
+    auto m = a.shape().dim(transpose_a_ ? 1 : 0);
+    auto k = a.shape().dim(transpose_a_ ? 0 : 1);
+    auto n = b.shape().dim(transpose_b_ ? 0 : 1);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, k == b.shape().dim(transpose_b_ ? 1 : 0),
+      core::invalid_argument_error(
+        "MatMul inner dimensions differ: ", a.shape().to_string(), " times ",
+        b.shape().to_string()));
+    locked_slots locked{ctx, 1};
+    ACTORFLOW_OP_REQUIRES_OK(ctx, locked.status());
+    core::tensor* var = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             locked.writable(0, core::shape{m, n}, ctx, &var));
+    if (m > 0 && n > 0 && k > 0) {
+      auto lda = a.shape().dim(1), ldb = b.shape().dim(1);
+      if constexpr (std::is_same_v<T, float>)
+        ACTORFLOW_OP_REQUIRES_OK(
+          ctx, dnn_.accumulate(ctx, transpose_a_, transpose_b_, m, n, k,
+                               a.data<float>(), lda, b.data<float>(), ldb,
+                               -alpha, var->mutable_data<float>(), n));
+      else
+        gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(), lda,
+                b.data<T>(), ldb, T(1), var->mutable_data<T>(), n, -alpha);
+    }
+    ctx.set_output_ref(0, ctx.input_ref(0));
+  }
+
+private:
+  bool transpose_a_ = false;
+  bool transpose_b_ = false;
+  onednn_matmul dnn_;
+};
+
 template <class Update>
 struct for_update {
   template <class T>
@@ -231,6 +291,8 @@ struct for_update {
 } // namespace
 
 void register_training_kernels(kernel_registry& r) {
+  r.add_typed<matmul_gradient_descent_kernel, float, double>(
+    "_MatMulApplyGradientDescent", device_type);
   r.add_typed<for_update<gradient_descent>::kernel, Eigen::half,
               Eigen::bfloat16, float, double>("ApplyGradientDescent",
                                               device_type);
