@@ -33,6 +33,23 @@ void blas(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha,
 
 } // namespace
 
+core::status product_dims(const core::tensor& a, const core::tensor& b,
+                          bool transpose_a, bool transpose_b, int64_t* m,
+                          int64_t* n, int64_t* k) {
+  if (a.shape().rank() != 2 || b.shape().rank() != 2)
+    return core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
+                                        a.shape().to_string(), " and ",
+                                        b.shape().to_string());
+  *m = a.shape().dim(transpose_a ? 1 : 0);
+  *k = a.shape().dim(transpose_a ? 0 : 1);
+  *n = b.shape().dim(transpose_b ? 0 : 1);
+  if (*k != b.shape().dim(transpose_b ? 1 : 0))
+    return core::invalid_argument_error(
+      "MatMul inner dimensions differ: ", a.shape().to_string(), " times ",
+      b.shape().to_string());
+  return core::status::ok();
+}
+
 template <class T>
 void gemm(kernel_context* ctx, bool ta, bool tb, int64_t m, int64_t n,
           int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,

@@ -4,9 +4,17 @@
 
 #include <cstdint>
 
+#include "actorflow/core/status.hpp"
+#include "actorflow/core/tensor.hpp"
 #include "actorflow/ops/kernel_context.hpp"
 
 namespace actorflow::ops::cpu {
+
+/// The dimensions of op(a) [m, k] times op(b) [k, n] for MatMul's rank-2
+/// inputs, or why they do not multiply.
+core::status product_dims(const core::tensor& a, const core::tensor& b,
+                          bool transpose_a, bool transpose_b, int64_t* m,
+                          int64_t* n, int64_t* k);
 
 /// C = alpha op(A) op(B) + beta C for row-major float or double matrices
 /// (op(A) is [m, k], op(B) [k, n], leading dimensions lda, ldb, ldc),

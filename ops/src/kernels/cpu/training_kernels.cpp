@@ -244,19 +244,9 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(ctx, scalar_input<T>(ctx, 1, &alpha));
     const auto& a = ctx.input(2);
     const auto& b = ctx.input(3);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, a.shape().rank() == 2 && b.shape().rank() == 2,
-      core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
-                                   a.shape().to_string(), " and ",
-                                   b.shape().to_string()));
-    auto m = a.shape().dim(transpose_a_ ? 1 : 0);
-    auto k = a.shape().dim(transpose_a_ ? 0 : 1);
-    auto n = b.shape().dim(transpose_b_ ? 0 : 1);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, k == b.shape().dim(transpose_b_ ? 1 : 0),
-      core::invalid_argument_error(
-        "MatMul inner dimensions differ: ", a.shape().to_string(), " times ",
-        b.shape().to_string()));
+    int64_t m = 0, n = 0, k = 0;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, product_dims(a, b, transpose_a_, transpose_b_, &m, &n, &k));
     locked_slots locked{ctx, 1};
     ACTORFLOW_OP_REQUIRES_OK(ctx, locked.status());
     core::tensor* var = nullptr;
