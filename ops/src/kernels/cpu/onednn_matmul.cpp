@@ -27,8 +27,8 @@ struct plan {
 struct block {
   bool trans_a, trans_b;
   int64_t m, n, k, lda, ldb, ldc;
-  bool bias, relu;
-  bool accumulate; ///< C += alpha op(A) op(B), alpha given at run time.
+  bool bias = false, relu = false;
+  bool accumulate = false; ///< C += alpha op(A) op(B), alpha at run time.
 
   std::vector<int64_t> key() const {
     return {trans_a, trans_b, m, n, k, lda, ldb, ldc, bias, relu, accumulate};
@@ -164,8 +164,10 @@ core::status onednn_matmul::run(kernel_context& ctx, bool trans_a, bool trans_b,
   split.run(parts, [&](int part) {
     auto first = side * part / parts;
     auto size = side * (part + 1) / parts - first;
-    block s{trans_a, trans_b,         m, n, k, lda, ldb, ldc, bias != nullptr,
-            relu,    scale != nullptr};
+    block s{trans_a, trans_b, m, n, k, lda, ldb, ldc};
+    s.bias = bias != nullptr;
+    s.relu = relu;
+    s.accumulate = scale != nullptr;
     const float* pa = a;
     const float* pb = b;
     const float* pbias = bias;
@@ -185,7 +187,8 @@ core::status onednn_matmul::run(kernel_context& ctx, bool trans_a, bool trans_b,
     // column block of C is not dense. Where A's and B's blocks are, the
     // block goes to dense scratch, copied into C after: dx = dy W^T of the
     // CNN's dense layer, 128 x 1024 x 1568 a block, takes 1.68 ms so and
-    // 1.94 ms with gemm:jit writing C in place (one thread).
+    // 1.94 ms with gemm:jit writing C in place (one thread). A block that
+    // adds to C writes C itself.
     auto& st = failed[static_cast<size_t>(part)];
     if (s.ldc == s.n || s.accumulate || !dense(s.m, s.k, s.lda, s.trans_a)
         || !dense(s.k, s.n, s.ldb, s.trans_b)) {
