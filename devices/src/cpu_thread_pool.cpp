@@ -34,7 +34,19 @@ void cpu_thread_pool::Schedule(std::function<void()> fn) {
   std::lock_guard<std::mutex> guard{mtx_};
   tasks_.push_back(std::move(fn));
   queued_.fetch_add(1, std::memory_order_release);
-  if (sleeping_ > 0)
+  // A thread that polls takes the task within a microsecond or two; waking
+  // a sleeping one as well only disturbs the machine: a futex call for the
+  // waker, and on a 2-vCPU VM a wakee that competes with the kernel that
+  // split its work, finds nothing left and polls on. In the MLP step the
+  // helper block of a split product started 12-23 us after the split on
+  // average (in slow minutes 25 us at the median) and the two halves
+  // ended 7-14 us apart; waking only for tasks no polling thread will
+  // take, 3-5 us and 5-7 (docs/performance.md, P3). A thread leaves the count
+  // before it takes `mtx_` to sleep and then checks the queue, so no task is
+  // left waiting while every thread sleeps.
+  if (sleeping_ > 0
+      && static_cast<int>(tasks_.size())
+           > polling_.load(std::memory_order_relaxed))
     wake_.notify_one();
 }
 
@@ -53,6 +65,7 @@ bool cpu_thread_pool::pop(std::function<void()>& fn) {
   fn = std::move(tasks_.front());
   tasks_.pop_front();
   queued_.fetch_sub(1, std::memory_order_relaxed);
+  polling_.fetch_sub(1, std::memory_order_relaxed);
   return true;
 }
 
@@ -61,11 +74,13 @@ void cpu_thread_pool::run(int id) {
   current_id = id;
   std::function<void()> fn;
   auto last_task = clock::now();
+  polling_.fetch_add(1, std::memory_order_relaxed);
   while (!stopping_.load(std::memory_order_relaxed)) {
     if (queued_.load(std::memory_order_acquire) > 0 && pop(fn)) {
       fn();
       fn = nullptr;
       last_task = clock::now();
+      polling_.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
     if (clock::now() - last_task < spin_) {
@@ -76,10 +91,12 @@ void cpu_thread_pool::run(int id) {
       std::this_thread::yield();
       continue;
     }
+    polling_.fetch_sub(1, std::memory_order_relaxed);
     std::unique_lock<std::mutex> guard{mtx_};
     ++sleeping_;
     wake_.wait(guard, [this] { return stopping_ || !tasks_.empty(); });
     --sleeping_;
+    polling_.fetch_add(1, std::memory_order_relaxed);
     guard.unlock();
     last_task = clock::now(); // woken for work: poll again after it
   }

@@ -18,7 +18,8 @@ namespace actorflow::devices {
 /// A CPU device's intra-op threads, as Eigen's `ThreadPoolInterface`: each
 /// thread keeps polling for work for `spin` after its last task, yielding
 /// its core to any thread that needs it, before it sleeps on a condition
-/// variable.
+/// variable. A new task wakes a sleeping thread only if more tasks wait
+/// than threads poll.
 ///
 /// A kernel split over the pool hands its blocks to threads that finished
 /// the previous kernel's blocks microseconds before; a thread that went to
@@ -60,6 +61,8 @@ private:
   std::atomic<int> queued_{0}; ///< tasks_.size(), read while polling.
   std::atomic<bool> stopping_{false};
   int sleeping_ = 0; ///< Guarded by `mtx_`.
+  /// Threads polling for work: neither running a task nor asleep.
+  std::atomic<int> polling_{0};
   std::vector<std::thread> threads_;
 };
 

@@ -1,6 +1,7 @@
 // The CPU device's intra-op pool (devices/src/cpu_thread_pool.hpp): every
 // task runs, on a thread that knows its index; threads that went to sleep
-// wake for new work; a pool stops at once while its threads poll.
+// wake for new work, as many as the waiting tasks need; a pool stops at once
+// while its threads poll.
 
 #include <gtest/gtest.h>
 
@@ -91,6 +92,39 @@ TEST(cpu_thread_pool, threads_that_sleep_at_once_wake_for_each_task) {
     finished.wait_for(i);
   }
   EXPECT_EQ(finished.count(), 200);
+}
+
+TEST(cpu_thread_pool, two_tasks_that_wait_for_each_other_get_two_threads) {
+  // Each task waits (at most 10 s) until both have started: a pool that
+  // wakes a sleeping thread only for tasks no polling thread will take
+  // must still give the second task a thread of its own, whether the
+  // threads poll (a long spin) or sleep at once (none).
+  for (auto spin : {std::chrono::microseconds{0},
+                    std::chrono::microseconds{std::chrono::hours{1}}}) {
+    cpu_thread_pool pool{2, spin};
+    for (int round = 0; round < 50; ++round) {
+      std::mutex mtx;
+      std::condition_variable cv;
+      int started = 0;
+      int met = 0;
+      counter finished;
+      auto task = [&] {
+        {
+          std::unique_lock<std::mutex> guard{mtx};
+          ++started;
+          cv.notify_all();
+          if (cv.wait_for(guard, 10s, [&] { return started == 2; }))
+            ++met;
+        }
+        finished.done();
+      };
+      pool.Schedule(task);
+      pool.Schedule(task);
+      finished.wait_for(2);
+      ASSERT_EQ(met, 2) << "round " << round << ", spin " << spin.count()
+                        << " us: the tasks did not run at once";
+    }
+  }
 }
 
 TEST(cpu_thread_pool, a_pool_stops_at_once_while_its_threads_poll) {
