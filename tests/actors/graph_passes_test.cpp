@@ -151,13 +151,16 @@ TEST_F(graph_passes, a_training_step_trains_the_same_with_and_without) {
   EXPECT_EQ(count_op(none_md, "_FusedMatMul"), 0);
   EXPECT_EQ(count_op(all_md, "_MatMulApplyGradientDescent"), 2);
   EXPECT_EQ(count_op(none_md, "_MatMulApplyGradientDescent"), 0);
+  EXPECT_EQ(count_op(all_md, "_MatMulReluGrad"), 1);
+  EXPECT_EQ(count_op(none_md, "_MatMulReluGrad"), 0);
   EXPECT_LT(count_op(all_md, "Square"), count_op(none_md, "Square"));
 }
 
 TEST_F(graph_passes, a_float32_step_applies_its_gradients_the_same) {
-  // float32 (oneDNN: the update as an output scale and a sum post-op),
-  // layers large enough that each product is cut over the device's two
-  // threads, three SGD steps with and without the passes.
+  // float32 (oneDNN: the update as an output scale and a sum post-op, the
+  // hidden layer's ReluGrad applied to each block of its product), layers
+  // large enough that each product is cut over the device's two threads,
+  // three SGD steps with and without the passes.
   std::vector<std::string> fetched;
   auto values = [](const std::vector<int64_t>& dims, float scale) {
     tensor t{dtype::float32, core::shape{dims}};
@@ -170,7 +173,7 @@ TEST_F(graph_passes, a_float32_step_applies_its_gradients_the_same) {
     auto w1 = graph::variable(s.sub("fw1"),
                               graph::constant(s, values({128, 256}, 0.1f)));
     auto w2 = graph::variable(s.sub("fw2"),
-                              graph::constant(s, values({256, 16}, 0.1f)));
+                              graph::constant(s, values({256, 64}, 0.1f)));
     auto h = graph::relu(s, graph::matmul(s, x, w1));
     auto loss
       = graph::reduce_sum(s, graph::square(s, graph::matmul(s, h, w2)), {0, 1});
@@ -184,6 +187,7 @@ TEST_F(graph_passes, a_float32_step_applies_its_gradients_the_same) {
                                1e-5, &all_md, &none_md);
   EXPECT_EQ(count_op(all_md, "_MatMulApplyGradientDescent"), 2);
   EXPECT_EQ(count_op(none_md, "_MatMulApplyGradientDescent"), 0);
+  EXPECT_EQ(count_op(all_md, "_MatMulReluGrad"), 1);
 }
 
 TEST_F(graph_passes, a_convolutional_step_trains_the_same_with_and_without) {

@@ -297,6 +297,48 @@ TEST_F(optimization_passes, fusion_applies_weight_gradients_as_they_are_made) {
     }
 }
 
+TEST_F(optimization_passes, fusion_masks_input_gradients_as_made) {
+  // The gradient of the first layer's output passes the Relu of that
+  // layer: ReluGrad(MatMul(dy, w2^T), h) becomes one _MatMulReluGrad named
+  // after the ReluGrad. A ReluGrad of a product read twice, or of a kept
+  // one, stays.
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {4, 3});
+  auto w1 = graph::placeholder(s.sub("w1"), dtype::float32, {3, 5});
+  auto w2 = graph::placeholder(s.sub("w2"), dtype::float32, {5, 2});
+  auto h = graph::relu(s.sub("h"), graph::matmul(s, x, w1));
+  auto y = graph::matmul(s, h, w2);
+  auto loss = graph::reduce_sum(s, graph::square(s, y), {0, 1});
+  auto dw1 = graph::gradients(s.sub("grad"), {loss}, {w1});
+  ASSERT_TRUE(dw1[0].has_value());
+  auto relu_grad = s.graph_def().find(dw1[0]->node_name())->inputs[1];
+  relu_grad = relu_grad.substr(0, relu_grad.find(':'));
+  ASSERT_EQ(op_of(s.graph_def(), relu_grad), "ReluGrad");
+  const auto product = s.graph_def().find(relu_grad)->inputs[0];
+  auto twice = graph::matmul(s.sub("twice"), x, w1);
+  auto masked_twice = s.add_node("ReluGrad", "masked_twice", {twice, h},
+                                 {{"T", dtype::float32}})[0];
+  auto also = graph::square(s.sub("also"), twice);
+  auto kept = graph::matmul(s.sub("kept"), x, w1);
+  auto masked_kept = s.add_node("ReluGrad", "masked_kept", {kept, h},
+                                {{"T", dtype::float32}})[0];
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::fusion, &log,
+               {dw1[0]->node_name(), masked_twice.node_name(), also.node_name(),
+                kept.node_name(), masked_kept.node_name()});
+  ASSERT_EQ(log.size(), 1u) << log[0];
+  const auto* fused = g.find(relu_grad);
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op, "_MatMulReluGrad");
+  EXPECT_EQ(g.find(product), nullptr);
+  EXPECT_TRUE(std::get<bool>(fused->attrs.at("transpose_b")));
+  EXPECT_EQ(fused->inputs[2], h.name());
+  EXPECT_EQ(op_of(g, masked_twice.node_name()), "ReluGrad");
+  EXPECT_EQ(op_of(g, twice.node_name()), "MatMul");
+  EXPECT_EQ(op_of(g, masked_kept.node_name()), "ReluGrad");
+  EXPECT_EQ(op_of(g, kept.node_name()), "MatMul");
+}
+
 TEST_F(optimization_passes,
        fusion_leaves_gradients_that_are_read_or_read_vars) {
   graph::scope s{registry};

@@ -98,10 +98,13 @@ TEST_F(kernels, matmul_matches_numpy_with_and_without_transposes) {
 }
 
 TEST_F(kernels, float32_products_match_the_float64_path) {
-  // float32 MatMul and _FusedMatMul run oneDNN's matmul, a large product cut
-  // over the device's two threads by rows or columns of C (odd sizes in
-  // unequal blocks); float64 runs OpenBLAS, checked against numpy by the
+  // float32 MatMul, _FusedMatMul and _MatMulReluGrad run oneDNN's matmul, a
+  // large product cut over the device's two threads by rows or columns of
+  // C (odd sizes in unequal blocks; a block written in place or through
+  // dense scratch); float64 runs OpenBLAS, checked against numpy by the
   // golden cases. Both on the same random values, every transpose.
+  // ReluGrad only selects, so _MatMulReluGrad gives the very bits of
+  // MatMul then ReluGrad in each dtype.
   struct product {
     int64_t m, k, n;
   };
@@ -127,10 +130,22 @@ TEST_F(kernels, float32_products_match_the_float64_path) {
         auto y = run1("MatMul", attrs(dtype::float64), {a, b});
         auto biased = run1("BiasAdd", {{"T", dtype::float64}}, {y, bias});
         auto relu = run1("Relu", {{"T", dtype::float64}}, {biased});
+        auto features = random({p.m, p.n}, dtype::float64, gen);
+        test::expect_all_near(
+          run1("_MatMulReluGrad", attrs(dtype::float64), {a, b, features}),
+          run1("ReluGrad", {{"T", dtype::float64}}, {y, features}), 0.0,
+          "_MatMulReluGrad float64 " + what);
         auto a32 = cast(a, dtype::float32), b32 = cast(b, dtype::float32),
-             bias32 = cast(bias, dtype::float32);
-        test::expect_all_near(run1("MatMul", attrs(dtype::float32), {a32, b32}),
-                              cast(y, dtype::float32), 1e-4, "MatMul " + what);
+             bias32 = cast(bias, dtype::float32),
+             features32 = cast(features, dtype::float32);
+        auto y32 = run1("MatMul", attrs(dtype::float32), {a32, b32});
+        test::expect_all_near(y32, cast(y, dtype::float32), 1e-4,
+                              "MatMul " + what);
+        test::expect_all_near(
+          run1("_MatMulReluGrad", attrs(dtype::float32),
+               {a32, b32, features32}),
+          run1("ReluGrad", {{"T", dtype::float32}}, {y32, features32}), 0.0,
+          "_MatMulReluGrad float32 " + what);
         auto fused = attrs(dtype::float32);
         fused["fused_ops"] = std::vector<std::string>{"BiasAdd"};
         test::expect_all_near(run1("_FusedMatMul", fused, {a32, b32, bias32}),
@@ -149,6 +164,19 @@ TEST_F(kernels, matmul_rejects_mismatched_inner_dimensions) {
                 {{golden["mm_a"], nullptr}, {golden["mm_a"], nullptr}}, &outs);
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_NE(st.message().find("inner dimensions"), std::string::npos);
+}
+
+TEST_F(kernels, matmul_relu_grad_rejects_features_of_another_shape) {
+  std::vector<ops::entry> outs;
+  auto a = tensor::from_vector<float>({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto b = tensor::from_vector<float>({3, 2}, {1, 0, 0, 1, 1, 1});
+  auto features = tensor::from_vector<float>({2, 3}, {1, 1, 1, 1, 1, 1});
+  auto st = run("_MatMulReluGrad", {{"T", dtype::float32}},
+                {{a, nullptr}, {b, nullptr}, {features, nullptr}}, &outs);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_NE(st.message().find("features of the product's shape [2,2]"),
+            std::string::npos)
+    << st.to_string();
 }
 
 TEST_F(kernels, binary_ops_broadcast_like_numpy) {

@@ -3,10 +3,11 @@
 /// Graph optimization passes (white paper §5, TensorFlow's Grappler): a
 /// pipeline the master runs over a run signature's pruned graph before
 /// placement. The standard passes are common subexpression elimination,
-/// constant folding, fusion of MatMul or Conv2D + BiasAdd (+ Relu) and of
-/// a weight's gradient product with its update, algebraic rewrites and
-/// dead-node removal; each can be switched off per session, per run and
-/// from the command line, and users can append passes of their own.
+/// constant folding, fusion (MatMul or Conv2D + BiasAdd (+ Relu), a
+/// weight's gradient product + its update, an input gradient's product +
+/// its ReluGrad), algebraic rewrites and dead-node removal; each can be
+/// switched off per session, per run and from the command line, and users
+/// can append passes of their own.
 
 #include <functional>
 #include <set>
@@ -119,8 +120,10 @@ core::status constant_folding(graph& g, const pass_context& ctx,
 /// remapper), and ApplyGradientDescent(var, alpha, MatMul(a, b)) by one
 /// `_MatMulApplyGradientDescent` named after the update, which adds the
 /// scaled product into the variable as the GEMM writes it (the product
-/// read by nothing else and reading no variable the graph changes), where
-/// the device has the kernel.
+/// read by nothing else and reading no variable the graph changes), and
+/// ReluGrad(MatMul(a, b), features) by one `_MatMulReluGrad` named after
+/// the ReluGrad (the product read by nothing else), where the device has
+/// the kernel.
 core::status fusion(graph& g, const pass_context& ctx,
                     std::vector<std::string>* log);
 

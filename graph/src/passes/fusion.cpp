@@ -186,11 +186,57 @@ core::status fuse_updates(graph& g, const pass_context& ctx,
   return core::status::ok();
 }
 
+/// Makes ReluGrad(MatMul(a, b), features) one `_MatMulReluGrad(a, b,
+/// features)` named after the ReluGrad, where the product is float or
+/// double, and read by nothing else (a layer's input gradient through the
+/// Relu before the layer).
+core::status fuse_relu_grads(graph& g, const pass_context& ctx,
+                             std::vector<std::string>* log) {
+  detail::consumers c{g};
+  std::vector<bool> removed(g.size(), false);
+  std::vector<core::node_def> fused; // replaces the node of its name
+  for (const auto& relu_grad : g.nodes()) {
+    if (relu_grad.op != "ReluGrad")
+      continue;
+    const auto* product = input_of(g, relu_grad, 0, "MatMul");
+    if (product == nullptr
+        || !detail::only_read_by(g, c, ctx.keep, *product, relu_grad)
+        || !has_kernel(ctx, relu_grad, "_MatMulReluGrad"))
+      continue;
+    auto type = std::get<core::dtype>(product->attrs.at("T"));
+    if (type != core::dtype::float32 && type != core::dtype::float64)
+      continue;
+    auto args = detail::data_inputs(*product);
+    core::node_def node{relu_grad.name,
+                        "_MatMulReluGrad",
+                        {args[0].to_string(), args[1].to_string(),
+                         detail::data_inputs(relu_grad)[1].to_string()},
+                        relu_grad.device,
+                        product->attrs};
+    node.attrs.erase("grad_a");
+    node.attrs.erase("grad_b");
+    for (const auto* part : {product, &relu_grad})
+      for (const auto& ctl : detail::control_inputs(*part))
+        node.inputs.push_back("^" + ctl);
+    removed[static_cast<size_t>(g.index_of(product->name))] = true;
+    if (log != nullptr)
+      log->push_back(product->name + " + " + relu_grad.name + " are "
+                     + relu_grad.name + " (_MatMulReluGrad)");
+    fused.push_back(std::move(node));
+  }
+  if (fused.empty())
+    return core::status::ok();
+  for (auto& node : fused)
+    *g.find(node.name) = std::move(node);
+  return detail::remove_nodes(g, removed);
+}
+
 } // namespace
 
 core::status fusion(graph& g, const pass_context& ctx,
                     std::vector<std::string>* log) {
   ACTORFLOW_RETURN_IF_ERROR(fuse_updates(g, ctx, log));
+  ACTORFLOW_RETURN_IF_ERROR(fuse_relu_grads(g, ctx, log));
   detail::consumers c{g};
   std::vector<bool> removed(g.size(), false);
   std::vector<core::node_def> fused; // replaces the node of its name

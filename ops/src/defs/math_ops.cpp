@@ -247,16 +247,38 @@ core::status register_math_ops(op_registry& r) {
   // MatMul, BiasAdd and optionally Relu in one kernel (TensorFlow's
   // remapper makes the same op): written by the fusion pass, never by
   // users. `fused_ops` is ["BiasAdd"] or ["BiasAdd", "Relu"].
-  return r.add(op_def_builder("_FusedMatMul")
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("_FusedMatMul")
+                                    .input("a: T")
+                                    .input("b: T")
+                                    .input("bias: T")
+                                    .output("product: T")
+                                    .attr("T: {float, double}")
+                                    .attr("transpose_a: bool = false")
+                                    .attr("transpose_b: bool = false")
+                                    .attr("fused_ops: list(string)")
+                                    .shape_fn(matmul_shape)));
+  // ReluGrad(MatMul(a, b), features): a layer's input gradient through the
+  // Relu before the layer, masked as the product is written. Written by
+  // the fusion pass, never by users.
+  return r.add(op_def_builder("_MatMulReluGrad")
                  .input("a: T")
                  .input("b: T")
-                 .input("bias: T")
-                 .output("product: T")
+                 .input("features: T")
+                 .output("backprops: T")
                  .attr("T: {float, double}")
                  .attr("transpose_a: bool = false")
                  .attr("transpose_b: bool = false")
-                 .attr("fused_ops: list(string)")
-                 .shape_fn(matmul_shape));
+                 .shape_fn([](shape_context& ctx) {
+                   ACTORFLOW_RETURN_IF_ERROR(matmul_shape(ctx));
+                   const auto& features = ctx.input(2);
+                   const auto& product = ctx.outputs()[0];
+                   if (!features.compatible_with(product))
+                     return core::invalid_argument_error(
+                       "ReluGrad needs features of the product's shape ",
+                       product.to_string(), ", got ", features.to_string());
+                   ctx.set_output(0, product.merge(features));
+                   return core::status::ok();
+                 }));
 }
 
 } // namespace actorflow::ops::defs

@@ -46,8 +46,8 @@ public:
     if constexpr (std::is_same_v<T, float>) {
       ACTORFLOW_OP_REQUIRES_OK(
         ctx, dnn_.multiply(ctx, transpose_a_, transpose_b_, m, n, k,
-                           a.data<float>(), lda, b.data<float>(), ldb, nullptr,
-                           false, out->mutable_data<float>(), n));
+                           a.data<float>(), lda, b.data<float>(), ldb, {},
+                           out->mutable_data<float>(), n));
     } else if constexpr (std::is_floating_point_v<T>) {
       gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(), lda,
               b.data<T>(), ldb, T(0), out->mutable_data<T>(), n);
@@ -123,7 +123,7 @@ public:
         ACTORFLOW_OP_REQUIRES_OK(
           ctx, dnn_.multiply(ctx, transpose_a_, transpose_b_, m, n, k,
                              a.data<float>(), a.shape().dim(1), b.data<float>(),
-                             b.shape().dim(1), bias_row, relu_, c, n));
+                             b.shape().dim(1), {bias_row, relu_}, c, n));
         return;
       }
     }
@@ -145,12 +145,73 @@ private:
   onednn_matmul dnn_;
 };
 
+/// ReluGrad(op(A) op(B), features): the gradient of a layer's input
+/// through the Relu before it, as the product is written -- float32 with
+/// each block of the product masked while it is in its thread's cache
+/// (`onednn_matmul`), double in one pass over C after the GEMM. One kernel
+/// and one hop, and no pass of its own over memory.
+template <class T>
+class matmul_relu_grad_kernel : public basic_kernel {
+public:
+  explicit matmul_relu_grad_kernel(kernel_construction& ctx) {
+    init_ = ctx.get_attr("transpose_a", &transpose_a_);
+    if (init_.is_ok())
+      init_ = ctx.get_attr("transpose_b", &transpose_b_);
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& a = ctx.input(0);
+    const auto& b = ctx.input(1);
+    const auto& features = ctx.input(2);
+    int64_t m = 0, n = 0, k = 0;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, product_dims(a, b, transpose_a_, transpose_b_, &m, &n, &k));
+    core::shape product{m, n};
+    ACTORFLOW_OP_REQUIRES(ctx, features.shape() == product,
+                          core::invalid_argument_error(
+                            "ReluGrad needs features of the product's shape ",
+                            product.to_string(), ", got ",
+                            features.shape().to_string()));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, product, &out));
+    if (m == 0 || n == 0)
+      return;
+    auto* c = out->mutable_data<T>();
+    const auto* f = features.data<T>();
+    if (k == 0) {
+      std::fill_n(c, m * n, T(0));
+      return;
+    }
+    auto lda = a.shape().dim(1), ldb = b.shape().dim(1);
+    if constexpr (std::is_same_v<T, float>) {
+      onednn_matmul::epilogue after;
+      after.relu_features = f;
+      ACTORFLOW_OP_REQUIRES_OK(
+        ctx,
+        dnn_.multiply(ctx, transpose_a_, transpose_b_, m, n, k, a.data<float>(),
+                      lda, b.data<float>(), ldb, after, c, n));
+    } else {
+      gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(), lda,
+              b.data<T>(), ldb, T(0), c, n);
+      for (int64_t i = 0; i < m * n; ++i)
+        c[i] = f[i] > T(0) ? c[i] : T(0);
+    }
+  }
+
+private:
+  bool transpose_a_ = false;
+  bool transpose_b_ = false;
+  onednn_matmul dnn_;
+};
+
 } // namespace
 
 void register_matmul_kernels(kernel_registry& r) {
   r.add_typed<matmul_kernel, Eigen::half, Eigen::bfloat16, float, double,
               int32_t, int64_t>("MatMul", device_type);
   r.add_typed<fused_matmul_kernel, float, double>("_FusedMatMul", device_type);
+  r.add_typed<matmul_relu_grad_kernel, float, double>("_MatMulReluGrad",
+                                                      device_type);
 }
 
 } // namespace actorflow::ops::cpu

@@ -80,6 +80,21 @@ std::shared_ptr<const plan> make(const dnnl::engine& engine, const block& s) {
   return result;
 }
 
+/// out = g where features > 0, else 0, over [m, n] matrices with leading
+/// dimensions ldg and ldo (features: ldo); `out` may be `g`.
+void relu_grad_rows(int64_t m, int64_t n, const float* g, int64_t ldg,
+                    const float* features, float* out, int64_t ldo) {
+  for (int64_t row = 0; row < m; ++row) {
+    const auto* gr = g + row * ldg;
+    const auto* fr = features + row * ldo;
+    auto* o = out + row * ldo;
+    for (int64_t j = 0; j < n; ++j) {
+      auto value = gr[j]; // read either way: the loop then vectorizes
+      o[j] = fr[j] > 0.0f ? value : 0.0f;
+    }
+  }
+}
+
 } // namespace
 
 struct onednn_matmul::impl {
@@ -132,10 +147,10 @@ core::status onednn_matmul::multiply(kernel_context& ctx, bool trans_a,
                                      bool trans_b, int64_t m, int64_t n,
                                      int64_t k, const float* a, int64_t lda,
                                      const float* b, int64_t ldb,
-                                     const float* bias, bool relu, float* c,
+                                     const epilogue& after, float* c,
                                      int64_t ldc) {
-  return run(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, bias, relu,
-             nullptr, c, ldc);
+  return run(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, after, nullptr, c,
+             ldc);
 }
 
 core::status onednn_matmul::accumulate(kernel_context& ctx, bool trans_a,
@@ -143,15 +158,15 @@ core::status onednn_matmul::accumulate(kernel_context& ctx, bool trans_a,
                                        int64_t k, const float* a, int64_t lda,
                                        const float* b, int64_t ldb, float alpha,
                                        float* c, int64_t ldc) {
-  return run(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, nullptr, false,
-             &alpha, c, ldc);
+  return run(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, epilogue{}, &alpha,
+             c, ldc);
 }
 
 core::status onednn_matmul::run(kernel_context& ctx, bool trans_a, bool trans_b,
                                 int64_t m, int64_t n, int64_t k, const float* a,
                                 int64_t lda, const float* b, int64_t ldb,
-                                const float* bias, bool relu,
-                                const float* scale, float* c, int64_t ldc) {
+                                const epilogue& after, const float* scale,
+                                float* c, int64_t ldc) {
   parallel_split split{&ctx, m * n * k >= split_threshold};
   // Cut the longer side of C into blocks of whole rows or columns; on a
   // tie, columns (oneDNN's kernels like long rows of C: 128 x 512 x 784
@@ -165,21 +180,23 @@ core::status onednn_matmul::run(kernel_context& ctx, bool trans_a, bool trans_b,
     auto first = side * part / parts;
     auto size = side * (part + 1) / parts - first;
     block s{trans_a, trans_b, m, n, k, lda, ldb, ldc};
-    s.bias = bias != nullptr;
-    s.relu = relu;
+    s.bias = after.bias != nullptr;
+    s.relu = after.relu;
     s.accumulate = scale != nullptr;
     const float* pa = a;
     const float* pb = b;
-    const float* pbias = bias;
-    float* pc = c;
+    const float* pbias = after.bias;
+    auto c_offset = by_rows ? first * ldc : first;
+    float* pc = c + c_offset;
+    const float* features = after.relu_features;
+    if (features != nullptr)
+      features += c_offset;
     if (by_rows) { // rows of op(A): A's rows, or its columns when transposed
       s.m = size;
       pa += first * (trans_a ? 1 : lda);
-      pc += first * ldc;
     } else { // columns of op(B)
       s.n = size;
       pb += first * (trans_b ? ldb : 1);
-      pc += first;
       if (pbias != nullptr)
         pbias += first;
     }
@@ -188,11 +205,14 @@ core::status onednn_matmul::run(kernel_context& ctx, bool trans_a, bool trans_b,
     // block goes to dense scratch, copied into C after: dx = dy W^T of the
     // CNN's dense layer, 128 x 1024 x 1568 a block, takes 1.68 ms so and
     // 1.94 ms with gemm:jit writing C in place (one thread). A block that
-    // adds to C writes C itself.
+    // adds to C writes C itself. ReluGrad goes with the copy, or over the
+    // block in place.
     auto& st = failed[static_cast<size_t>(part)];
     if (s.ldc == s.n || s.accumulate || !dense(s.m, s.k, s.lda, s.trans_a)
         || !dense(s.k, s.n, s.ldb, s.trans_b)) {
       st = impl_->run(ctx, s, pa, pb, pbias, scale, pc);
+      if (st.is_ok() && features != nullptr)
+        relu_grad_rows(s.m, s.n, pc, ldc, features, pc, ldc);
       return;
     }
     core::tensor block_c;
@@ -204,7 +224,13 @@ core::status onednn_matmul::run(kernel_context& ctx, bool trans_a, bool trans_b,
     auto ldc = s.ldc;
     s.ldc = s.n;
     st = impl_->run(ctx, s, pa, pb, pbias, nullptr, dense_c);
-    for (int64_t row = 0; row < s.m && st.is_ok(); ++row)
+    if (!st.is_ok())
+      return;
+    if (features != nullptr) {
+      relu_grad_rows(s.m, s.n, dense_c, s.n, features, pc, ldc);
+      return;
+    }
+    for (int64_t row = 0; row < s.m; ++row)
       std::copy_n(dense_c + row * s.n, s.n, pc + row * ldc);
   });
   for (const auto& st : failed)

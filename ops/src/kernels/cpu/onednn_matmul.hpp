@@ -10,8 +10,8 @@
 
 namespace actorflow::ops::cpu {
 
-/// C = op(A) op(B) (+ a bias per column) (then Relu) for row-major float32
-/// matrices, through oneDNN's matmul primitive.
+/// C = op(A) op(B) (+ a bias per column) (then Relu, or ReluGrad) for
+/// row-major float32 matrices, through oneDNN's matmul primitive.
 ///
 /// oneDNN picks its JIT kernel by the CPU it finds (AVX-512 brgemm where
 /// there is one), so the speed of float32 products does not hang on which
@@ -28,13 +28,25 @@ public:
 
   ~onednn_matmul();
 
+  /// What becomes of a product as it is written.
+  struct epilogue {
+    /// Added to every row unless null: [n].
+    const float* bias = nullptr;
+    /// Then Relu.
+    bool relu = false;
+    /// Unless null, the product only where these are positive and 0
+    /// elsewhere (ReluGrad of the product): [m, n] with C's leading
+    /// dimension. Each block applies it while the block is in its thread's
+    /// cache.
+    const float* relu_features = nullptr;
+  };
+
   /// The product of op(A) [m, k] and op(B) [k, n] into C [m, n] (leading
-  /// dimensions lda, ldb, ldc); adds `bias` [n] unless null, then takes
-  /// Relu if `relu`. m, n and k are positive.
+  /// dimensions lda, ldb, ldc), then `after`. m, n and k are positive.
   core::status multiply(kernel_context& ctx, bool trans_a, bool trans_b,
                         int64_t m, int64_t n, int64_t k, const float* a,
                         int64_t lda, const float* b, int64_t ldb,
-                        const float* bias, bool relu, float* c, int64_t ldc);
+                        const epilogue& after, float* c, int64_t ldc);
 
   /// C += alpha op(A) op(B), the same shapes: oneDNN scales the product
   /// and adds it to C as it writes it (a runtime output scale and a sum
@@ -49,7 +61,7 @@ private:
   /// product, else alpha (with C added to).
   core::status run(kernel_context& ctx, bool trans_a, bool trans_b, int64_t m,
                    int64_t n, int64_t k, const float* a, int64_t lda,
-                   const float* b, int64_t ldb, const float* bias, bool relu,
+                   const float* b, int64_t ldb, const epilogue& after,
                    const float* scale, float* c, int64_t ldc);
 
   struct impl;
