@@ -33,9 +33,13 @@ void blas(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha,
 
 } // namespace
 
-core::status product_dims(const core::tensor& a, const core::tensor& b,
-                          bool transpose_a, bool transpose_b, int64_t* m,
-                          int64_t* n, int64_t* k) {
+core::status product_attrs::read(const kernel_construction& ctx) {
+  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("transpose_a", &transpose_a));
+  return ctx.get_attr("transpose_b", &transpose_b);
+}
+
+core::status product_attrs::dims(const core::tensor& a, const core::tensor& b,
+                                 int64_t* m, int64_t* n, int64_t* k) const {
   if (a.shape().rank() != 2 || b.shape().rank() != 2)
     return core::invalid_argument_error("MatMul needs rank-2 inputs, got ",
                                         a.shape().to_string(), " and ",

@@ -6,15 +6,26 @@
 
 #include "actorflow/core/status.hpp"
 #include "actorflow/core/tensor.hpp"
+#include "actorflow/ops/kernel_construction.hpp"
 #include "actorflow/ops/kernel_context.hpp"
 
 namespace actorflow::ops::cpu {
 
-/// The dimensions of op(a) [m, k] times op(b) [k, n] for MatMul's rank-2
-/// inputs, or why they do not multiply.
-core::status product_dims(const core::tensor& a, const core::tensor& b,
-                          bool transpose_a, bool transpose_b, int64_t* m,
-                          int64_t* n, int64_t* k);
+/// The transposes of a product's operands (MatMul's `transpose_a` and
+/// `transpose_b` attrs, which the fused products share) and the
+/// dimensions they give.
+struct product_attrs {
+  bool transpose_a = false;
+  bool transpose_b = false;
+
+  /// Reads both attrs of the node `ctx` makes a kernel for.
+  core::status read(const kernel_construction& ctx);
+
+  /// The dimensions of op(a) [m, k] times op(b) [k, n] for rank-2 `a` and
+  /// `b`, or why they do not multiply.
+  core::status dims(const core::tensor& a, const core::tensor& b, int64_t* m,
+                    int64_t* n, int64_t* k) const;
+};
 
 /// C = alpha op(A) op(B) + beta C for row-major float or double matrices
 /// (op(A) is [m, k], op(B) [k, n], leading dimensions lda, ldb, ldc),

@@ -22,17 +22,14 @@ template <class T>
 class matmul_kernel : public basic_kernel {
 public:
   explicit matmul_kernel(kernel_construction& ctx) {
-    init_ = ctx.get_attr("transpose_a", &transpose_a_);
-    if (init_.is_ok())
-      init_ = ctx.get_attr("transpose_b", &transpose_b_);
+    init_ = product_.read(ctx);
   }
 
   void compute(kernel_context& ctx) override {
     const auto& a = ctx.input(0);
     const auto& b = ctx.input(1);
     int64_t m = 0, n = 0, k = 0;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, product_dims(a, b, transpose_a_, transpose_b_, &m, &n, &k));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, product_.dims(a, b, &m, &n, &k));
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, {m, n}, &out));
     if (m == 0 || n == 0)
@@ -45,12 +42,13 @@ public:
     auto lda = a.shape().dim(1), ldb = b.shape().dim(1);
     if constexpr (std::is_same_v<T, float>) {
       ACTORFLOW_OP_REQUIRES_OK(
-        ctx, dnn_.multiply(ctx, transpose_a_, transpose_b_, m, n, k,
-                           a.data<float>(), lda, b.data<float>(), ldb, {},
+        ctx, dnn_.multiply(ctx, product_.transpose_a, product_.transpose_b, m,
+                           n, k, a.data<float>(), lda, b.data<float>(), ldb, {},
                            out->mutable_data<float>(), n));
     } else if constexpr (std::is_floating_point_v<T>) {
-      gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(), lda,
-              b.data<T>(), ldb, T(0), out->mutable_data<T>(), n);
+      gemm<T>(&ctx, product_.transpose_a, product_.transpose_b, m, n, k,
+              a.data<T>(), lda, b.data<T>(), ldb, T(0), out->mutable_data<T>(),
+              n);
     } else if constexpr (!std::is_integral_v<T>) {
       // float16 and bfloat16 multiply in float32 and round once at the end.
       Eigen::Tensor<float, 2, Eigen::RowMajor> af
@@ -58,20 +56,19 @@ public:
       Eigen::Tensor<float, 2, Eigen::RowMajor> bf
         = b.matrix<T>().template cast<float>();
       Eigen::Tensor<float, 2, Eigen::RowMajor> zf(m, n);
-      gemm<float>(&ctx, transpose_a_, transpose_b_, m, n, k, af.data(), lda,
-                  bf.data(), ldb, 0.0f, zf.data(), n);
+      gemm<float>(&ctx, product_.transpose_a, product_.transpose_b, m, n, k,
+                  af.data(), lda, bf.data(), ldb, 0.0f, zf.data(), n);
       z = zf.cast<T>();
     } else {
       Eigen::array<Eigen::IndexPair<Eigen::DenseIndex>, 1> dims{
-        {Eigen::IndexPair<Eigen::DenseIndex>(transpose_a_ ? 0 : 1,
-                                             transpose_b_ ? 1 : 0)}};
+        {Eigen::IndexPair<Eigen::DenseIndex>(product_.transpose_a ? 0 : 1,
+                                             product_.transpose_b ? 1 : 0)}};
       z.device(eigen_device(ctx)) = a.matrix<T>().contract(b.matrix<T>(), dims);
     }
   }
 
 private:
-  bool transpose_a_ = false;
-  bool transpose_b_ = false;
+  product_attrs product_;
   onednn_matmul dnn_;
 };
 
@@ -84,9 +81,7 @@ template <class T>
 class fused_matmul_kernel : public basic_kernel {
 public:
   explicit fused_matmul_kernel(kernel_construction& ctx) {
-    init_ = ctx.get_attr("transpose_a", &transpose_a_);
-    if (init_.is_ok())
-      init_ = ctx.get_attr("transpose_b", &transpose_b_);
+    init_ = product_.read(ctx);
     std::vector<std::string> fused;
     if (init_.is_ok())
       init_ = ctx.get_attr("fused_ops", &fused);
@@ -105,8 +100,7 @@ public:
     const auto& b = ctx.input(1);
     const auto& bias = ctx.input(2);
     int64_t m = 0, n = 0, k = 0;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, product_dims(a, b, transpose_a_, transpose_b_, &m, &n, &k));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, product_.dims(a, b, &m, &n, &k));
     ACTORFLOW_OP_REQUIRES(
       ctx, bias.shape().rank() == 1 && bias.shape().dim(0) == n,
       core::invalid_argument_error(
@@ -121,17 +115,19 @@ public:
     if constexpr (std::is_same_v<T, float>) {
       if (k > 0) {
         ACTORFLOW_OP_REQUIRES_OK(
-          ctx, dnn_.multiply(ctx, transpose_a_, transpose_b_, m, n, k,
-                             a.data<float>(), a.shape().dim(1), b.data<float>(),
-                             b.shape().dim(1), {bias_row, relu_}, c, n));
+          ctx,
+          dnn_.multiply(ctx, product_.transpose_a, product_.transpose_b, m, n,
+                        k, a.data<float>(), a.shape().dim(1), b.data<float>(),
+                        b.shape().dim(1), {bias_row, relu_}, c, n));
         return;
       }
     }
     for (int64_t i = 0; i < m; ++i)
       std::copy(bias_row, bias_row + n, c + i * n);
     if (k > 0)
-      gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(),
-              a.shape().dim(1), b.data<T>(), b.shape().dim(1), T(1), c, n);
+      gemm<T>(&ctx, product_.transpose_a, product_.transpose_b, m, n, k,
+              a.data<T>(), a.shape().dim(1), b.data<T>(), b.shape().dim(1),
+              T(1), c, n);
     if (relu_) {
       auto z = out->mutable_flat<T>();
       z.device(eigen_device(ctx)) = z.cwiseMax(T(0));
@@ -139,8 +135,7 @@ public:
   }
 
 private:
-  bool transpose_a_ = false;
-  bool transpose_b_ = false;
+  product_attrs product_;
   bool relu_ = false;
   onednn_matmul dnn_;
 };
@@ -154,9 +149,7 @@ template <class T>
 class matmul_relu_grad_kernel : public basic_kernel {
 public:
   explicit matmul_relu_grad_kernel(kernel_construction& ctx) {
-    init_ = ctx.get_attr("transpose_a", &transpose_a_);
-    if (init_.is_ok())
-      init_ = ctx.get_attr("transpose_b", &transpose_b_);
+    init_ = product_.read(ctx);
   }
 
   void compute(kernel_context& ctx) override {
@@ -164,8 +157,7 @@ public:
     const auto& b = ctx.input(1);
     const auto& features = ctx.input(2);
     int64_t m = 0, n = 0, k = 0;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, product_dims(a, b, transpose_a_, transpose_b_, &m, &n, &k));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, product_.dims(a, b, &m, &n, &k));
     core::shape product{m, n};
     ACTORFLOW_OP_REQUIRES(ctx, features.shape() == product,
                           core::invalid_argument_error(
@@ -188,19 +180,18 @@ public:
       after.relu_features = f;
       ACTORFLOW_OP_REQUIRES_OK(
         ctx,
-        dnn_.multiply(ctx, transpose_a_, transpose_b_, m, n, k, a.data<float>(),
-                      lda, b.data<float>(), ldb, after, c, n));
+        dnn_.multiply(ctx, product_.transpose_a, product_.transpose_b, m, n, k,
+                      a.data<float>(), lda, b.data<float>(), ldb, after, c, n));
     } else {
-      gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(), lda,
-              b.data<T>(), ldb, T(0), c, n);
+      gemm<T>(&ctx, product_.transpose_a, product_.transpose_b, m, n, k,
+              a.data<T>(), lda, b.data<T>(), ldb, T(0), c, n);
       for (int64_t i = 0; i < m * n; ++i)
         c[i] = f[i] > T(0) ? c[i] : T(0);
     }
   }
 
 private:
-  bool transpose_a_ = false;
-  bool transpose_b_ = false;
+  product_attrs product_;
   onednn_matmul dnn_;
 };
 

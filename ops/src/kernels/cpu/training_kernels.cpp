@@ -234,9 +234,7 @@ template <class T>
 class matmul_gradient_descent_kernel : public basic_kernel {
 public:
   explicit matmul_gradient_descent_kernel(kernel_construction& ctx) {
-    init_ = ctx.get_attr("transpose_a", &transpose_a_);
-    if (init_.is_ok())
-      init_ = ctx.get_attr("transpose_b", &transpose_b_);
+    init_ = product_.read(ctx);
   }
 
   void compute(kernel_context& ctx) override {
@@ -245,8 +243,7 @@ public:
     const auto& a = ctx.input(2);
     const auto& b = ctx.input(3);
     int64_t m = 0, n = 0, k = 0;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, product_dims(a, b, transpose_a_, transpose_b_, &m, &n, &k));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, product_.dims(a, b, &m, &n, &k));
     locked_slots locked{ctx, 1};
     ACTORFLOW_OP_REQUIRES_OK(ctx, locked.status());
     core::tensor* var = nullptr;
@@ -256,19 +253,19 @@ public:
       auto lda = a.shape().dim(1), ldb = b.shape().dim(1);
       if constexpr (std::is_same_v<T, float>)
         ACTORFLOW_OP_REQUIRES_OK(
-          ctx, dnn_.accumulate(ctx, transpose_a_, transpose_b_, m, n, k,
-                               a.data<float>(), lda, b.data<float>(), ldb,
-                               -alpha, var->mutable_data<float>(), n));
+          ctx, dnn_.accumulate(ctx, product_.transpose_a, product_.transpose_b,
+                               m, n, k, a.data<float>(), lda, b.data<float>(),
+                               ldb, -alpha, var->mutable_data<float>(), n));
       else
-        gemm<T>(&ctx, transpose_a_, transpose_b_, m, n, k, a.data<T>(), lda,
-                b.data<T>(), ldb, T(1), var->mutable_data<T>(), n, -alpha);
+        gemm<T>(&ctx, product_.transpose_a, product_.transpose_b, m, n, k,
+                a.data<T>(), lda, b.data<T>(), ldb, T(1),
+                var->mutable_data<T>(), n, -alpha);
     }
     ctx.set_output_ref(0, ctx.input_ref(0));
   }
 
 private:
-  bool transpose_a_ = false;
-  bool transpose_b_ = false;
+  product_attrs product_;
   onednn_matmul dnn_;
 };
 
