@@ -179,6 +179,45 @@ TEST_F(kernels, matmul_relu_grad_rejects_features_of_another_shape) {
     << st.to_string();
 }
 
+TEST_F(kernels, large_elementwise_ops_cover_every_element) {
+  // 100,003 elements: above the size from which element-wise kernels cut
+  // their work over the device's two threads, odd, so the blocks differ.
+  // Each element against the same arithmetic done here, exactly.
+  const int64_t n = 100003;
+  auto ramp = [&](dtype type, double scale, double offset) {
+    tensor t{dtype::float64, core::shape{n}};
+    for (int64_t i = 0; i < n; ++i)
+      t.mutable_data<double>()[i]
+        = std::fmod(scale * double(i) + offset, 251.0);
+    return cast(t, type);
+  };
+  auto x = ramp(dtype::float32, 0.37, 0.5), y = ramp(dtype::float32, 1.9, 3.0),
+       w = ramp(dtype::float32, 0.11, 7.0);
+  auto two = tensor::from_vector<float>({}, {2.0f});
+  auto pixels = ramp(dtype::uint8, 1.0, 0.0);
+  core::attr_map f32{{"T", dtype::float32}};
+  auto add = run1("Add", f32, {x, y});
+  auto times_two = run1("Mul", f32, {x, two});
+  auto two_minus = run1("Sub", f32, {two, y});
+  auto neg = run1("Neg", f32, {x});
+  auto sum
+    = run1("AddN", {{"T", dtype::float32}, {"N", int64_t{3}}}, {x, y, w});
+  auto floats = cast(pixels, dtype::float32);
+  const auto* xp = x.data<float>();
+  const auto* yp = y.data<float>();
+  const auto* wp = w.data<float>();
+  int wrong = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    wrong += add.data<float>()[i] != xp[i] + yp[i];
+    wrong += times_two.data<float>()[i] != xp[i] * 2.0f;
+    wrong += two_minus.data<float>()[i] != 2.0f - yp[i];
+    wrong += neg.data<float>()[i] != -xp[i];
+    wrong += sum.data<float>()[i] != (xp[i] + yp[i]) + wp[i];
+    wrong += floats.data<float>()[i] != float(pixels.data<uint8_t>()[i]);
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST_F(kernels, binary_ops_broadcast_like_numpy) {
   core::attr_map f32{{"T", dtype::float32}};
   test::expect_near(run1("Add", f32, {golden["bc_p"], golden["bc_q"]}),

@@ -1,3 +1,4 @@
+#include "elementwise.hpp"
 #include "kernels.hpp"
 
 #include <cmath>
@@ -193,19 +194,25 @@ public:
       ctx, ctx.forward_input_or_allocate_output(x.shape() == *out_shape ? 0 : 1,
                                                 0, *out_shape, &out));
     auto n = out->num_elements();
-    auto z = out->mutable_flat<out_type>();
-    auto run = [&](auto&& expr) {
-      if (n >= parallel_threshold)
-        z.device(eigen_device(ctx)) = expr;
-      else
-        z = expr;
-    };
     if (x.shape() == y.shape()) {
-      run(Fn::tensor(x.flat<T>(), y.flat<T>()));
+      for_elements(ctx, n, [&](int64_t begin, int64_t end) {
+        mutable_elements<out_type>(*out, begin, end)
+          = Fn::tensor(elements<T>(x, begin, end), elements<T>(y, begin, end));
+      });
     } else if (y.num_elements() == 1) {
-      run(Fn::tensor(x.flat<T>(), x.flat<T>().constant(y.scalar_value<T>())));
+      auto value = y.scalar_value<T>();
+      for_elements(ctx, n, [&](int64_t begin, int64_t end) {
+        auto xs = elements<T>(x, begin, end);
+        mutable_elements<out_type>(*out, begin, end)
+          = Fn::tensor(xs, xs.constant(value));
+      });
     } else if (x.num_elements() == 1) {
-      run(Fn::tensor(y.flat<T>().constant(x.scalar_value<T>()), y.flat<T>()));
+      auto value = x.scalar_value<T>();
+      for_elements(ctx, n, [&](int64_t begin, int64_t end) {
+        auto ys = elements<T>(y, begin, end);
+        mutable_elements<out_type>(*out, begin, end)
+          = Fn::tensor(ys.constant(value), ys);
+      });
     } else {
       generic(x, y, *out);
     }
@@ -262,17 +269,15 @@ public:
     }
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, first.shape(), &out));
-    auto z = out->mutable_flat<T>();
-    bool parallel = first.num_elements() >= parallel_threshold;
-    auto assign = [&](auto&& expr) {
-      if (parallel)
-        z.device(eigen_device(ctx)) = expr;
-      else
-        z = expr;
-    };
-    assign(add_fn::tensor(first.flat<T>(), ctx.input(1).flat<T>()));
-    for (size_t i = 2; i < ctx.num_inputs(); ++i)
-      assign(add_fn::tensor(z, ctx.input(i).flat<T>()));
+    // Each range summed whole before the next: the partial sums stay in
+    // cache.
+    for_elements(ctx, first.num_elements(), [&](int64_t begin, int64_t end) {
+      auto z = mutable_elements<T>(*out, begin, end);
+      z = add_fn::tensor(elements<T>(first, begin, end),
+                         elements<T>(ctx.input(1), begin, end));
+      for (size_t i = 2; i < ctx.num_inputs(); ++i)
+        z = add_fn::tensor(z, elements<T>(ctx.input(i), begin, end));
+    });
   }
 };
 

@@ -1,4 +1,5 @@
 #include "blas.hpp"
+#include "elementwise.hpp"
 #include "kernels.hpp"
 #include "onednn_matmul.hpp"
 
@@ -128,10 +129,11 @@ public:
       gemm<T>(&ctx, product_.transpose_a, product_.transpose_b, m, n, k,
               a.data<T>(), a.shape().dim(1), b.data<T>(), b.shape().dim(1),
               T(1), c, n);
-    if (relu_) {
-      auto z = out->mutable_flat<T>();
-      z.device(eigen_device(ctx)) = z.cwiseMax(T(0));
-    }
+    if (relu_)
+      for_elements(ctx, m * n, [&](int64_t begin, int64_t end) {
+        auto z = mutable_elements<T>(*out, begin, end);
+        z = z.cwiseMax(T(0));
+      });
   }
 
 private:

@@ -1,3 +1,4 @@
+#include "elementwise.hpp"
 #include "kernels.hpp"
 
 #include <cmath>
@@ -22,12 +23,10 @@ public:
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(
       ctx, ctx.forward_input_or_allocate_output(0, 0, x.shape(), &out));
-    auto z = out->mutable_flat<T>();
-    auto expr = Fn::apply(x.flat<T>());
-    if (x.num_elements() >= parallel_threshold)
-      z.device(eigen_device(ctx)) = expr;
-    else
-      z = expr;
+    for_elements(ctx, x.num_elements(), [&](int64_t begin, int64_t end) {
+      mutable_elements<T>(*out, begin, end)
+        = Fn::apply(elements<T>(x, begin, end));
+    });
   }
 };
 
