@@ -1,5 +1,8 @@
 #include "queue_state.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace actorflow::actors {
 
 queue_state::queue_state(ops::queue_spec spec)
@@ -26,17 +29,16 @@ void queue_state::enqueue(std::vector<core::tensor> components, bool many,
     return;
   }
   enqueue_request r;
+  auto rows = many && !components.empty() ? components.front().shape().dim(0)
+                                          : int64_t{1};
+  auto batch
+    = std::make_shared<const std::vector<core::tensor>>(std::move(components));
   if (many) {
-    std::vector<std::vector<core::tensor>> columns;
-    for (const auto& c : components)
-      columns.push_back(ops::queue::unstack_rows(c));
-    auto rows = columns.empty() ? 0 : columns.front().size();
-    r.pending.resize(rows);
-    for (size_t i = 0; i < rows; ++i)
-      for (auto& column : columns)
-        r.pending[i].push_back(std::move(column[i]));
+    r.pending.reserve(static_cast<size_t>(rows));
+    for (int64_t row = 0; row < rows; ++row)
+      r.pending.push_back(element{batch, row});
   } else {
-    r.pending.push_back(std::move(components));
+    r.pending.push_back(element{std::move(batch), -1});
   }
   r.step = step;
   r.done = std::move(done);
@@ -157,34 +159,86 @@ bool queue_state::serve(dequeue_request& r) {
   return true;
 }
 
+core::shape queue_state::component_shape(const element& e, size_t i) {
+  const auto& t = (*e.batch)[i];
+  if (e.row < 0)
+    return t.shape();
+  const auto& dims = t.shape().dims();
+  return core::shape{std::vector<int64_t>(dims.begin() + 1, dims.end())};
+}
+
+void queue_state::copy_component(const std::vector<element>& elements, size_t i,
+                                 core::tensor& out) {
+  auto bytes_per_element = [&](const element& e) {
+    const auto& t = (*e.batch)[i];
+    return e.row < 0 ? t.bytes() : t.bytes() / t.shape().dim(0);
+  };
+  if (out.dtype() == core::dtype::string) {
+    auto* to = out.mutable_data<std::string>();
+    for (const auto& e : elements) {
+      const auto& t = (*e.batch)[i];
+      auto n
+        = e.row < 0 ? t.num_elements() : t.num_elements() / t.shape().dim(0);
+      const auto* from = t.data<std::string>() + (e.row < 0 ? 0 : e.row * n);
+      to = std::copy(from, from + n, to);
+    }
+    return;
+  }
+  auto* to = static_cast<char*>(out.raw_mutable_data());
+  for (size_t k = 0; k < elements.size();) {
+    const auto& e = elements[k];
+    auto size = bytes_per_element(e);
+    // The run of rows of one batch that follow each other.
+    auto end = k + 1;
+    while (e.row >= 0 && end < elements.size() && elements[end].batch == e.batch
+           && elements[end].row == e.row + static_cast<int64_t>(end - k))
+      ++end;
+    auto bytes = size * (end - k);
+    if (bytes > 0)
+      std::memcpy(to,
+                  static_cast<const char*>((*e.batch)[i].raw_data())
+                    + (e.row < 0 ? 0 : static_cast<size_t>(e.row) * size),
+                  bytes);
+    to += bytes;
+    k = end;
+  }
+}
+
 void queue_state::deliver(dequeue_request& r) {
+  const auto& first = r.taken.empty() ? element{} : r.taken.front();
   std::vector<core::tensor> out;
-  for (size_t i = 0; r.many && i < spec_.types.size(); ++i)
+  for (size_t i = 0; i < spec_.types.size(); ++i) {
+    if (!r.many) {
+      const auto& t = (*first.batch)[i];
+      if (first.row < 0) {
+        out.push_back(t);
+        continue;
+      }
+      core::tensor row{t.dtype(), component_shape(first, i)};
+      copy_component({first}, i, row);
+      out.push_back(std::move(row));
+      continue;
+    }
+    auto shape = first.batch ? component_shape(first, i)
+                 : !spec_.shapes.empty() && spec_.shapes[i].fully_defined()
+                   ? spec_.shapes[i]
+                   : core::shape{};
+    // Rows of one batch share their shape; elements of other enqueues
+    // may not.
     for (const auto& e : r.taken)
-      if (e[i].shape() != r.taken.front()[i].shape()) {
+      if (e.batch != first.batch && component_shape(e, i) != shape) {
         r.done(core::invalid_argument_error(
                  "dequeue_many from queue '", spec_.name,
                  "' needs elements of one shape, component ", i, " has ",
-                 r.taken.front()[i].shape().to_string(), " and ",
-                 e[i].shape().to_string()),
+                 shape.to_string(), " and ", component_shape(e, i).to_string()),
                {});
         return;
       }
-  if (!r.many) {
-    out = std::move(r.taken.front());
-  } else {
-    for (size_t i = 0; i < spec_.types.size(); ++i) {
-      std::vector<core::tensor> rows;
-      rows.reserve(r.taken.size());
-      for (auto& e : r.taken)
-        rows.push_back(std::move(e[i]));
-      core::shape row
-        = !rows.empty() ? rows.front().shape()
-          : !spec_.shapes.empty() && spec_.shapes[i].fully_defined()
-            ? spec_.shapes[i]
-            : core::shape{};
-      out.push_back(ops::queue::stack_rows(rows, spec_.types[i], row));
-    }
+    auto dims = shape.dims();
+    dims.insert(dims.begin(), static_cast<int64_t>(r.taken.size()));
+    core::tensor stacked{spec_.types[i], core::shape{std::move(dims)}};
+    copy_component(r.taken, i, stacked);
+    out.push_back(std::move(stacked));
   }
   r.done(core::status::ok(), std::move(out));
 }

@@ -114,6 +114,77 @@ TEST(queue_state, enqueue_many_goes_in_as_room_appears) {
   EXPECT_EQ(q.size(), 1);
 }
 
+TEST(queue_state, rows_of_batches_come_out_whole_singly_and_in_runs) {
+  // Two components, an int32 row of two and a string: the rows of two
+  // enqueue_many batches with one enqueued element between them, taken
+  // one alone and then five stacked across both batches' ends; then an
+  // element of another row shape stops a dequeue_many.
+  ops::queue_spec s;
+  s.name = "q";
+  s.types = {dtype::int32, dtype::string};
+  s.capacity = -1;
+  actors::queue_state q{s};
+  auto batch = [](int32_t first, int64_t rows) {
+    std::vector<int32_t> numbers;
+    std::vector<std::string> names;
+    for (int32_t r = 0; r < rows; ++r) {
+      numbers.push_back(first + 2 * r);
+      numbers.push_back(first + 2 * r + 1);
+      names.push_back("s" + std::to_string(first + 2 * r));
+    }
+    return std::vector<tensor>{tensor::from_vector<int32_t>({rows, 2}, numbers),
+                               tensor::from_vector<std::string>({rows}, names)};
+  };
+  outcome e1, e2, e3, e4, d1, d2, d3;
+  q.enqueue(batch(0, 3), true, 1, record(e1));
+  q.enqueue({tensor::from_vector<int32_t>({2}, {100, 101}),
+             tensor::scalar(std::string{"one"})},
+            false, 1, record(e2));
+  q.enqueue(batch(10, 2), true, 1, record(e3));
+  q.dequeue(1, false, false, 1, record_values(d1));
+  ASSERT_TRUE(d1.called && d1.st.is_ok()) << d1.st.to_string();
+  EXPECT_EQ(d1.values[0].shape(), core::shape({2}));
+  EXPECT_EQ(ints(d1.values[0]), (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(d1.values[1].scalar_value<std::string>(), "s0");
+  q.dequeue(5, true, false, 1, record_values(d2));
+  ASSERT_TRUE(d2.called && d2.st.is_ok()) << d2.st.to_string();
+  EXPECT_EQ(d2.values[0].shape(), core::shape({5, 2}));
+  EXPECT_EQ(ints(d2.values[0]),
+            (std::vector<int32_t>{2, 3, 4, 5, 100, 101, 10, 11, 12, 13}));
+  const auto* names = d2.values[1].data<std::string>();
+  EXPECT_EQ(std::vector<std::string>(names, names + 5),
+            (std::vector<std::string>{"s2", "s4", "one", "s10", "s12"}));
+  q.enqueue(batch(20, 1), true, 1, record(e4));
+  q.enqueue({tensor::from_vector<int32_t>({3}, {7, 8, 9}),
+             tensor::scalar(std::string{"three"})},
+            false, 1, record(e4));
+  q.dequeue(2, true, false, 1, record_values(d3));
+  ASSERT_TRUE(d3.called);
+  EXPECT_EQ(d3.st.code(), core::errc::invalid_argument);
+  EXPECT_NE(d3.st.message().find("needs elements of one shape"),
+            std::string::npos)
+    << d3.st.to_string();
+  // A shuffling queue takes rows of one batch out of order: each comes
+  // out whole, its number beside its name.
+  s.shuffle = true;
+  s.seed = 7;
+  actors::queue_state shuffled{s};
+  outcome e5, d4;
+  shuffled.enqueue(batch(0, 16), true, 1, record(e5));
+  shuffled.dequeue(16, true, false, 1, record_values(d4));
+  ASSERT_TRUE(d4.called && d4.st.is_ok()) << d4.st.to_string();
+  auto numbers = ints(d4.values[0]);
+  const auto* labels = d4.values[1].data<std::string>();
+  std::set<int32_t> seen;
+  for (size_t r = 0; r < 16; ++r) {
+    EXPECT_EQ(numbers[2 * r + 1], numbers[2 * r] + 1);
+    EXPECT_EQ(labels[r], "s" + std::to_string(numbers[2 * r]));
+    seen.insert(numbers[2 * r]);
+  }
+  EXPECT_EQ(seen.size(), 16u);
+  EXPECT_NE(numbers[0], 0); // out of order (with this seed)
+}
+
 TEST(queue_state, close_fails_dequeues_that_cannot_be_met_and_later_enqueues) {
   actors::queue_state q{spec(-1)};
   outcome e, many, up_to, c, late, after;

@@ -84,13 +84,6 @@ public:
   core::status check(const std::vector<core::tensor>& components,
                      bool many) const;
 
-  /// The rows of `t` along dimension 0, each a tensor of its own.
-  static std::vector<core::tensor> unstack_rows(const core::tensor& t);
-
-  /// `rows` (of one dtype and shape) stacked along a new dimension 0.
-  static core::tensor stack_rows(const std::vector<core::tensor>& rows,
-                                 core::dtype type, const core::shape& row);
-
 protected:
   explicit queue(queue_spec spec);
 
