@@ -169,37 +169,31 @@ core::shape queue_state::component_shape(const element& e, size_t i) {
 
 void queue_state::copy_component(const std::vector<element>& elements, size_t i,
                                  core::tensor& out) {
-  auto bytes_per_element = [&](const element& e) {
-    const auto& t = (*e.batch)[i];
-    return e.row < 0 ? t.bytes() : t.bytes() / t.shape().dim(0);
-  };
-  if (out.dtype() == core::dtype::string) {
-    auto* to = out.mutable_data<std::string>();
-    for (const auto& e : elements) {
-      const auto& t = (*e.batch)[i];
-      auto n
-        = e.row < 0 ? t.num_elements() : t.num_elements() / t.shape().dim(0);
-      const auto* from = t.data<std::string>() + (e.row < 0 ? 0 : e.row * n);
-      to = std::copy(from, from + n, to);
-    }
-    return;
-  }
-  auto* to = static_cast<char*>(out.raw_mutable_data());
+  auto strings = out.dtype() == core::dtype::string;
+  auto value_bytes = core::size_of(out.dtype());
+  int64_t written = 0; // values
   for (size_t k = 0; k < elements.size();) {
     const auto& e = elements[k];
-    auto size = bytes_per_element(e);
-    // The run of rows of one batch that follow each other.
+    const auto& t = (*e.batch)[i];
+    auto per_element
+      = e.row < 0 ? t.num_elements() : t.num_elements() / t.shape().dim(0);
+    // A run: the rows of one batch that follow each other.
     auto end = k + 1;
     while (e.row >= 0 && end < elements.size() && elements[end].batch == e.batch
            && elements[end].row == e.row + static_cast<int64_t>(end - k))
       ++end;
-    auto bytes = size * (end - k);
-    if (bytes > 0)
-      std::memcpy(to,
-                  static_cast<const char*>((*e.batch)[i].raw_data())
-                    + (e.row < 0 ? 0 : static_cast<size_t>(e.row) * size),
-                  bytes);
-    to += bytes;
+    auto from = e.row < 0 ? 0 : e.row * per_element;
+    auto count = per_element * static_cast<int64_t>(end - k);
+    if (strings)
+      std::copy_n(t.data<std::string>() + from, count,
+                  out.mutable_data<std::string>() + written);
+    else if (count > 0)
+      std::memcpy(static_cast<char*>(out.raw_mutable_data())
+                    + static_cast<size_t>(written) * value_bytes,
+                  static_cast<const char*>(t.raw_data())
+                    + static_cast<size_t>(from) * value_bytes,
+                  static_cast<size_t>(count) * value_bytes);
+    written += count;
     k = end;
   }
 }
