@@ -69,6 +69,34 @@ TEST(cuda_libraries, cublas_and_cudnn_load_with_every_function) {
   EXPECT_NE(dnn->set_stream, nullptr);
   ASSERT_NE(dnn->error_string, nullptr);
   EXPECT_STREQ(dnn->error_string(CUDNN_STATUS_SUCCESS), "CUDNN_STATUS_SUCCESS");
+  EXPECT_NE(blas->gemm_strided_batched_ex, nullptr);
+  EXPECT_NE(dnn->convolution_forward, nullptr);
+  EXPECT_NE(dnn->batch_norm_backward, nullptr);
+  // Descriptors are host objects: they are made, set and checked without
+  // a GPU (a tensor without channels is refused).
+  cudnnTensorDescriptor_t x = nullptr;
+  ASSERT_EQ(dnn->create_tensor(&x), CUDNN_STATUS_SUCCESS);
+  EXPECT_EQ(
+    dnn->set_tensor_4d(x, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, 2, 3, 7, 6),
+    CUDNN_STATUS_SUCCESS);
+  EXPECT_NE(
+    dnn->set_tensor_4d(x, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, 2, 0, 7, 6),
+    CUDNN_STATUS_SUCCESS);
+  cudnnFilterDescriptor_t f = nullptr;
+  ASSERT_EQ(dnn->create_filter(&f), CUDNN_STATUS_SUCCESS);
+  EXPECT_EQ(
+    dnn->set_filter_4d(f, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC, 4, 3, 3, 3),
+    CUDNN_STATUS_SUCCESS);
+  cudnnConvolutionDescriptor_t conv = nullptr;
+  ASSERT_EQ(dnn->create_convolution(&conv), CUDNN_STATUS_SUCCESS);
+  EXPECT_EQ(dnn->set_convolution_2d(conv, 1, 1, 2, 2, 1, 1,
+                                    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+            CUDNN_STATUS_SUCCESS);
+  EXPECT_EQ(dnn->set_convolution_math(conv, CUDNN_FMA_MATH),
+            CUDNN_STATUS_SUCCESS);
+  EXPECT_EQ(dnn->destroy_convolution(conv), CUDNN_STATUS_SUCCESS);
+  EXPECT_EQ(dnn->destroy_filter(f), CUDNN_STATUS_SUCCESS);
+  EXPECT_EQ(dnn->destroy_tensor(x), CUDNN_STATUS_SUCCESS);
   // Loaded once: the same functions on every call.
   const devices::cuda::cublas_functions* again = nullptr;
   ASSERT_TRUE(devices::cuda::load_cublas(&again).is_ok());

@@ -242,6 +242,189 @@ protected:
   actors::engine e_;
 };
 
+/// A host-memory int32 vector input (axes, sizes, permutations).
+input_spec ints(std::vector<int64_t> values) {
+  auto n = static_cast<int64_t>(values.size());
+  return {{n}, dtype::int32, values::small_int, true, std::move(values)};
+}
+
+/// Tolerance of half and bfloat16 products against float32 ones.
+double product_tolerance(dtype t) {
+  return t == dtype::float16 || t == dtype::bfloat16 ? 3e-2 : 1e-5;
+}
+
+void add_array_cases(std::vector<kernel_case>& cases,
+                     const std::vector<dtype>& types) {
+  for (auto t : types) {
+    core::attr_map a{{"T", t}, {"Tperm", dtype::int32}};
+    cases.push_back({"Transpose", t, {{{2, 3, 4}, t}, ints({2, 0, 1})}, a});
+    cases.push_back({"Transpose", t, {{{3, 5}, t}, ints({0, 1})}, a});
+    cases.push_back({"Transpose", t, {{{0, 3}, t}, ints({1, 0})}, a});
+    cases.push_back(
+      {"Transpose", t, {{{2, 1, 3, 2, 2}, t}, ints({4, 3, 2, 1, 0})}, a});
+  }
+}
+
+void add_batch_matmul_cases(std::vector<kernel_case>& cases,
+                            const std::vector<dtype>& types) {
+  struct shapes {
+    shape x;
+    shape y;
+  };
+  // Equal batches (one strided call), a single matrix against a batch
+  // (stride 0), batches that broadcast both ways (one call per matrix),
+  // an empty batch, an empty inner dimension.
+  const std::vector<shapes> plain{
+    {{2, 3, 4}, {2, 4, 5}}, {{0, 3, 4}, {0, 4, 2}}, {{2, 3, 0}, {2, 0, 5}}};
+  const std::vector<shapes> broadcast{
+    {{3, 4}, {2, 4, 5}}, {{2, 1, 3, 4}, {3, 4, 5}}, {{2, 3, 4}, {1, 4, 5}}};
+  for (const char* op : {"BatchMatMul", "BatchMatMulV2"})
+    for (auto t : types) {
+      auto all = plain;
+      if (std::string{op} == "BatchMatMulV2")
+        all.insert(all.end(), broadcast.begin(), broadcast.end());
+      for (const auto& s : all)
+        cases.push_back({op,
+                         t,
+                         {{s.x, t}, {s.y, t}},
+                         {{"T", t}, {"adj_x", false}, {"adj_y", false}},
+                         product_tolerance(t)});
+      // The adjoints, transposed operands read in place.
+      for (bool ax : {false, true})
+        for (bool ay : {false, true})
+          cases.push_back({op,
+                           t,
+                           {{ax ? shape{2, 4, 3} : shape{2, 3, 4}, t},
+                            {ay ? shape{2, 5, 4} : shape{2, 4, 5}, t}},
+                           {{"T", t}, {"adj_x", ax}, {"adj_y", ay}},
+                           product_tolerance(t)});
+    }
+}
+
+/// A windowed op's attrs: [1, h, w, 1] strides (and ksize) and padding.
+core::attr_map window_attrs(dtype t, int64_t stride, const std::string& pad,
+                            int64_t k = 0, int64_t dilation = 1) {
+  core::attr_map a{{"T", t},
+                   {"strides", std::vector<int64_t>{1, stride, stride, 1}},
+                   {"padding", pad}};
+  if (k > 0)
+    a["ksize"] = std::vector<int64_t>{1, k, k, 1};
+  if (dilation > 1)
+    a["dilations"] = std::vector<int64_t>{1, dilation, dilation, 1};
+  return a;
+}
+
+void add_conv_cases(std::vector<kernel_case>& cases) {
+  const auto t = dtype::float32;
+  struct conv {
+    shape x;
+    shape f;
+    int64_t stride;
+    std::string pad;
+    int64_t dilation;
+  };
+  // Symmetric SAME padding, SAME with one more row or column after (7x6
+  // at stride 2; a 2x2 filter), VALID with rows left over, dilation, one
+  // input channel, an empty batch.
+  const std::vector<conv> convs{
+    {{2, 7, 6, 3}, {3, 3, 3, 4}, 1, "SAME", 1},
+    {{2, 7, 6, 3}, {3, 3, 3, 4}, 2, "SAME", 1},
+    {{2, 7, 6, 3}, {2, 2, 3, 5}, 1, "SAME", 1},
+    {{2, 7, 6, 3}, {3, 3, 3, 4}, 2, "VALID", 1},
+    {{1, 9, 8, 2}, {3, 3, 2, 3}, 1, "SAME", 2},
+    {{3, 8, 8, 1}, {5, 5, 1, 6}, 1, "SAME", 1},
+    {{0, 5, 5, 2}, {3, 3, 2, 2}, 1, "SAME", 1},
+  };
+  // The output's shape, as the CPU plans it.
+  auto out_of = [](const conv& c) {
+    auto dim = [&](int d, int64_t k) {
+      auto eff = (k - 1) * c.dilation + 1;
+      return c.pad == "SAME" ? (c.x.dim(d) + c.stride - 1) / c.stride
+                             : (c.x.dim(d) - eff) / c.stride + 1;
+    };
+    return shape{c.x.dim(0), dim(1, c.f.dim(0)), dim(2, c.f.dim(1)),
+                 c.f.dim(3)};
+  };
+  for (const auto& c : convs) {
+    auto a = window_attrs(t, c.stride, c.pad, 0, c.dilation);
+    cases.push_back({"Conv2D", t, {{c.x, t}, {c.f, t}}, a, 1e-4});
+    cases.push_back({"Conv2DBackpropInput",
+                     t,
+                     {ints(c.x.dims()), {c.f, t}, {out_of(c), t}},
+                     a,
+                     1e-4});
+    cases.push_back({"Conv2DBackpropFilter",
+                     t,
+                     {{c.x, t}, ints(c.f.dims()), {out_of(c), t}},
+                     a,
+                     1e-4});
+  }
+  for (bool relu : {false, true}) {
+    auto a = window_attrs(t, 1, "SAME");
+    a["fused_ops"] = relu ? std::vector<std::string>{"BiasAdd", "Relu"}
+                          : std::vector<std::string>{"BiasAdd"};
+    cases.push_back({"_FusedConv2D",
+                     t,
+                     {{{2, 6, 5, 3}, t}, {{3, 3, 3, 4}, t}, {{4}, t}},
+                     a,
+                     1e-4});
+  }
+}
+
+void add_pool_cases(std::vector<kernel_case>& cases) {
+  struct pool {
+    int64_t k;
+    int64_t stride;
+    std::string pad;
+    shape out; ///< For [2, 7, 6, 3] images.
+  };
+  // Overlapping SAME windows with one more row after (7 rows at stride 2),
+  // VALID windows that tile, a window as large as the image.
+  const std::vector<pool> pools{{3, 2, "SAME", {2, 4, 3, 3}},
+                                {2, 2, "VALID", {2, 3, 3, 3}},
+                                {3, 1, "SAME", {2, 7, 6, 3}},
+                                {6, 1, "VALID", {2, 2, 1, 3}}};
+  const shape x{2, 7, 6, 3};
+  for (auto t : {dtype::float32, dtype::float64})
+    for (const auto& p : pools) {
+      auto a = window_attrs(t, p.stride, p.pad, p.k);
+      cases.push_back({"MaxPool", t, {{x, t}}, a});
+      cases.push_back({"AvgPool", t, {{x, t}}, a});
+      cases.push_back({"MaxPoolGrad", t, {{x, t}, {p.out, t}, {p.out, t}}, a});
+      cases.push_back({"AvgPoolGrad", t, {ints(x.dims()), {p.out, t}}, a});
+    }
+}
+
+void add_batch_norm_cases(std::vector<kernel_case>& cases) {
+  const auto t = dtype::float32;
+  const shape x{2, 5, 4, 3};
+  const input_spec c{{3}, t};
+  const input_spec var{{3}, t, values::positive};
+  for (bool training : {true, false})
+    for (double factor : {1.0, 0.25}) {
+      core::attr_map a{{"T", t},
+                       {"epsilon", 0.001},
+                       {"is_training", training},
+                       {"exponential_avg_factor", factor}};
+      cases.push_back(
+        {"FusedBatchNorm", t, {{x, t}, c, c, c, var}, a, 1e-4, 5});
+      cases.push_back(
+        {"FusedBatchNormGrad",
+         t,
+         {{x, t}, {x, t}, c, c, var},
+         {{"T", t}, {"epsilon", 0.001}, {"is_training", training}},
+         1e-4,
+         5});
+    }
+  // Training without running statistics; one row (no Bessel correction).
+  const input_spec none{{0}, t};
+  core::attr_map train{{"T", t}, {"is_training", true}};
+  cases.push_back(
+    {"FusedBatchNorm", t, {{x, t}, c, c, none, none}, train, 1e-4, 5});
+  cases.push_back(
+    {"FusedBatchNorm", t, {{{1, 1, 1, 3}, t}, c, c, c, var}, train, 1e-4, 5});
+}
+
 /// The cases: every registered GPU kernel that computes, over its dtypes,
 /// with broadcasting, scalars and empty tensors where the op allows them.
 std::vector<kernel_case> all_cases() {
@@ -361,6 +544,11 @@ std::vector<kernel_case> all_cases() {
                      1e-5,
                      2});
   }
+  add_array_cases(cases, floats);
+  add_batch_matmul_cases(cases, floats);
+  add_conv_cases(cases);
+  add_pool_cases(cases);
+  add_batch_norm_cases(cases);
   return cases;
 }
 

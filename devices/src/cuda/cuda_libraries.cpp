@@ -67,6 +67,7 @@ core::status load_cublas(const cublas_functions** out) {
       bind_one(f.destroy, "cublasDestroy_v2", symbol);
       bind_one(f.set_stream, "cublasSetStream_v2", symbol);
       bind_one(f.gemm_ex, "cublasGemmEx", symbol);
+      bind_one(f.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx", symbol);
       bind_one(f.status_string, "cublasGetStatusString", symbol);
     });
   return hand_out(lib, out);
@@ -80,6 +81,35 @@ core::status load_cudnn(const cudnn_functions** out) {
       bind_one(f.destroy, "cudnnDestroy", symbol);
       bind_one(f.set_stream, "cudnnSetStream", symbol);
       bind_one(f.error_string, "cudnnGetErrorString", symbol);
+      bind_one(f.create_tensor, "cudnnCreateTensorDescriptor", symbol);
+      bind_one(f.destroy_tensor, "cudnnDestroyTensorDescriptor", symbol);
+      bind_one(f.set_tensor_4d, "cudnnSetTensor4dDescriptor", symbol);
+      bind_one(f.create_filter, "cudnnCreateFilterDescriptor", symbol);
+      bind_one(f.destroy_filter, "cudnnDestroyFilterDescriptor", symbol);
+      bind_one(f.set_filter_4d, "cudnnSetFilter4dDescriptor", symbol);
+      bind_one(f.create_convolution, "cudnnCreateConvolutionDescriptor",
+               symbol);
+      bind_one(f.destroy_convolution, "cudnnDestroyConvolutionDescriptor",
+               symbol);
+      bind_one(f.set_convolution_2d, "cudnnSetConvolution2dDescriptor", symbol);
+      bind_one(f.set_convolution_math, "cudnnSetConvolutionMathType", symbol);
+      bind_one(f.forward_algorithms, "cudnnGetConvolutionForwardAlgorithm_v7",
+               symbol);
+      bind_one(f.data_algorithms, "cudnnGetConvolutionBackwardDataAlgorithm_v7",
+               symbol);
+      bind_one(f.filter_algorithms,
+               "cudnnGetConvolutionBackwardFilterAlgorithm_v7", symbol);
+      bind_one(f.convolution_forward, "cudnnConvolutionForward", symbol);
+      bind_one(f.convolution_backward_data, "cudnnConvolutionBackwardData",
+               symbol);
+      bind_one(f.convolution_backward_filter, "cudnnConvolutionBackwardFilter",
+               symbol);
+      bind_one(f.batch_norm_training, "cudnnBatchNormalizationForwardTraining",
+               symbol);
+      bind_one(f.batch_norm_inference,
+               "cudnnBatchNormalizationForwardInference", symbol);
+      bind_one(f.batch_norm_backward, "cudnnBatchNormalizationBackward",
+               symbol);
     });
   return hand_out(lib, out);
 }

@@ -26,6 +26,13 @@ struct cublas_functions {
                             cudaDataType, int, const void*, void*, cudaDataType,
                             int, cublasComputeType_t, cublasGemmAlgo_t)
     = nullptr;
+  /// The same over a batch of matrices at fixed strides.
+  cublasStatus_t (*gemm_strided_batched_ex)(
+    cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+    const void*, const void*, cudaDataType, int, long long int, const void*,
+    cudaDataType, int, long long int, const void*, void*, cudaDataType, int,
+    long long int, int, cublasComputeType_t, cublasGemmAlgo_t)
+    = nullptr;
   decltype(&::cublasGetStatusString) status_string = nullptr;
 };
 
@@ -35,6 +42,34 @@ struct cudnn_functions {
   decltype(&::cudnnDestroy) destroy = nullptr;
   decltype(&::cudnnSetStream) set_stream = nullptr;
   decltype(&::cudnnGetErrorString) error_string = nullptr;
+  // Descriptors.
+  decltype(&::cudnnCreateTensorDescriptor) create_tensor = nullptr;
+  decltype(&::cudnnDestroyTensorDescriptor) destroy_tensor = nullptr;
+  decltype(&::cudnnSetTensor4dDescriptor) set_tensor_4d = nullptr;
+  decltype(&::cudnnCreateFilterDescriptor) create_filter = nullptr;
+  decltype(&::cudnnDestroyFilterDescriptor) destroy_filter = nullptr;
+  decltype(&::cudnnSetFilter4dDescriptor) set_filter_4d = nullptr;
+  decltype(&::cudnnCreateConvolutionDescriptor) create_convolution = nullptr;
+  decltype(&::cudnnDestroyConvolutionDescriptor) destroy_convolution = nullptr;
+  decltype(&::cudnnSetConvolution2dDescriptor) set_convolution_2d = nullptr;
+  decltype(&::cudnnSetConvolutionMathType) set_convolution_math = nullptr;
+  // Convolutions: the heuristics' algorithms, then the three passes.
+  decltype(&::cudnnGetConvolutionForwardAlgorithm_v7) forward_algorithms
+    = nullptr;
+  decltype(&::cudnnGetConvolutionBackwardDataAlgorithm_v7) data_algorithms
+    = nullptr;
+  decltype(&::cudnnGetConvolutionBackwardFilterAlgorithm_v7) filter_algorithms
+    = nullptr;
+  decltype(&::cudnnConvolutionForward) convolution_forward = nullptr;
+  decltype(&::cudnnConvolutionBackwardData) convolution_backward_data = nullptr;
+  decltype(&::cudnnConvolutionBackwardFilter) convolution_backward_filter
+    = nullptr;
+  // Batch normalisation.
+  decltype(&::cudnnBatchNormalizationForwardTraining) batch_norm_training
+    = nullptr;
+  decltype(&::cudnnBatchNormalizationForwardInference) batch_norm_inference
+    = nullptr;
+  decltype(&::cudnnBatchNormalizationBackward) batch_norm_backward = nullptr;
 };
 
 /// Loads cuBLAS (the major version the engine was built with) on the first

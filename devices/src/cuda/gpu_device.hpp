@@ -98,6 +98,11 @@ public:
   /// queuing.
   core::status cudnn(cudnnHandle_t* out);
 
+  /// Returns cuDNN's functions; valid once `cudnn()` has succeeded.
+  const cudnn_functions& dnn() const noexcept {
+    return *dnn_;
+  }
+
   std::mutex& dnn_lock() const noexcept {
     return dnn_mtx_;
   }

@@ -62,6 +62,14 @@ void add_handle_kernel(kernel_registry& r, const std::string& op,
         spec);
 }
 
+/// The batch dimensions of `s` (all but the last two).
+core::shape batch_of(const core::shape& s);
+
+/// Offset (in matrices) of batch element `i` of `out_batch` in a tensor
+/// with batch shape `batch`, which broadcasts against it.
+int64_t batch_offset(int64_t i, const core::shape& batch,
+                     const core::shape& out_batch);
+
 /// Reads an int32 or int64 tensor (scalar or vector) as int64 values.
 std::vector<int64_t> read_ints(const core::tensor& t);
 

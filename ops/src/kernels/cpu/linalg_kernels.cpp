@@ -12,16 +12,11 @@
 
 namespace actorflow::ops::cpu {
 
-namespace {
-
-/// The batch dimensions of `s` (all but the last two).
 core::shape batch_of(const core::shape& s) {
   return core::shape{
     std::vector<int64_t>(s.dims().begin(), s.dims().end() - 2)};
 }
 
-/// Offset (in matrices) of batch element `i` of `out_batch` in a tensor
-/// with batch shape `batch`, which broadcasts against it.
 int64_t batch_offset(int64_t i, const core::shape& batch,
                      const core::shape& out_batch) {
   int64_t offset = 0, stride = 1;
@@ -37,6 +32,8 @@ int64_t batch_offset(int64_t i, const core::shape& batch,
   }
   return offset;
 }
+
+namespace {
 
 /// x @ y per matrix, batch dimensions broadcast (BatchMatMulV2; the first
 /// BatchMatMul requires equal ones, which broadcasting covers).

@@ -25,6 +25,15 @@ core::status elem_of(core::dtype type, elem* out);
 /// Turns the error of a launch into a status.
 core::status launched(cudaError_t err, const char* what);
 
+/// Copies the box `dims` of device tensor `src`, read at strides `from`
+/// (in elements), into `dst` at strides `to`, on the compute stream; at
+/// most `max_rank` dimensions.
+core::status copy_strided(devices::cuda::gpu_device& dev,
+                          const core::tensor& src, core::tensor& dst,
+                          const std::vector<int64_t>& dims,
+                          const std::vector<int64_t>& from,
+                          const std::vector<int64_t>& to);
+
 /// A memory spec with these inputs and outputs in host memory.
 memory_spec host_memory(std::vector<int> inputs, std::vector<int> outputs);
 
@@ -37,5 +46,9 @@ void register_nn_kernels(kernel_registry& r);
 void register_matmul_kernels(kernel_registry& r);
 void register_training_kernels(kernel_registry& r);
 void register_copy_kernels(kernel_registry& r);
+void register_array_kernels(kernel_registry& r);
+void register_conv_kernels(kernel_registry& r);
+void register_pool_kernels(kernel_registry& r);
+void register_batch_norm_kernels(kernel_registry& r);
 
 } // namespace actorflow::ops::gpu

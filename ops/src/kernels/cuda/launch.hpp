@@ -134,4 +134,79 @@ cudaError_t apply_adam(elem type, void* var, void* m, void* v,
                        const void* grad, bool nesterov, int64_t n,
                        cudaStream_t stream);
 
+/// A box of elements copied between two strided layouts (strides in
+/// elements): Transpose, and the padding, cropping and filter layouts of
+/// the convolutions.
+struct box_index {
+  int rank = 0;
+  int64_t dims[max_rank] = {};
+  int64_t src_strides[max_rank] = {};
+  int64_t dst_strides[max_rank] = {};
+};
+
+/// Copies `box` from `src` to `dst`, elements of `elem_bytes` (1, 2, 4
+/// or 8) bytes.
+cudaError_t copy_box(int elem_bytes, const void* src, void* dst,
+                     const box_index& box, cudaStream_t stream);
+
+/// How a pooling window slides over an NHWC image (TensorFlow's SAME or
+/// VALID geometry, computed on the host).
+struct pool_geometry {
+  int64_t batch = 0;
+  int64_t in_h = 0;
+  int64_t in_w = 0;
+  int64_t channels = 0;
+  int64_t out_h = 0;
+  int64_t out_w = 0;
+  int64_t k_h = 1;
+  int64_t k_w = 1;
+  int64_t stride_h = 1;
+  int64_t stride_w = 1;
+  int64_t pad_top = 0;
+  int64_t pad_left = 0;
+};
+
+/// MaxPool (`max`) or AvgPool of `x` into `y`; positions outside the
+/// image are skipped (AvgPool divides by those inside); float, double.
+cudaError_t pool(elem type, bool max, const void* x, void* y,
+                 const pool_geometry& g, cudaStream_t stream);
+
+/// MaxPoolGrad: each input element gets the gradients of the windows whose
+/// first maximum (in row-major order, as the CPU's kernel) it is; `x` is
+/// the pooling's input. Each thread gathers for one input element: no
+/// atomics, the same sums on every run.
+cudaError_t max_pool_grad(elem type, const void* x, const void* dy, void* dx,
+                          const pool_geometry& g, cudaStream_t stream);
+
+/// AvgPoolGrad: each input element gets dy / count of every window
+/// covering it, gathered as `max_pool_grad` does.
+cudaError_t avg_pool_grad(elem type, const void* dy, void* dx,
+                          const pool_geometry& g, cudaStream_t stream);
+
+/// Completes FusedBatchNorm's statistics from the batch's `mean` and
+/// unbiased variance over `rows` rows: `batch_mean`/`batch_var` blended
+/// as (1 - factor) * running + factor * batch (`running_*` null: the batch
+/// alone), `saved_mean`/`saved_var` the mean and biased variance (the
+/// grad's reserve spaces); float.
+cudaError_t batch_norm_statistics(const float* mean, const float* var,
+                                  const float* running_mean,
+                                  const float* running_var, double factor,
+                                  int64_t rows, int64_t channels,
+                                  float* batch_mean, float* batch_var,
+                                  float* saved_mean, float* saved_var,
+                                  cudaStream_t stream);
+
+/// inv[c] = 1 / sqrt(var[c] + epsilon); float.
+cudaError_t inverse_std(const float* var, double epsilon, float* inv,
+                        int64_t channels, cudaStream_t stream);
+
+/// FusedBatchNormGrad with is_training false (the statistics are
+/// constants): dx = dy * scale * inv, dscale = sum(dy * (x - mean) * inv),
+/// doffset = sum(dy), over the `rows` rows of `channels` channels; float.
+cudaError_t batch_norm_frozen_grad(const float* dy, const float* x,
+                                   const float* scale, const float* mean,
+                                   const float* inv, float* dx, float* dscale,
+                                   float* doffset, int64_t rows,
+                                   int64_t channels, cudaStream_t stream);
+
 } // namespace actorflow::ops::gpu

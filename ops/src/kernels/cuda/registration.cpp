@@ -12,6 +12,10 @@ void register_gpu_kernels(kernel_registry& r) {
   gpu::register_matmul_kernels(r);
   gpu::register_training_kernels(r);
   gpu::register_copy_kernels(r);
+  gpu::register_array_kernels(r);
+  gpu::register_conv_kernels(r);
+  gpu::register_pool_kernels(r);
+  gpu::register_batch_norm_kernels(r);
 }
 
 namespace gpu {
@@ -39,6 +43,28 @@ core::status elem_of(core::dtype type, elem* out) {
 
 core::status launched(cudaError_t err, const char* what) {
   return devices::cuda::check(err, what);
+}
+
+core::status copy_strided(devices::cuda::gpu_device& dev,
+                          const core::tensor& src, core::tensor& dst,
+                          const std::vector<int64_t>& dims,
+                          const std::vector<int64_t>& from,
+                          const std::vector<int64_t>& to) {
+  if (dims.size() > static_cast<size_t>(max_rank))
+    return core::unimplemented_error("a copy of ", dims.size(),
+                                     " dimensions on a GPU (at most ", max_rank,
+                                     ")");
+  box_index box;
+  box.rank = static_cast<int>(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) {
+    box.dims[d] = dims[d];
+    box.src_strides[d] = from[d];
+    box.dst_strides[d] = to[d];
+  }
+  return launched(copy_box(static_cast<int>(core::size_of(src.dtype())),
+                           src.raw_data(), dst.raw_mutable_data(), box,
+                           dev.compute_stream()),
+                  "strided copy");
 }
 
 memory_spec host_memory(std::vector<int> inputs, std::vector<int> outputs) {
