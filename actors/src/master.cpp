@@ -216,8 +216,10 @@ core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
     graph::rewrite_for_run(st.g, st.types, sig, &pruned));
   graph::graph_types types;
   ACTORFLOW_RETURN_IF_ERROR(graph::validate(pruned, rt.ops, &types, true));
-  graph::pass_context pass_ctx{
-    rt.ops, rt.kernels, {req.targets.begin(), req.targets.end()}};
+  graph::pass_context pass_ctx{rt.ops,
+                               rt.kernels,
+                               {req.targets.begin(), req.targets.end()},
+                               rt.default_device};
   std::vector<graph::pass_rewrite> rewrites;
   auto before = pruned.size();
   ACTORFLOW_RETURN_IF_ERROR(

@@ -35,10 +35,12 @@ protected:
   /// valid graph; returns the graph and fills `log`.
   graph::graph run(const graph::scope& s, const graph::pass_function& pass,
                    std::vector<std::string>* log,
-                   std::set<std::string> keep = {}) {
+                   std::set<std::string> keep = {},
+                   std::string default_device = "") {
     EXPECT_TRUE(s.ok()) << s.status().to_string();
     graph::graph g = s.graph_def();
-    graph::pass_context ctx{registry, kernels, std::move(keep)};
+    graph::pass_context ctx{registry, kernels, std::move(keep),
+                            std::move(default_device)};
     auto st = pass(g, ctx, log);
     EXPECT_TRUE(st.is_ok()) << st.to_string();
     graph::graph_types types;
@@ -339,6 +341,32 @@ TEST_F(optimization_passes, fusion_masks_input_gradients_as_made) {
   EXPECT_EQ(op_of(g, kept.node_name()), "MatMul");
 }
 
+TEST_F(optimization_passes, fusion_makes_no_op_the_default_device_lacks) {
+  // Nodes that ask for no device go to the engine's default device: with
+  // a GPU there (and this registry's kernels only on the CPU), no fused op
+  // is made that would send them back to a CPU; one that asks for a CPU
+  // is fused as before.
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {4, 3});
+  auto w = graph::placeholder(s.sub("w"), dtype::float32, {3, 5});
+  auto b = graph::placeholder(s.sub("b"), dtype::float32, {5});
+  auto y
+    = graph::relu(s.sub("y"), graph::bias_add(s, graph::matmul(s, x, w), b));
+  auto on_cpu = s.with_device("cpu:0");
+  auto z = graph::relu(on_cpu.sub("z"),
+                       graph::bias_add(on_cpu, graph::matmul(on_cpu, x, w), b));
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::fusion, &log, {y.node_name(), z.node_name()},
+               "gpu:0");
+  EXPECT_EQ(log.size(), 1u);
+  EXPECT_EQ(op_of(g, y.node_name()), "Relu");
+  EXPECT_EQ(op_of(g, z.node_name()), "_FusedMatMul");
+  log.clear();
+  g = run(s, graph::passes::fusion, &log, {y.node_name(), z.node_name()},
+          "cpu:0");
+  EXPECT_EQ(op_of(g, y.node_name()), "_FusedMatMul");
+}
+
 TEST_F(optimization_passes,
        fusion_leaves_gradients_that_are_read_or_read_vars) {
   graph::scope s{registry};
@@ -497,7 +525,7 @@ TEST_F(optimization_passes,
                   return core::status::ok();
                 }});
   graph::graph g = s.graph_def();
-  graph::pass_context ctx{registry, kernels, {y.node_name()}};
+  graph::pass_context ctx{registry, kernels, {y.node_name()}, ""};
   graph::pass_selection no_folding;
   ASSERT_TRUE(
     graph::pass_selection::parse("-constant_folding", &no_folding).is_ok());

@@ -32,6 +32,10 @@ struct pass_context {
   /// Nodes that must keep their names and stay in the graph: the run's
   /// targets (fetched tensors are held by their `_Fetch` nodes).
   std::set<std::string> keep;
+  /// Where placement puts a node that asks for no device type (the
+  /// engine's default device, e.g. "gpu:0"); empty: a CPU. Passes that
+  /// make ops of their own check that such a device has their kernels.
+  std::string default_device;
 };
 
 /// One rewrite a pass made, for logs and tests: the pass and what it did.

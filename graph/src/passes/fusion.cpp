@@ -20,12 +20,15 @@ const core::node_def* input_of(const graph& g, const core::node_def& node,
   return producer != nullptr && producer->op == op ? producer : nullptr;
 }
 
-/// Whether the device `node` asks for has a kernel of `op` (the default
-/// device, a CPU, when it asks for none).
+/// Whether the device `node` will be placed on has a kernel of `op`: the
+/// type it asks for, else the default device's, else a CPU's.
 bool has_kernel(const pass_context& ctx, const core::node_def& node,
                 const std::string& op) {
   auto name = core::device_name::parse(node.device);
-  auto type = name && name->type ? *name->type : std::string{"cpu"};
+  auto fallback = core::device_name::parse(ctx.default_device);
+  auto type = name && name->type           ? *name->type
+              : fallback && fallback->type ? *fallback->type
+                                           : std::string{"cpu"};
   return ctx.kernels.supports(op, type);
 }
 
