@@ -262,6 +262,11 @@ void add_array_cases(std::vector<kernel_case>& cases,
     cases.push_back({"Transpose", t, {{{0, 3}, t}, ints({1, 0})}, a});
     cases.push_back(
       {"Transpose", t, {{{2, 1, 3, 2, 2}, t}, ints({4, 3, 2, 1, 0})}, a});
+    core::attr_map tile{{"T", t}, {"Tmultiples", dtype::int32}};
+    cases.push_back({"Tile", t, {{{1}, t}, ints({128})}, tile});
+    cases.push_back({"Tile", t, {{{2, 3}, t}, ints({3, 2})}, tile});
+    cases.push_back({"Tile", t, {{{2, 1, 3}, t}, ints({1, 4, 1})}, tile});
+    cases.push_back({"Tile", t, {{{2, 3}, t}, ints({0, 2})}, tile});
   }
 }
 
@@ -441,11 +446,11 @@ std::vector<kernel_case> all_cases() {
              : std::vector<dtype>{dtype::float32, dtype::float64};
   };
   for (const char* op :
-       {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow",
-        "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
-        "ReluGrad", "TanhGrad", "SigmoidGrad"}) {
+       {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "Maximum", "Minimum",
+        "Pow", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal",
+        "NotEqual", "ReluGrad", "TanhGrad", "SigmoidGrad"}) {
     std::string name = op;
-    bool positive = name == "Pow" || name == "RealDiv";
+    bool positive = name == "Pow" || name == "RealDiv" || name == "Div";
     bool broadcasts = name.find("Grad") == std::string::npos;
     auto k = positive ? values::positive : values::signed_unit;
     for (auto t : types_of(name)) {

@@ -1,5 +1,7 @@
 #include "grad_util.hpp"
 
+#include <algorithm>
+
 #include "../builder_state.hpp"
 #include "../builder_util.hpp"
 #include "actorflow/graph/array_ops.hpp"
@@ -94,7 +96,18 @@ output broadcast_back(const scope& s, const output& kept, const output& x,
                       const output& kept_shape) {
   if (x.shape().fully_defined() && kept.shape() == x.shape())
     return kept;
-  auto multiples = floor_div(s, shape_of(s, x), kept_shape);
+  output multiples;
+  if (x.shape().fully_defined() && kept.shape().fully_defined()
+      && kept.shape().rank() == x.shape().rank()) {
+    // Known shapes: the multiples are a constant, not a Shape and a
+    // FloorDiv computed (on the host) in every step.
+    std::vector<int64_t> m;
+    for (int i = 0; i < x.shape().rank(); ++i)
+      m.push_back(x.shape().dim(i) / std::max<int64_t>(kept.shape().dim(i), 1));
+    multiples = int32_vector(s, m);
+  } else {
+    multiples = floor_div(s, shape_of(s, x), kept_shape);
+  }
   return typed(s, "Tile", {kept, multiples},
                {{"Tmultiples", core::dtype::int32}});
 }

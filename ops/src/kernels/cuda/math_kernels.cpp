@@ -334,6 +334,7 @@ void register_math_kernels(kernel_registry& r) {
   add_binary<binary_fn::sub>(r, "Sub", true);
   add_binary<binary_fn::mul>(r, "Mul", true);
   add_binary<binary_fn::div>(r, "RealDiv");
+  add_binary<binary_fn::div>(r, "Div");
   add_binary<binary_fn::maximum>(r, "Maximum");
   add_binary<binary_fn::minimum>(r, "Minimum");
   add_binary<binary_fn::pow>(r, "Pow");
