@@ -17,7 +17,7 @@ if ! grep -q '^ACTORFLOW_ENABLE_CUDA:BOOL=ON' "$dir/CMakeCache.txt" 2>/dev/null;
   echo "pack-gpu: $dir is not a build with CUDA on (scripts/build.sh with nvcc on PATH)" >&2
   exit 1
 fi
-programs=(gpu_test actorflow bench_mlp bench_matmul)
+programs=(gpu_test actorflow bench_mlp bench_matmul bench_gpu_matmul)
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/gpu/bin" "$stage/gpu/lib"

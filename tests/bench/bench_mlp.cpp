@@ -3,10 +3,13 @@
 // the data already in memory: the same graph, input queue and queue
 // runner as the job; P3b with --model cnn: the same for `train --model
 // cnn`'s network. Peers: tests/bench/peers/mlp_step_tf1.py,
-// mlp_step_jax.py, cnn_step_tf1.py on the same machine.
+// mlp_step_jax.py, cnn_step_tf1.py on the same machine. P9b/P9c with
+// --device gpu (gpu:0 the default device, ops without a GPU kernel on the
+// CPU): peers mlp_step_torch_gpu.py and cnn_step_torch_gpu.py.
 //
-//   bench_mlp [--model mlp|cnn] [--threads 2] [--steps 300] [--warmup 50]
-//             [--rounds 3] [--trace FILE] [--pool-spin-us 300]
+//   bench_mlp [--model mlp|cnn] [--device cpu|gpu] [--batch 128]
+//             [--threads 2] [--steps 300] [--warmup 50] [--rounds 3]
+//             [--trace FILE] [--pool-spin-us 300] [--data-dir DIR]
 //             [--cluster [--bulk-min-bytes B]]
 //
 // Reports the best round. Last output line: {"ms_per_step": ...,
@@ -29,6 +32,7 @@
 
 #include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/queue_runner.hpp"
+#include "actorflow/devices/gpu.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
@@ -51,9 +55,9 @@ struct mlp_options {
   actors::session_options session;
   /// Where to write a Chrome trace of a few no-queue steps; empty: none.
   std::string trace;
+  /// Rows of the no-queue step's batch.
+  int64_t batch = 128;
 };
-
-constexpr int64_t batch = 128;
 
 /// Steps traced after the timed rounds with --trace.
 constexpr int traced_steps = 5;
@@ -84,6 +88,7 @@ double best_round(const char* what, const mlp_options& o, Step step) {
 double no_queue_ms_per_step(actors::engine& e, const apps::fashion_data& data,
                             const mlp_options& o) {
   graph::scope s{e.context().ops};
+  const auto batch = o.batch;
   auto raw = graph::placeholder(s.sub("raw"), core::dtype::uint8, {batch, 784});
   auto raw_labels
     = graph::placeholder(s.sub("raw_labels"), core::dtype::uint8, {batch});
@@ -102,7 +107,7 @@ double no_queue_ms_per_step(actors::engine& e, const apps::fashion_data& data,
   bench::check(s.status());
   actors::session sess{e, o.session};
   bench::check(sess.extend(s.graph_def()));
-  auto first_rows = [](const core::tensor& t, int64_t row_bytes) {
+  auto first_rows = [batch](const core::tensor& t, int64_t row_bytes) {
     core::shape dims = t.shape();
     std::vector<int64_t> d = dims.dims();
     d[0] = batch;
@@ -259,22 +264,48 @@ int main(int argc, char** argv) {
   int64_t bulk_min = -1;
   app.add_option("--bulk-min-bytes", bulk_min,
                  "With --cluster: passed to the workers (-1: their default)");
+  std::string device = "cpu";
+  app
+    .add_option("--device", device,
+                "Where the model runs: cpu, or gpu (gpu:0; ops without a GPU "
+                "kernel on the CPU)")
+    ->capture_default_str()
+    ->check(CLI::IsMember({"cpu", "gpu"}));
+  app.add_option("--batch", o.batch, "Rows of the no-queue step's batch")
+    ->capture_default_str()
+    ->check(CLI::Range(1, 60000));
+  std::string data_dir = apps::fashion_mnist_dir;
+  app.add_option("--data-dir", data_dir, "Fashion-MNIST's idx files")
+    ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  if (device == "gpu" && devices::visible_gpus() == 0) {
+    std::fprintf(stderr, "bench_mlp: --device gpu: %s\n",
+                 devices::cuda_enabled()
+                   ? "no GPU is visible to CUDA"
+                   : "built without CUDA (configure with nvcc on PATH)");
+    return 2;
+  }
   bench::check(graph::pass_selection::parse(passes, &o.session.pass_selection));
   actors::engine_options eo;
   eo.threads_per_device = threads;
   eo.scheduler_threads = threads;
   eo.pool_spin = std::chrono::microseconds{pool_spin_us};
+  if (device == "gpu")
+    eo.default_device = "gpu:0";
   actors::engine e{eo};
+  bench::check(e.init_status());
   if (blas_threads > 0)
     openblas_set_num_threads(blas_threads);
   apps::fashion_data data;
-  bench::check(apps::load_fashion_mnist(e, apps::fashion_mnist_dir, &data));
+  bench::check(apps::load_fashion_mnist(e, data_dir, &data));
   if (no_queue_only && !cluster) {
     auto no_queue = no_queue_ms_per_step(e, data, o);
     bench::print_json_line(
       {{"model", o.model.kind},
+       {"device", device},
+       {"batch", o.batch},
        {"no_queue_ms_per_step", bench::rounded(no_queue, 3)},
+       {"no_queue_samples_per_s", bench::rounded(o.batch * 1e3 / no_queue, 1)},
        {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}});
     return 0;
   }
@@ -283,11 +314,12 @@ int main(int argc, char** argv) {
     auto no_queue = no_queue_ms_per_step(e, data, o);
     nlohmann::ordered_json result
       = {{"model", o.model.kind},
+         {"device", device},
          {"ms_per_step", bench::rounded(single, 3)},
          {"no_queue_ms_per_step", bench::rounded(no_queue, 3)},
          {"samples_per_s", bench::rounded(128e3 / single, 1)},
          {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}};
-    if (o.model.kind == "mlp") {
+    if (o.model.kind == "mlp" && device == "cpu") {
       auto limit = gemm_limit_ms(threads);
       std::printf("GEMM-bound limit (OpenBLAS, %d threads): %.3f ms\n", threads,
                   limit);
