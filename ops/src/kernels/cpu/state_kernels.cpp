@@ -162,9 +162,9 @@ void register_state_handles(kernel_registry& r, const std::string& dev) {
   // do; int64 ones (labels held for training) live on the GPU, but one
   // with an update that has no GPU kernel (AssignAdd of a global step)
   // goes to the CPU with it.
-  for (auto type : {core::dtype::float16, core::dtype::bfloat16,
-                    core::dtype::float32, core::dtype::float64,
-                    core::dtype::int64}) {
+  for (auto type :
+       {core::dtype::float16, core::dtype::bfloat16, core::dtype::float32,
+        core::dtype::float64, core::dtype::int64}) {
     r.add("VariableV2", dev, type,
           &kernel_registry::make_kernel<variable_kernel>, "dtype");
     r.add("Assign", dev, type, &kernel_registry::make_kernel<assign_kernel>);

@@ -10,9 +10,9 @@
 #include <mutex>
 #include <vector>
 
-#include "../cpu/element_copy.hpp"
-#include "../cpu/window.hpp"
+#include "../cpu/kernels.hpp"
 #include "cudnn_descriptors.hpp"
+#include "plans.hpp"
 
 namespace actorflow::ops::gpu {
 
@@ -24,92 +24,19 @@ using devices::cuda::check;
 /// limit).
 constexpr size_t workspace_limit = size_t{4} << 30;
 
-/// A convolution's geometry, planned on the host as the CPU's kernels do.
-struct conv_geometry {
-  int64_t batch = 0;
-  int64_t cin = 0;
-  int64_t cout = 0;
-  cpu::window h;
-  cpu::window w;
-  int64_t extra_h = 0; ///< Rows of zeros appended to the image for cuDNN.
-  int64_t extra_w = 0; ///< Columns likewise.
-
-  core::shape input() const {
-    return {batch, h.in, w.in, cin};
-  }
-
-  /// The image cuDNN sees, with the appended zeros.
-  core::shape padded() const {
-    return {batch, h.in + extra_h, w.in + extra_w, cin};
-  }
-
-  core::shape filter() const {
-    return {h.k, w.k, cin, cout};
-  }
-
-  core::shape output() const {
-    return {batch, h.out, w.out, cout};
-  }
-
-  bool needs_padding() const {
-    return extra_h > 0 || extra_w > 0;
-  }
-
-  /// Whether nothing is computed (an empty output, or a sum over nothing).
-  bool empty() const {
-    return batch * h.out * w.out * cout == 0 || h.k * w.k * cin == 0;
-  }
-};
-
-/// The zeros to append after the image along a dimension: the padding
-/// after it beyond the padding before it.
-int64_t extra_after(const cpu::window& win) {
-  auto after = (win.out - 1) * win.stride + (win.k - 1) * win.dilation + 1
-               - win.in - win.pad;
-  return win.out > 0 && after > win.pad ? after - win.pad : 0;
-}
-
-/// Plans the convolution of images `xs` (NHWC) with filters `fs` (HWIO).
-core::status plan(const cpu::window_attrs& attrs, const core::shape& xs,
-                  const core::shape& fs, conv_geometry* g) {
-  if (xs.rank() != 4 || fs.rank() != 4)
-    return core::invalid_argument_error(
-      "Conv2D needs a rank-4 input (NHWC) and filter (HWIO), got ",
-      xs.to_string(), " and ", fs.to_string());
-  if (fs.dim(2) != xs.dim(3))
-    return core::invalid_argument_error("Conv2D input has ", xs.dim(3),
-                                        " channels but the filter expects ",
-                                        fs.dim(2));
-  g->batch = xs.dim(0);
-  g->cin = xs.dim(3);
-  g->cout = fs.dim(3);
-  g->h = cpu::plan_window(xs.dim(1), fs.dim(0), attrs.strides[1],
-                          attrs.dilations[1], attrs.same);
-  g->w = cpu::plan_window(xs.dim(2), fs.dim(1), attrs.strides[2],
-                          attrs.dilations[2], attrs.same);
-  g->extra_h = extra_after(g->h);
-  g->extra_w = extra_after(g->w);
-  return core::status::ok();
-}
-
 /// HWIO filters `f` as OHWI in new memory.
 core::status to_ohwi(devices::cuda::gpu_device& dev, const core::tensor& f,
                      core::tensor* out) {
-  auto kh = f.shape().dim(0), kw = f.shape().dim(1), ci = f.shape().dim(2),
-       co = f.shape().dim(3);
-  ACTORFLOW_RETURN_IF_ERROR(scratch(dev, {co, kh, kw, ci}, out));
-  // Walk the source's (h, w, i, o) order; o steps by a whole filter there.
-  return copy_strided(dev, f, *out, f.shape().dims(),
-                      cpu::strides_of(f.shape()),
-                      {kw * ci, ci, 1, kh * kw * ci});
+  const auto& s = f.shape();
+  ACTORFLOW_RETURN_IF_ERROR(
+    scratch(dev, {s.dim(3), s.dim(0), s.dim(1), s.dim(2)}, out));
+  return copy_strided(dev, f, *out, hwio_to_ohwi(s));
 }
 
 /// OHWI filters `f` into HWIO `out`.
 core::status to_hwio(devices::cuda::gpu_device& dev, const core::tensor& f,
                      core::tensor& out) {
-  auto co = f.shape().dim(0), kw = f.shape().dim(2), ci = f.shape().dim(3);
-  return copy_strided(dev, f, out, f.shape().dims(), cpu::strides_of(f.shape()),
-                      {1, kw * ci * co, ci * co, co});
+  return copy_strided(dev, f, out, ohwi_to_hwio(f.shape()));
 }
 
 /// `x` with the geometry's zeros appended, in new memory.
@@ -120,8 +47,7 @@ core::status pad_image(devices::cuda::gpu_device& dev, const conv_geometry& g,
     launched(cudaMemsetAsync(out->raw_mutable_data(), 0, out->bytes(),
                              dev.compute_stream()),
              "padding"));
-  return copy_strided(dev, x, *out, x.shape().dims(),
-                      cpu::strides_of(x.shape()), cpu::strides_of(g.padded()));
+  return copy_strided(dev, x, *out, into_padded(x.shape(), g.padded()));
 }
 
 /// The descriptors of one convolution (images as cuDNN sees them).
@@ -332,7 +258,7 @@ public:
     const auto& x = ctx.input(0);
     const auto& f = ctx.input(1);
     conv_geometry g;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, plan(attrs_, x.shape(), f.shape(), &g));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, plan_conv(attrs_, x.shape(), f.shape(), &g));
     if (fused_) {
       const auto& bias = ctx.input(2);
       ACTORFLOW_OP_REQUIRES(
@@ -391,7 +317,7 @@ public:
     core::shape xs = Input ? core::shape{sizes} : ctx.input(0).shape();
     core::shape fs = Input ? ctx.input(1).shape() : core::shape{sizes};
     conv_geometry g;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, plan(attrs_, xs, fs, &g));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, plan_conv(attrs_, xs, fs, &g));
     ACTORFLOW_OP_REQUIRES(ctx, dy.shape() == g.output(),
                           core::invalid_argument_error(
                             "out_backprop has shape ", dy.shape().to_string(),
@@ -419,9 +345,8 @@ public:
       ACTORFLOW_OP_REQUIRES_OK(ctx, scratch(dev, g.padded(), &padded));
       ACTORFLOW_OP_REQUIRES_OK(ctx,
                                run(ctx, pass::data, g, filter, dy, padded));
-      ACTORFLOW_OP_REQUIRES_OK(ctx, copy_strided(dev, padded, *out, xs.dims(),
-                                                 cpu::strides_of(g.padded()),
-                                                 cpu::strides_of(xs)));
+      ACTORFLOW_OP_REQUIRES_OK(
+        ctx, copy_strided(dev, padded, *out, out_of_padded(g.padded(), xs)));
     } else {
       core::tensor image = ctx.input(0);
       if (g.needs_padding())

@@ -25,14 +25,13 @@ core::status elem_of(core::dtype type, elem* out);
 /// Turns the error of a launch into a status.
 core::status launched(cudaError_t err, const char* what);
 
-/// Copies the box `dims` of device tensor `src`, read at strides `from`
-/// (in elements), into `dst` at strides `to`, on the compute stream; at
-/// most `max_rank` dimensions.
+struct strided_copy;
+
+/// Queues `copy` from device tensor `src` into `dst` on the compute
+/// stream; at most `max_rank` dimensions.
 core::status copy_strided(devices::cuda::gpu_device& dev,
                           const core::tensor& src, core::tensor& dst,
-                          const std::vector<int64_t>& dims,
-                          const std::vector<int64_t>& from,
-                          const std::vector<int64_t>& to);
+                          const strided_copy& copy);
 
 /// A memory spec with these inputs and outputs in host memory.
 memory_spec host_memory(std::vector<int> inputs, std::vector<int> outputs);

@@ -3,7 +3,7 @@
 // words, whatever their type.
 
 #include "grid.cuh"
-#include "launch.hpp"
+#include "index_math.hpp"
 
 namespace actorflow::ops::gpu {
 
@@ -15,15 +15,9 @@ __global__ void copy_box_kernel(const W* src, W* dst, box_index box,
                                 int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    int64_t rest = i;
     int64_t from = 0;
     int64_t to = 0;
-    for (int d = box.rank - 1; d >= 0; --d) {
-      auto index = rest % box.dims[d];
-      rest /= box.dims[d];
-      from += index * box.src_strides[d];
-      to += index * box.dst_strides[d];
-    }
+    box_offsets(box, i, &from, &to);
     dst[to] = src[from];
   }
 }

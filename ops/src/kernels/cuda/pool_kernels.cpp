@@ -1,27 +1,13 @@
 // MaxPool, AvgPool and their gradients on the GPU (float, double), over
 // NHWC images; the CUDA code is in pooling.cu.
 
-#include "../cpu/window.hpp"
+#include "../cpu/kernels.hpp"
 #include "gpu_kernels.hpp"
+#include "plans.hpp"
 
 namespace actorflow::ops::gpu {
 
 namespace {
-
-/// The pooling of images `xs` under `attrs`.
-core::status plan(const cpu::window_attrs& attrs, const core::shape& xs,
-                  pool_geometry* g) {
-  if (xs.rank() != 4)
-    return core::invalid_argument_error(
-      "pooling needs a rank-4 input (NHWC), got ", xs.to_string());
-  auto h = cpu::plan_window(xs.dim(1), attrs.ksize[1], attrs.strides[1], 1,
-                            attrs.same);
-  auto w = cpu::plan_window(xs.dim(2), attrs.ksize[2], attrs.strides[2], 1,
-                            attrs.same);
-  *g = {xs.dim(0), h.in, w.in,     xs.dim(3), h.out, w.out,
-        h.k,       w.k,  h.stride, w.stride,  h.pad, w.pad};
-  return core::status::ok();
-}
 
 core::shape output_of(const pool_geometry& g) {
   return {g.batch, g.out_h, g.out_w, g.channels};
@@ -37,7 +23,7 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
     pool_geometry g;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, plan(attrs_, x.shape(), &g));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, plan_pool(attrs_, x.shape(), &g));
     core::tensor* y = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, output_of(g), &y));
     elem type;
@@ -67,7 +53,7 @@ public:
     core::shape xs
       = Max ? ctx.input(0).shape() : core::shape{cpu::read_ints(ctx.input(0))};
     pool_geometry g;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, plan(attrs_, xs, &g));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, plan_pool(attrs_, xs, &g));
     ACTORFLOW_OP_REQUIRES(ctx, grad.shape() == output_of(g),
                           core::invalid_argument_error(
                             "grad has shape ", grad.shape().to_string(),

@@ -2,6 +2,7 @@
 
 #include "../cpu/kernels.hpp"
 #include "gpu_kernels.hpp"
+#include "plans.hpp"
 
 namespace actorflow::ops {
 
@@ -47,20 +48,9 @@ core::status launched(cudaError_t err, const char* what) {
 
 core::status copy_strided(devices::cuda::gpu_device& dev,
                           const core::tensor& src, core::tensor& dst,
-                          const std::vector<int64_t>& dims,
-                          const std::vector<int64_t>& from,
-                          const std::vector<int64_t>& to) {
-  if (dims.size() > static_cast<size_t>(max_rank))
-    return core::unimplemented_error("a copy of ", dims.size(),
-                                     " dimensions on a GPU (at most ", max_rank,
-                                     ")");
+                          const strided_copy& copy) {
   box_index box;
-  box.rank = static_cast<int>(dims.size());
-  for (size_t d = 0; d < dims.size(); ++d) {
-    box.dims[d] = dims[d];
-    box.src_strides[d] = from[d];
-    box.dst_strides[d] = to[d];
-  }
+  ACTORFLOW_RETURN_IF_ERROR(to_box(copy, &box));
   return launched(copy_box(static_cast<int>(core::size_of(src.dtype())),
                            src.raw_data(), dst.raw_mutable_data(), box,
                            dev.compute_stream()),
