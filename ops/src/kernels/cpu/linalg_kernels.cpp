@@ -33,6 +33,30 @@ int64_t batch_offset(int64_t i, const core::shape& batch,
   return offset;
 }
 
+core::status plan_batch_product(const core::shape& x, const core::shape& y,
+                                bool adj_x, bool adj_y, batch_product* out) {
+  if (x.rank() < 2 || y.rank() < 2)
+    return core::invalid_argument_error("BatchMatMul needs rank >= 2, got ",
+                                        x.to_string(), " and ", y.to_string());
+  batch_product p;
+  p.m = x.dim(x.rank() - (adj_x ? 1 : 2));
+  p.k = x.dim(x.rank() - (adj_x ? 2 : 1));
+  p.n = y.dim(y.rank() - (adj_y ? 2 : 1));
+  if (p.k != y.dim(y.rank() - (adj_y ? 1 : 2)))
+    return core::invalid_argument_error(
+      "BatchMatMul inner dimensions differ: ", x.to_string(), " times ",
+      y.to_string());
+  p.x_batch = batch_of(x);
+  p.y_batch = batch_of(y);
+  ACTORFLOW_RETURN_IF_ERROR(broadcast_shapes(p.x_batch, p.y_batch, &p.batch));
+  auto dims = p.batch.dims();
+  dims.push_back(p.m);
+  dims.push_back(p.n);
+  p.out = core::shape{std::move(dims)};
+  *out = std::move(p);
+  return core::status::ok();
+}
+
 namespace {
 
 /// x @ y per matrix, batch dimensions broadcast (BatchMatMulV2; the first
@@ -49,34 +73,20 @@ public:
     const auto& x = ctx.input(0);
     const auto& y = ctx.input(1);
     const auto &xs = x.shape(), &ys = y.shape();
-    ACTORFLOW_OP_REQUIRES(
-      ctx, xs.rank() >= 2 && ys.rank() >= 2,
-      core::invalid_argument_error("BatchMatMul needs rank >= 2, got ",
-                                   xs.to_string(), " and ", ys.to_string()));
-    auto m = xs.dim(xs.rank() - (adj_x_ ? 1 : 2));
-    auto k = xs.dim(xs.rank() - (adj_x_ ? 2 : 1));
-    auto k2 = ys.dim(ys.rank() - (adj_y_ ? 1 : 2));
-    auto n = ys.dim(ys.rank() - (adj_y_ ? 2 : 1));
-    ACTORFLOW_OP_REQUIRES(
-      ctx, k == k2,
-      core::invalid_argument_error("BatchMatMul inner dimensions differ: ",
-                                   xs.to_string(), " times ", ys.to_string()));
-    core::shape batch;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, broadcast_shapes(batch_of(xs), batch_of(ys), &batch));
-    auto dims = batch.dims();
-    dims.push_back(m);
-    dims.push_back(n);
+    batch_product p;
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             plan_batch_product(xs, ys, adj_x_, adj_y_, &p));
+    auto m = p.m, n = p.n, k = p.k;
+    const auto& batch = p.batch;
     core::tensor* out = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, ctx.allocate_output(0, core::shape{std::move(dims)}, &out));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, p.out, &out));
     auto count = batch.num_elements();
     T* z = out->mutable_data<T>();
     if (k == 0) {
       std::fill_n(z, out->num_elements(), T(0));
       return;
     }
-    auto xb = batch_of(xs), yb = batch_of(ys);
+    const auto &xb = p.x_batch, &yb = p.y_batch;
     auto lda = static_cast<int>(xs.dim(xs.rank() - 1));
     auto ldb = static_cast<int>(ys.dim(ys.rank() - 1));
     for (int64_t i = 0; i < count && m > 0 && n > 0; ++i) {

@@ -7,6 +7,7 @@
 
 #include <mutex>
 
+#include "../cpu/kernels.hpp"
 #include "cudnn_descriptors.hpp"
 
 namespace actorflow::ops::gpu {
@@ -62,25 +63,11 @@ public:
 
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
-    ACTORFLOW_OP_REQUIRES(ctx, x.shape().rank() == 4,
-                          core::invalid_argument_error(
-                            "FusedBatchNorm needs a rank-4 input (NHWC), got ",
-                            x.shape().to_string()));
-    auto c = x.shape().dim(3);
-    auto rows = c == 0 ? 0 : x.num_elements() / c;
-    for (size_t i = 1; i < 5; ++i) {
-      bool empty_ok
-        = attrs_.training && i >= 3 && ctx.input(i).num_elements() == 0;
-      ACTORFLOW_OP_REQUIRES(
-        ctx, empty_ok || ctx.input(i).shape() == core::shape{c},
-        core::invalid_argument_error("FusedBatchNorm input ", i, " must be [",
-                                     c, "], got ",
-                                     ctx.input(i).shape().to_string()));
-    }
-    std::vector<core::tensor*> outs(5);
-    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, x.shape(), &outs[0]));
-    for (size_t i = 1; i < 5; ++i)
-      ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(i, {c}, &outs[i]));
+    std::vector<core::tensor*> outs;
+    int64_t c = 0;
+    int64_t rows = 0;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, cpu::batch_norm_outputs(ctx, attrs_.training, &outs, &c, &rows));
     if (c == 0)
       return;
     auto& dev = device_of(ctx);
@@ -173,24 +160,11 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& dy = ctx.input(0);
     const auto& x = ctx.input(1);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, x.shape().rank() == 4 && dy.shape() == x.shape(),
-      core::invalid_argument_error(
-        "FusedBatchNormGrad needs y_backprop and x of one rank-4 shape, got ",
-        dy.shape().to_string(), " and ", x.shape().to_string()));
-    auto c = x.shape().dim(3);
-    auto rows = c == 0 ? 0 : x.num_elements() / c;
-    for (size_t i = 2; i < 5; ++i)
-      ACTORFLOW_OP_REQUIRES(ctx, ctx.input(i).shape() == core::shape{c},
-                            core::invalid_argument_error(
-                              "FusedBatchNormGrad input ", i, " must be [", c,
-                              "], got ", ctx.input(i).shape().to_string()));
-    std::vector<core::tensor*> outs(5);
-    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, x.shape(), &outs[0]));
-    for (size_t i = 1; i < 3; ++i)
-      ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(i, {c}, &outs[i]));
-    for (size_t i = 3; i < 5; ++i)
-      ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(i, {0}, &outs[i]));
+    std::vector<core::tensor*> outs;
+    int64_t c = 0;
+    int64_t rows = 0;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, cpu::batch_norm_grad_outputs(ctx, &outs, &c, &rows));
     if (c == 0)
       return;
     auto& dev = device_of(ctx);

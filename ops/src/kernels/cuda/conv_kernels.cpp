@@ -59,8 +59,9 @@ struct conv_descriptors {
 
   core::status make(const devices::cuda::cudnn_functions& f,
                     const conv_geometry& g) {
+    auto image = g.padded();
     ACTORFLOW_RETURN_IF_ERROR(
-      x.make(f, g.batch, g.h.in + g.extra_h, g.w.in + g.extra_w, g.cin));
+      x.make(f, image.dim(0), image.dim(1), image.dim(2), image.dim(3)));
     ACTORFLOW_RETURN_IF_ERROR(y.make(f, g.batch, g.h.out, g.w.out, g.cout));
     ACTORFLOW_RETURN_IF_ERROR(filter.make(f.create_filter, f.destroy_filter));
     ACTORFLOW_RETURN_IF_ERROR(

@@ -4,7 +4,6 @@
 #include <mutex>
 
 #include "../cpu/kernels.hpp"
-#include "actorflow/ops/shape_context.hpp"
 #include "cuda/cuda_libraries.hpp"
 #include "gpu_kernels.hpp"
 
@@ -180,34 +179,23 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
     const auto& y = ctx.input(1);
-    const auto& xs = x.shape();
-    const auto& ys = y.shape();
-    ACTORFLOW_OP_REQUIRES(
-      ctx, xs.rank() >= 2 && ys.rank() >= 2,
-      core::invalid_argument_error("BatchMatMul needs rank >= 2, got ",
-                                   xs.to_string(), " and ", ys.to_string()));
+    cpu::batch_product plan;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx,
+      cpu::plan_batch_product(x.shape(), y.shape(), adj_x_, adj_y_, &plan));
     product p;
     p.ta = adj_x_;
     p.tb = adj_y_;
-    p.m = xs.dim(xs.rank() - (p.ta ? 1 : 2));
-    p.k = xs.dim(xs.rank() - (p.ta ? 2 : 1));
-    p.n = ys.dim(ys.rank() - (p.tb ? 2 : 1));
-    p.lda = xs.dim(xs.rank() - 1);
-    p.ldb = ys.dim(ys.rank() - 1);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, p.k == ys.dim(ys.rank() - (p.tb ? 1 : 2)),
-      core::invalid_argument_error("BatchMatMul inner dimensions differ: ",
-                                   xs.to_string(), " times ", ys.to_string()));
-    auto xb = cpu::batch_of(xs);
-    auto yb = cpu::batch_of(ys);
-    core::shape batch;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, broadcast_shapes(xb, yb, &batch));
-    auto dims = batch.dims();
-    dims.push_back(p.m);
-    dims.push_back(p.n);
+    p.m = plan.m;
+    p.n = plan.n;
+    p.k = plan.k;
+    p.lda = x.shape().dim(x.shape().rank() - 1);
+    p.ldb = y.shape().dim(y.shape().rank() - 1);
+    const auto& xb = plan.x_batch;
+    const auto& yb = plan.y_batch;
+    const auto& batch = plan.batch;
     core::tensor* out = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, ctx.allocate_output(0, core::shape{std::move(dims)}, &out));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, plan.out, &out));
     auto& dev = device_of(ctx);
     auto count = batch.num_elements();
     // An operand that broadcasts to the output's batch with as many
