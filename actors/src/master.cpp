@@ -116,6 +116,10 @@ struct master_state {
   session_options options;
   graph::graph g;
   graph::graph_types types;
+  /// The devices of g's stateful nodes, kept by every run; placed when a
+  /// run first needs them after the graph grew.
+  graph::pinned_devices pinned;
+  bool pinned_current = false;
   std::map<std::string, plan_ptr> plans;
   std::unordered_map<uint64_t, step_state> steps;
   uint64_t next_step = first_step_id();
@@ -238,6 +242,17 @@ core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
       devices.push_back(d);
       worker_of.emplace(d, w);
     }
+  if (!st.pinned_current) {
+    // Nodes placed before keep their devices; a whole graph that cannot
+    // be placed (a node no run reaches asks for a missing device) leaves
+    // each run to place its own nodes.
+    auto pst = graph::place_stateful(st.g, st.types, rt.ops, devices,
+                                     rt.kernels, rt.default_device, &st.pinned);
+    if (!pst.is_ok())
+      core::log().debug("stateful nodes not pinned: {}", pst.to_string());
+    st.pinned_current = true;
+  }
+  graph::pin_devices(pruned, st.pinned);
   ACTORFLOW_RETURN_IF_ERROR(
     graph::place(pruned, types, devices, rt.kernels, rt.default_device));
   std::map<std::string, graph::graph> parts;
@@ -808,6 +823,7 @@ master_actor::behavior_type master_impl(self_ptr self,
         return core::to_error(est);
       st.g = std::move(merged);
       st.types = std::move(types);
+      st.pinned_current = false;
       return done_atom::value;
     },
     [self](run_atom, run_request& req) { return start_step(self, req); },

@@ -5,6 +5,7 @@
 #include "actorflow/core/logging.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
+#include "actorflow/ops/op_registry.hpp"
 
 namespace actorflow::graph {
 
@@ -142,6 +143,31 @@ core::status place(graph& g, const graph_types& types,
     nodes[i].device = devices[chosen];
   }
   return core::status::ok();
+}
+
+core::status place_stateful(const graph& g, const graph_types& types,
+                            const ops::op_registry& ops,
+                            const std::vector<std::string>& devices,
+                            const ops::kernel_registry& kernels,
+                            const std::string& default_device,
+                            pinned_devices* out) {
+  graph whole = g;
+  ACTORFLOW_RETURN_IF_ERROR(
+    place(whole, types, devices, kernels, default_device));
+  for (const auto& node : whole.nodes()) {
+    const auto* def = ops.find(node.op);
+    if (def != nullptr && def->is_stateful)
+      out->try_emplace(node.name, pinned_device{node.op, node.device});
+  }
+  return core::status::ok();
+}
+
+void pin_devices(graph& g, const pinned_devices& pinned) {
+  for (auto& node : g.mutable_nodes()) {
+    auto i = pinned.find(node.name);
+    if (i != pinned.end() && i->second.op == node.op)
+      node.device = i->second.device;
+  }
 }
 
 core::status place_replica(graph& g, const graph_types& types,

@@ -137,6 +137,36 @@ TEST_F(session_api, log_device_placement_logs_every_node_once_per_signature) {
   EXPECT_EQ(text.find(line, at + 1), std::string::npos) << "logged twice";
 }
 
+// A variable asking for no device, updated on cpu:1 by one run and only
+// initialised by another: placed per run, the initialising run made it on
+// the default device (cpu:0). On a GPU the same happened to a global step
+// (its AssignAdd has no GPU kernel), which the training step then read on
+// the CPU from GPU memory.
+TEST_F(session_api, a_variable_keeps_its_device_in_every_run) {
+  graph::scope g{e.context().ops};
+  auto counter = graph::variable(g.sub("counter"), {}, dtype::int64);
+  auto init = graph::assign(g.sub("init"), counter,
+                            graph::constant(g, 0.0, dtype::int64));
+  auto inc = graph::assign_add(g.with_device("cpu:1").sub("inc"), counter,
+                               graph::constant(g, 1.0, dtype::int64));
+  ASSERT_TRUE(g.ok()) << g.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(g.graph_def()).is_ok());
+  std::vector<tensor> out;
+  actors::run_metadata first;
+  actors::run_metadata second;
+  ASSERT_TRUE(sess.run({}, {}, {init.node_name()}, &out, &first).is_ok());
+  ASSERT_TRUE(sess.run({}, {}, {inc.node_name()}, &out, &second).is_ok());
+  auto where = [&](const actors::run_metadata& md) {
+    auto i = md.placement.find(counter.node_name());
+    return i == md.placement.end() ? std::string{"nowhere"} : i->second;
+  };
+  EXPECT_EQ(where(first), where(second));
+  EXPECT_NE(where(second).find("cpu:1"), std::string::npos) << where(second);
+  ASSERT_TRUE(sess.run({}, {counter.name()}, {}, &out).is_ok());
+  EXPECT_EQ(out.at(0).scalar_value<int64_t>(), 1);
+}
+
 TEST_F(session_api, extend_reads_a_graph_file) {
   auto path
     = std::filesystem::temp_directory_path()

@@ -45,6 +45,34 @@ core::status place(graph& g, const graph_types& types,
                    const ops::kernel_registry& kernels,
                    const std::string& default_device);
 
+/// A stateful node's op and the device it keeps in every run.
+struct pinned_device {
+  std::string op;
+  std::string device;
+};
+
+/// Stateful nodes (variables, queues, random ops, ...) by name.
+using pinned_devices = std::map<std::string, pinned_device>;
+
+/// Places a copy of the whole of `g` (as `place` does) and adds to `out`
+/// the devices it gives `g`'s stateful nodes; a node already in `out`
+/// keeps its device. Placed per run, a variable could be made on one
+/// device by the run that initialises it and looked for on another by a
+/// run that also updates it with an op that device lacks (a global step's
+/// AssignAdd, which a GPU has no kernel for): every run's graph therefore
+/// keeps these devices (`pin_devices`), as TensorFlow places the whole
+/// graph once and prunes it per run.
+core::status place_stateful(const graph& g, const graph_types& types,
+                            const ops::op_registry& ops,
+                            const std::vector<std::string>& devices,
+                            const ops::kernel_registry& kernels,
+                            const std::string& default_device,
+                            pinned_devices* out);
+
+/// Asks for each node of `g` named in `pinned`, with the same op, the
+/// device given there.
+void pin_devices(graph& g, const pinned_devices& pinned);
+
 /// Asks for devices as TensorFlow's `replica_device_setter` does with one
 /// parameter server: each variable whose name does not start with
 /// `local_prefix` (empty: every variable is shared), and every node that
