@@ -155,14 +155,15 @@ core::status square_matrix_shape(shape_context& ctx) {
 
 core::status register_math_ops(op_registry& r) {
   for (const char* name : {"BatchMatMul", "BatchMatMulV2"})
-    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
-                                      .input("x: T")
-                                      .input("y: T")
-                                      .output("output: T")
-                                      .attr("T: {float, double}")
-                                      .attr("adj_x: bool = false")
-                                      .attr("adj_y: bool = false")
-                                      .shape_fn(batch_matmul_shape)));
+    ACTORFLOW_RETURN_IF_ERROR(
+      r.add(op_def_builder(name)
+              .input("x: T")
+              .input("y: T")
+              .output("output: T")
+              .attr("T: {float16, bfloat16, float, double}")
+              .attr("adj_x: bool = false")
+              .attr("adj_y: bool = false")
+              .shape_fn(batch_matmul_shape)));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("MatrixInverse")
                                     .input("input: T")
                                     .output("output: T")
