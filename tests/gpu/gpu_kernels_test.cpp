@@ -104,6 +104,10 @@ tensor random_tensor(const input_spec& in, std::mt19937& rng) {
       for (int64_t i = 0; i < n; ++i)
         t.mutable_data<bool>()[i] = rng() % 2 == 0;
       break;
+    case dtype::uint8:
+      for (int64_t i = 0; i < n; ++i)
+        t.mutable_data<uint8_t>()[i] = static_cast<uint8_t>(rng() % 256);
+      break;
     default: break;
   }
   return t;
@@ -120,6 +124,7 @@ double at(const tensor& t, int64_t i) {
     case dtype::int32: return t.data<int32_t>()[i];
     case dtype::int64: return static_cast<double>(t.data<int64_t>()[i]);
     case dtype::bool_: return t.data<bool>()[i] ? 1 : 0;
+    case dtype::uint8: return t.data<uint8_t>()[i];
     default: return std::nan("");
   }
 }
@@ -480,7 +485,7 @@ std::vector<kernel_case> all_cases() {
   }
   const std::vector<dtype> cast_types{
     dtype::float16, dtype::bfloat16, dtype::float32, dtype::float64,
-    dtype::int32,   dtype::int64,    dtype::bool_};
+    dtype::int32,   dtype::int64,    dtype::bool_,   dtype::uint8};
   for (auto from : cast_types)
     for (auto to : cast_types)
       cases.push_back(
@@ -506,6 +511,17 @@ std::vector<kernel_case> all_cases() {
              {{"T", t}, {"keep_dims", keep}},
              1e-4});
         }
+  // Long columns (plan_reduce's tiles): one slice, several slices and a
+  // second pass, a last tile of fewer than 32 columns, several outer rows.
+  for (const char* op : {"Sum", "Mean", "Max"})
+    for (auto t : {dtype::float32, dtype::float64})
+      for (auto [dims, axis] : std::vector<std::pair<shape, int64_t>>{
+             {{70, 40}, 0}, {{5000, 37}, 0}, {{3, 700, 45}, 1}})
+        cases.push_back({op,
+                         t,
+                         {{dims, t}, {{1}, dtype::int32, {}, true, {axis}}},
+                         {{"T", t}, {"keep_dims", false}},
+                         1e-4});
   for (auto t : floats)
     for (bool ta : {false, true})
       for (bool tb : {false, true}) {
@@ -533,6 +549,8 @@ std::vector<kernel_case> all_cases() {
     }
     cases.push_back({"BiasAdd", t, {{{2, 3, 4}, t}, {{4}, t}}, {{"T", t}}});
     cases.push_back({"BiasAddGrad", t, {{{300, 4}, t}}, {{"T", t}}, 1e-4});
+    cases.push_back(
+      {"BiasAddGrad", t, {{{8, 30, 30, 19}, t}}, {{"T", t}}, 1e-4});
     cases.push_back({"Softmax", t, {{{5, 300}, t}}, {{"T", t}}});
     cases.push_back({"LogSoftmax", t, {{{5, 10}, t}}, {{"T", t}}});
     for (auto label : {dtype::int32, dtype::int64})

@@ -228,4 +228,49 @@ TEST(gpu_plans, pooling_element_by_element_is_the_cpu_kernels) {
     }
 }
 
+TEST(gpu_plans, a_reduction_plan_covers_every_row_once_within_the_grid) {
+  // BiasAddGrad of the CNN's convolutions, a bias of 512 over 128 rows,
+  // short columns, one column, more outer indices than a grid has.
+  struct dims {
+    int64_t outer, mid, inner;
+  };
+  for (auto d : std::vector<dims>{{1, 100352, 32},
+                                  {1, 25088, 64},
+                                  {1, 128, 512},
+                                  {3, 700, 45},
+                                  {1, 70, 40},
+                                  {1, 255, 40},
+                                  {1, 63, 40},
+                                  {6, 300, 1},
+                                  {70000, 100, 5},
+                                  {1, 1 << 30, 2}}) {
+    SCOPED_TRACE(std::to_string(d.outer) + "x" + std::to_string(d.mid) + "x"
+                 + std::to_string(d.inner));
+    auto p = ops::gpu::plan_reduce(d.outer, d.mid, d.inner);
+    bool long_columns = d.inner > 1 && d.mid >= 64 && d.outer <= 65535;
+    ASSERT_EQ(p.tiles > 0, long_columns);
+    if (!long_columns) {
+      EXPECT_EQ(p.partial_elements(), 0);
+      continue;
+    }
+    EXPECT_EQ(p.tiles * 32 - d.inner, (32 - d.inner % 32) % 32);
+    // Slices of rows_per_chunk rows: together every row, none empty.
+    EXPECT_GE(p.chunks * p.rows_per_chunk, d.mid);
+    EXPECT_LT((p.chunks - 1) * p.rows_per_chunk, d.mid);
+    EXPECT_LE(p.chunks, 65535);
+    EXPECT_GE(p.chunks, 1);
+    EXPECT_EQ(p.partial_elements(),
+              p.chunks > 1 ? d.outer * p.chunks * d.inner : 0);
+    // Enough blocks for a GPU where the rows allow it, and a second pass
+    // of at most 1024 partial rows.
+    EXPECT_LE(p.chunks, 1024);
+    if (d.mid < 256) {
+      EXPECT_EQ(p.chunks, 1); // one launch
+    }
+    if (d.mid >= 128 * 1024 / (p.tiles * d.outer)) {
+      EXPECT_GE(p.tiles * p.chunks * d.outer, 512);
+    }
+  }
+}
+
 } // namespace

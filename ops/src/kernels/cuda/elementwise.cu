@@ -204,6 +204,7 @@ cudaError_t dispatch(elem type, F&& f) {
     case elem::i32: return f(static_cast<int32_t*>(nullptr));
     case elem::i64: return f(static_cast<int64_t*>(nullptr));
     case elem::b8: return f(static_cast<bool*>(nullptr));
+    case elem::u8: return f(static_cast<uint8_t*>(nullptr));
   }
   return cudaErrorInvalidValue;
 }

@@ -33,6 +33,13 @@ core::status copy_strided(devices::cuda::gpu_device& dev,
                           const core::tensor& src, core::tensor& dst,
                           const strided_copy& copy);
 
+/// Reduces device tensor `x`, viewed as [outer, mid, inner], over `mid`
+/// into `y` ([outer, inner], float or double), as `plan_reduce` cuts it;
+/// scratch memory for partial results comes from the device's allocator.
+core::status reduce_on(devices::cuda::gpu_device& dev, reduce_fn fn,
+                       const core::tensor& x, core::tensor& y, int64_t outer,
+                       int64_t mid, int64_t inner);
+
 /// A memory spec with these inputs and outputs in host memory.
 memory_spec host_memory(std::vector<int> inputs, std::vector<int> outputs);
 

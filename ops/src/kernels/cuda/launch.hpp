@@ -11,7 +11,7 @@
 namespace actorflow::ops::gpu {
 
 /// The element types the CUDA code knows.
-enum class elem : int { f16, bf16, f32, f64, i32, i64, b8 };
+enum class elem : int { f16, bf16, f32, f64, i32, i64, b8, u8 };
 
 /// Element-wise functions of two operands (the second is the gradient's
 /// input for the *Grad functions: f(x, y) = y's gradient through x).
@@ -95,10 +95,32 @@ cudaError_t fill(elem type, const void* value, void* y, int64_t n,
 
 enum class reduce_fn : int { sum, mean, max, min, prod };
 
-/// Reduces `x`, viewed as [outer, mid, inner], over `mid` into `y`
-/// ([outer, inner]); float, double.
+/// How a reduction of [outer, mid, inner] over `mid` is cut (plan_reduce,
+/// plans.hpp). With `tiles` > 0, blocks of 32 columns x 8 rows each reduce
+/// a slice of `rows_per_chunk` rows of 32 neighbouring columns; with
+/// `chunks` > 1 their results are `chunks` partial rows per outer index
+/// (in scratch memory), which a second launch reduces. Otherwise one block
+/// per output row (inner == 1) or one thread per output.
+struct reduce_plan {
+  int64_t outer = 0;
+  int64_t mid = 0;
+  int64_t inner = 0;
+  int64_t tiles = 0;  ///< Column tiles of 32; 0: not tiled.
+  int64_t chunks = 1; ///< Slices of `mid` reduced apart.
+  int64_t rows_per_chunk = 0;
+
+  /// The elements of scratch memory the reduction needs (0: none).
+  int64_t partial_elements() const {
+    return chunks > 1 ? outer * chunks * inner : 0;
+  }
+};
+
+/// Reduces `x`, viewed as [plan.outer, plan.mid, plan.inner], over `mid`
+/// into `y` ([outer, inner]); float, double. `partials` holds
+/// `plan.partial_elements()` elements of the type. The same plan gives
+/// the same sums in the same order on every run (no atomics).
 cudaError_t reduce(reduce_fn fn, elem type, const void* x, void* y,
-                   int64_t outer, int64_t mid, int64_t inner,
+                   const reduce_plan& plan, void* partials,
                    cudaStream_t stream);
 
 /// y[r, c] = x[r, c] + bias[c], then max(0, .) if `relu`.

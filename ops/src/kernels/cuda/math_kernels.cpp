@@ -225,8 +225,6 @@ struct reduce_op {
                                              keep_dims_, &out_shape, &reduced));
       core::tensor* out = nullptr;
       ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
-      elem type;
-      ACTORFLOW_OP_REQUIRES_OK(ctx, elem_of(core::dtype_v<T>, &type));
       auto& dev = device_of(ctx);
       auto stream = dev.compute_stream();
       // Dimensions with reduced ones merged into runs: [kept, reduced, ...].
@@ -288,10 +286,7 @@ struct reduce_op {
                                     core::shape{outer * inner}, &next));
         }
         ACTORFLOW_OP_REQUIRES_OK(
-          ctx,
-          launched(reduce(Fn, type, current.raw_data(), next.raw_mutable_data(),
-                          outer, dims[k], inner, stream),
-                   "reduction"));
+          ctx, reduce_on(dev, Fn, current, next, outer, dims[k], inner));
         current = next;
         dims[k] = 1;
       }
@@ -364,7 +359,7 @@ void register_math_kernels(kernel_registry& r) {
   add_unary<unary_fn::log1p>(r, "Log1p");
   for (auto t : {core::dtype::float16, core::dtype::bfloat16,
                  core::dtype::float32, core::dtype::float64, core::dtype::int32,
-                 core::dtype::int64, core::dtype::bool_})
+                 core::dtype::int64, core::dtype::bool_, core::dtype::uint8})
     r.add("Cast", device_type, t, &kernel_registry::make_kernel<cast_kernel>,
           "SrcT");
   r.add_any<fill_kernel>("Fill", device_type, host_memory({0, 1}, {}));

@@ -49,7 +49,8 @@ __global__ void reduce_rows(reduce_fn fn, const T* x, T* y, int64_t mid) {
     y[blockIdx.x] = fn == reduce_fn::mean ? total / T(mid) : total;
 }
 
-/// One thread per output otherwise: neighbouring threads read neighbouring
+/// One thread per output where nothing else fits (short columns, or more
+/// outer indices than a grid has): neighbouring threads read neighbouring
 /// columns.
 template <class T>
 __global__ void reduce_columns(reduce_fn fn, const T* x, T* y, int64_t outer,
@@ -67,19 +68,73 @@ __global__ void reduce_columns(reduce_fn fn, const T* x, T* y, int64_t outer,
   }
 }
 
+/// The rows of a block of `reduce_tiles`.
+inline constexpr int tile_rows = 8;
+
+/// Long columns: block (x: column tile, y: slice of rows, z: outer index)
+/// of 32 x 8 threads; each thread reduces every eighth row of its slice in
+/// one column (a warp reads 32 neighbouring elements of a row), then the
+/// block's eight partial results per column are combined in order. Writes
+/// y[z][slice][column]: the result where there is one slice, else a
+/// partial row for the second pass. `divisor` > 0 divides the result
+/// (a mean's last pass).
 template <class T>
-cudaError_t reduce_typed(reduce_fn fn, const void* x, void* y, int64_t outer,
-                         int64_t mid, int64_t inner, cudaStream_t stream) {
+__global__ void reduce_tiles(reduce_fn fn, const T* x, T* y, int64_t mid,
+                             int64_t inner, int64_t rows_per_chunk,
+                             int64_t divisor) {
+  __shared__ T part[tile_rows][33];
+  reducer<T> r{fn};
+  int64_t col = blockIdx.x * int64_t{32} + threadIdx.x;
+  int64_t begin = blockIdx.y * rows_per_chunk;
+  int64_t end = begin + rows_per_chunk < mid ? begin + rows_per_chunk : mid;
+  const T* in = x + blockIdx.z * mid * inner;
+  T acc = r.identity();
+  if (col < inner)
+    for (int64_t k = begin + threadIdx.y; k < end; k += tile_rows)
+      acc = r(acc, in[k * inner + col]);
+  part[threadIdx.y][threadIdx.x] = acc;
+  __syncthreads();
+  if (threadIdx.y != 0 || col >= inner)
+    return;
+  for (int i = 1; i < tile_rows; ++i)
+    acc = r(acc, part[i][threadIdx.x]);
+  auto o = (blockIdx.z * int64_t{gridDim.y} + blockIdx.y) * inner + col;
+  y[o] = divisor > 0 ? acc / T(divisor) : acc;
+}
+
+template <class T>
+cudaError_t reduce_typed(reduce_fn fn, const void* x, void* y,
+                         const reduce_plan& p, void* partials,
+                         cudaStream_t stream) {
   auto* in = static_cast<const T*>(x);
   auto* out = static_cast<T*>(y);
-  if (outer * inner == 0)
+  if (p.outer * p.inner == 0)
     return cudaSuccess;
-  if (inner == 1 && mid >= 256 && outer < (int64_t{1} << 31))
-    reduce_rows<T>
-      <<<static_cast<unsigned>(outer), threads, 0, stream>>>(fn, in, out, mid);
-  else
-    reduce_columns<T><<<blocks_for(outer * inner), threads, 0, stream>>>(
-      fn, in, out, outer, mid, inner);
+  if (p.tiles > 0) {
+    dim3 block{32, tile_rows};
+    auto grid = [&](int64_t chunks) {
+      return dim3{static_cast<unsigned>(p.tiles), static_cast<unsigned>(chunks),
+                  static_cast<unsigned>(p.outer)};
+    };
+    int64_t divisor = fn == reduce_fn::mean ? p.mid : 0;
+    if (p.chunks == 1) {
+      reduce_tiles<T><<<grid(1), block, 0, stream>>>(
+        fn, in, out, p.mid, p.inner, p.rows_per_chunk, divisor);
+      return cudaGetLastError();
+    }
+    auto* part = static_cast<T*>(partials);
+    reduce_tiles<T><<<grid(p.chunks), block, 0, stream>>>(
+      fn, in, part, p.mid, p.inner, p.rows_per_chunk, 0);
+    // The partial rows, [outer, chunks, inner], reduced in one slice.
+    reduce_tiles<T><<<grid(1), block, 0, stream>>>(fn, part, out, p.chunks,
+                                                   p.inner, p.chunks, divisor);
+  } else if (p.inner == 1 && p.mid >= 256 && p.outer < (int64_t{1} << 31)) {
+    reduce_rows<T><<<static_cast<unsigned>(p.outer), threads, 0, stream>>>(
+      fn, in, out, p.mid);
+  } else {
+    reduce_columns<T><<<blocks_for(p.outer * p.inner), threads, 0, stream>>>(
+      fn, in, out, p.outer, p.mid, p.inner);
+  }
   return cudaGetLastError();
 }
 
@@ -197,12 +252,12 @@ __global__ void adam_kernel(T* var, T* m, T* v, T alpha, T beta1, T beta2,
 } // namespace
 
 cudaError_t reduce(reduce_fn fn, elem type, const void* x, void* y,
-                   int64_t outer, int64_t mid, int64_t inner,
+                   const reduce_plan& plan, void* partials,
                    cudaStream_t stream) {
   if (type == elem::f32)
-    return reduce_typed<float>(fn, x, y, outer, mid, inner, stream);
+    return reduce_typed<float>(fn, x, y, plan, partials, stream);
   if (type == elem::f64)
-    return reduce_typed<double>(fn, x, y, outer, mid, inner, stream);
+    return reduce_typed<double>(fn, x, y, plan, partials, stream);
   return cudaErrorInvalidValue;
 }
 

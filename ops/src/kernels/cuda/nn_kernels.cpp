@@ -80,10 +80,7 @@ public:
       return;
     }
     ACTORFLOW_OP_REQUIRES_OK(
-      ctx, launched(reduce(reduce_fn::sum, type, dy.raw_data(),
-                           db->raw_mutable_data(), 1, rows, cols,
-                           dev.compute_stream()),
-                    "BiasAddGrad"));
+      ctx, reduce_on(dev, reduce_fn::sum, dy, *db, 1, rows, cols));
   }
 };
 

@@ -126,6 +126,28 @@ core::status plan_conv(const cpu::window_attrs& attrs, const core::shape& x,
   return core::status::ok();
 }
 
+reduce_plan plan_reduce(int64_t outer, int64_t mid, int64_t inner) {
+  // Blocks enough to keep every multiprocessor busy, and at least this
+  // many rows a block, so that a slice is worth its launch share.
+  // A slice of fewer rows saves less than the second launch costs.
+  constexpr int64_t target_blocks = 1024;
+  constexpr int64_t min_rows = 128;
+  constexpr int64_t max_grid = 65535; // gridDim.y and gridDim.z
+  reduce_plan p;
+  p.outer = outer;
+  p.mid = mid;
+  p.inner = inner;
+  if (inner <= 1 || mid < 64 || outer > max_grid)
+    return p;
+  p.tiles = (inner + 31) / 32;
+  auto most = mid / min_rows; // slices of min_rows rows or more
+  auto chunks = target_blocks / (p.tiles * outer);
+  chunks = std::max<int64_t>(1, std::min({chunks, most, max_grid}));
+  p.rows_per_chunk = (mid + chunks - 1) / chunks;
+  p.chunks = (mid + p.rows_per_chunk - 1) / p.rows_per_chunk;
+  return p;
+}
+
 int64_t cudnn_output_size(const cpu::window& win, int64_t extra) {
   auto effective = (win.k - 1) * win.dilation + 1;
   return (win.in + extra + 2 * win.pad - effective) / win.stride + 1;

@@ -98,6 +98,12 @@ struct conv_geometry {
 core::status plan_conv(const cpu::window_attrs& attrs, const core::shape& x,
                        const core::shape& f, conv_geometry* out);
 
+/// How to reduce [outer, mid, inner] over `mid` on the GPU: long columns
+/// (inner > 1, mid >= 64) are cut into tiles of 32 columns and slices of
+/// at least 128 rows, enough blocks to fill the GPU where the rows allow
+/// (BiasAddGrad of an NHWC convolution is 32-64 columns of ~10^5 rows).
+reduce_plan plan_reduce(int64_t outer, int64_t mid, int64_t inner);
+
 /// The output size cuDNN computes along a dimension of `win` with the
 /// appended `extra` (its formula: symmetric padding, floor division).
 int64_t cudnn_output_size(const cpu::window& win, int64_t extra);

@@ -36,6 +36,7 @@ core::status elem_of(core::dtype type, elem* out) {
     case core::dtype::int32: *out = elem::i32; return core::status::ok();
     case core::dtype::int64: *out = elem::i64; return core::status::ok();
     case core::dtype::bool_: *out = elem::b8; return core::status::ok();
+    case core::dtype::uint8: *out = elem::u8; return core::status::ok();
     default:
       return core::unimplemented_error("no GPU element type for ",
                                        core::to_string(type));
@@ -55,6 +56,25 @@ core::status copy_strided(devices::cuda::gpu_device& dev,
                            src.raw_data(), dst.raw_mutable_data(), box,
                            dev.compute_stream()),
                   "strided copy");
+}
+
+core::status reduce_on(devices::cuda::gpu_device& dev, reduce_fn fn,
+                       const core::tensor& x, core::tensor& y, int64_t outer,
+                       int64_t mid, int64_t inner) {
+  elem type;
+  ACTORFLOW_RETURN_IF_ERROR(elem_of(x.dtype(), &type));
+  auto plan = plan_reduce(outer, mid, inner);
+  core::tensor partials;
+  void* scratch = nullptr;
+  if (plan.partial_elements() > 0) {
+    ACTORFLOW_RETURN_IF_ERROR(
+      core::tensor::make(dev.allocator(core::memory_type::device), x.dtype(),
+                         core::shape{plan.partial_elements()}, &partials));
+    scratch = partials.raw_mutable_data();
+  }
+  auto err = reduce(fn, type, x.raw_data(), y.raw_mutable_data(), plan, scratch,
+                    dev.compute_stream());
+  return launched(err, "reduction");
 }
 
 memory_spec host_memory(std::vector<int> inputs, std::vector<int> outputs) {
