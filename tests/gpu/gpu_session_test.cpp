@@ -141,6 +141,49 @@ TEST_F(gpu_session, a_loop_with_a_gpu_body_computes_as_on_the_cpu) {
   EXPECT_GE(on_gpu(gpu_md, "Merge"), 1);
 }
 
+TEST_F(gpu_session, a_cond_with_gpu_branches_computes_as_on_the_cpu) {
+  // The predicate is a bool fed on the host; each branch multiplies and
+  // applies a nonlinearity on `device`. Both values of the predicate.
+  std::vector<std::string> fetches;
+  auto builder = [&](const std::string& device) {
+    return [&fetches, device](graph::scope& s) {
+      auto p = graph::placeholder(s.sub("p"), dtype::bool_, {});
+      auto x = graph::placeholder(s.sub("x"), dtype::float32, {2, 3});
+      auto w = graph::constant(
+        s.sub("w"), tensor::from_vector<float>(
+                      {3, 2}, {0.5f, -1.0f, 0.25f, 2.0f, -0.75f, 1.5f}));
+      auto picked = graph::cond(
+        s, p,
+        [&](const graph::scope& t) {
+          auto on = t.with_device(device);
+          return std::vector<graph::output>{
+            graph::relu(on, graph::matmul(on, x, w))};
+        },
+        [&](const graph::scope& f) {
+          auto on = f.with_device(device);
+          return std::vector<graph::output>{graph::neg(
+            on, graph::matmul(on, x,
+                              graph::mul(on, graph::constant(on, 2.0f), w)))};
+        });
+      fetches = {picked[0].name()};
+    };
+  };
+  for (bool pred : {true, false}) {
+    actors::feed_list feeds{
+      {"p", tensor::scalar<bool>(pred)},
+      {"x", tensor::from_vector<float>({2, 3}, {1, -2, 3, 0.5f, 4, -1})}};
+    actors::run_metadata gpu_md;
+    actors::run_metadata cpu_md;
+    auto gpu = run("cpu:0", builder("gpu:0"), fetches, {}, feeds, 2, &gpu_md);
+    auto cpu = run("cpu:0", builder("cpu:0"), fetches, {}, feeds, 1, &cpu_md);
+    ASSERT_EQ(gpu.size(), 1u);
+    test::expect_all_near(gpu[0], cpu[0], 1e-6,
+                          pred ? "then branch" : "else branch");
+    EXPECT_EQ(on_gpu(gpu_md, "MatMul") + on_gpu(gpu_md, "_FusedMatMul"), 2);
+    EXPECT_EQ(on_gpu(cpu_md, "MatMul") + on_gpu(cpu_md, "_FusedMatMul"), 0);
+  }
+}
+
 TEST_F(gpu_session, a_node_without_a_gpu_kernel_falls_back_to_the_cpu) {
   std::vector<std::string> fetches;
   auto build = [&](graph::scope& s) {
