@@ -11,6 +11,11 @@
 #          bash scripts/gpu-checks.sh /tmp/af/gpu .gpudata "$OUT" [PART...]
 #
 # PART: test, p9a, p9b, p9c, train (default: all, in that order).
+# The training runs log at debug level, so every node that soft placement
+# put on the CPU is in their logs ("soft placement"); P9b's and P9c's
+# steps are traced to OUT/p9b_trace_B.json and OUT/p9c_trace.json, five
+# training steps to OUT/train_MODEL_trace.json (scripts/trace_summary.py:
+# the copies between host and device per step).
 set -uo pipefail
 gpu="$1"; data="$2"; out="$3"; shift 3
 parts=("$@")
@@ -36,19 +41,25 @@ for part in "${parts[@]}"; do
     p9b)
       for b in 128 1024; do
         run "p9b_actorflow_$b" 240 "$gpu/run.sh" bench_mlp --device gpu \
-          --no-queue-only --batch "$b" --data-dir "$data" --threads 4
+          --no-queue-only --batch "$b" --data-dir "$data" --threads 4 \
+          --trace "$out/p9b_trace_$b.json"
         run "p9b_torch_$b" 240 python3 "$peers/step_torch_gpu.py" --batch "$b"
       done ;;
     p9c)
       run p9c_actorflow 300 "$gpu/run.sh" bench_mlp --model cnn --device gpu \
-        --no-queue-only --steps 100 --warmup 20 --data-dir "$data" --threads 4
+        --no-queue-only --steps 100 --warmup 20 --data-dir "$data" --threads 4 \
+        --trace "$out/p9c_trace.json"
       run p9c_torch 300 python3 "$peers/step_torch_gpu.py" --model cnn \
         --steps 100 --warmup 20 ;;
     train)
-      run train_mlp 300 "$gpu/run.sh" actorflow train fashion-mnist \
-        --device gpu --epochs 1 --data-dir "$data"
-      run train_cnn 400 "$gpu/run.sh" actorflow train fashion-mnist \
-        --model cnn --device gpu --epochs 1 --data-dir "$data" ;;
+      for model in mlp cnn; do
+        run "train_$model" 300 "$gpu/run.sh" actorflow --log-level debug \
+          train fashion-mnist --model "$model" --device gpu --epochs 3 \
+          --data-dir "$data" --trace "$out/train_${model}_trace.json" \
+          --trace-steps 200:205
+        grep "soft placement" "$out/train_$model.log" | sed 's/.*: node /  /' \
+          | sort -u
+      done ;;
     *) echo "gpu-checks: unknown part $part" >&2 ;;
   esac
 done

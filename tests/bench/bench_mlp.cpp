@@ -5,7 +5,7 @@
 // cnn`'s network. Peers: tests/bench/peers/mlp_step_tf1.py,
 // mlp_step_jax.py, cnn_step_tf1.py on the same machine. P9b/P9c with
 // --device gpu (gpu:0 the default device, ops without a GPU kernel on the
-// CPU): peers mlp_step_torch_gpu.py and cnn_step_torch_gpu.py.
+// CPU): peer step_torch_gpu.py [--model cnn] on the same GPU.
 //
 //   bench_mlp [--model mlp|cnn] [--device cpu|gpu] [--batch 128]
 //             [--threads 2] [--steps 300] [--warmup 50] [--rounds 3]
