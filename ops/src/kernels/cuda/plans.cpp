@@ -127,9 +127,8 @@ core::status plan_conv(const cpu::window_attrs& attrs, const core::shape& x,
 }
 
 reduce_plan plan_reduce(int64_t outer, int64_t mid, int64_t inner) {
-  // Blocks enough to keep every multiprocessor busy, and at least this
-  // many rows a block, so that a slice is worth its launch share.
-  // A slice of fewer rows saves less than the second launch costs.
+  // Blocks enough to keep every multiprocessor busy; no slice of fewer
+  // than min_rows rows, which would save less than the second launch costs.
   constexpr int64_t target_blocks = 1024;
   constexpr int64_t min_rows = 128;
   constexpr int64_t max_grid = 65535; // gridDim.y and gridDim.z
