@@ -16,8 +16,7 @@
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
-#include "actorflow/graph/passes.hpp"
-#include "actorflow/graph/validate.hpp"
+#include "actorflow/graph/compile_run.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "guarded.hpp"
 
@@ -43,10 +42,8 @@ struct compiled_plan {
     partition_set set;          ///< Sent once, when registering.
   };
   std::vector<worker_part> parts;
-  /// Expected dtype and (partial) shape of each feed, and its node.
-  std::vector<core::dtype> feed_types;
-  std::vector<core::shape> feed_shapes;
-  std::vector<std::pair<std::string, std::string>> feed_nodes; ///< name, op
+  /// What the graph expects of each feed.
+  std::vector<graph::compiled_feed> feeds;
   std::vector<std::string> fetch_names;
   /// Each node's device and the partitions, for run_metadata.
   std::map<std::string, std::string> placement;
@@ -205,36 +202,11 @@ const graph::pass_selection& selection(const master_state& st,
   return req.passes ? *req.passes : st.options.pass_selection;
 }
 
-/// Rewrites, places and partitions the graph for `req`, and groups the
+/// Compiles the graph for `req` (`graph::compile_run`) and groups the
 /// partitions by worker.
 core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
   auto& st = self->state;
   auto& rt = *st.rt;
-  graph::run_signature sig;
-  for (const auto& f : req.feeds)
-    sig.feeds.push_back(f.first);
-  sig.fetches = req.fetches;
-  sig.targets = req.targets;
-  graph::graph pruned;
-  ACTORFLOW_RETURN_IF_ERROR(
-    graph::rewrite_for_run(st.g, st.types, sig, &pruned));
-  graph::graph_types types;
-  ACTORFLOW_RETURN_IF_ERROR(graph::validate(pruned, rt.ops, &types, true));
-  graph::pass_context pass_ctx{rt.ops,
-                               rt.kernels,
-                               {req.targets.begin(), req.targets.end()},
-                               rt.default_device};
-  std::vector<graph::pass_rewrite> rewrites;
-  auto before = pruned.size();
-  ACTORFLOW_RETURN_IF_ERROR(
-    (st.options.passes ? *st.options.passes : graph::pass_pipeline::standard())
-      .run(pruned, pass_ctx, selection(st, req), &rewrites));
-  for (const auto& r : rewrites)
-    core::log().debug("graph pass {}: {}", r.pass, r.what);
-  if (!rewrites.empty()) {
-    core::log().debug("graph passes: {} nodes -> {}", before, pruned.size());
-    ACTORFLOW_RETURN_IF_ERROR(graph::validate(pruned, rt.ops, &types, true));
-  }
   std::vector<std::string> devices;
   std::map<std::string, size_t> worker_of;
   for (size_t w = 0; w < st.workers.size(); ++w)
@@ -252,41 +224,38 @@ core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
       core::log().debug("stateful nodes not pinned: {}", pst.to_string());
     st.pinned_current = true;
   }
-  graph::pin_devices(pruned, st.pinned);
+  graph::run_signature sig;
+  for (const auto& f : req.feeds)
+    sig.feeds.push_back(f.first);
+  sig.fetches = req.fetches;
+  sig.targets = req.targets;
+  graph::compile_options opts{
+    rt.ops,
+    rt.kernels,
+    st.options.passes ? *st.options.passes : graph::pass_pipeline::standard(),
+    selection(st, req),
+    std::move(devices),
+    rt.default_device,
+    &st.pinned};
+  graph::compiled_run run;
   ACTORFLOW_RETURN_IF_ERROR(
-    graph::place(pruned, types, devices, rt.kernels, rt.default_device));
-  std::map<std::string, graph::graph> parts;
-  ACTORFLOW_RETURN_IF_ERROR(graph::partition(pruned, types, &parts));
-  ACTORFLOW_RETURN_IF_ERROR(
-    graph::insert_memory_copies(parts, rt.ops, rt.kernels));
+    graph::compile_run(st.g, st.types, sig, opts, &run));
+  for (const auto& r : run.rewrites)
+    core::log().debug("graph pass {}: {}", r.pass, r.what);
   auto plan = std::make_shared<compiled_plan>();
-  // Feed checks: the dtype of the fed tensor and the Placeholder's shape.
-  for (const auto& f : req.feeds) {
-    core::input_ref r;
-    core::input_ref::parse(f.first, &r);
-    auto idx = st.g.index_of(r.node);
-    plan->feed_types.push_back(
-      st.types.outputs[static_cast<size_t>(idx)][static_cast<size_t>(r.port)]
-        .type);
-    const auto& node = st.g.nodes()[static_cast<size_t>(idx)];
-    auto s = core::shape::unknown();
-    if (node.op == "Placeholder")
-      s = std::get<core::shape>(node.attrs.at("shape"));
-    plan->feed_shapes.push_back(std::move(s));
-    plan->feed_nodes.emplace_back(node.name, node.op);
-  }
-  plan->fetch_names = req.fetches;
+  plan->feeds = std::move(run.feeds);
+  plan->fetch_names = std::move(run.fetches);
+  plan->placement = std::move(run.placement);
   std::map<size_t, size_t> part_of_worker;
-  for (auto& [device, part] : parts) {
-    auto w = worker_of.at(device);
+  for (auto& part : run.partitions) {
+    auto w = worker_of.at(part.device);
     auto [it, fresh] = part_of_worker.try_emplace(w, plan->parts.size());
     if (fresh) {
       plan->parts.emplace_back();
       plan->parts.back().worker = w;
     }
     auto& wp = plan->parts[it->second];
-    for (const auto& node : part.nodes()) {
-      plan->placement.emplace(node.name, node.device);
+    for (const auto& node : part.g.nodes()) {
       if (st.options.log_device_placement)
         core::log().info("placement: {} ({}) on {}", node.name, node.op,
                          node.device);
@@ -294,11 +263,12 @@ core::status compile(self_ptr self, const run_request& req, plan_ptr* out) {
         wp.feeds.push_back(
           static_cast<int32_t>(std::get<int64_t>(node.attrs.at("index"))));
     }
-    plan->partition_graphs.push_back(part);
-    wp.set.graphs.push_back(std::move(part));
+    plan->partition_graphs.push_back(part.g);
+    wp.set.graphs.push_back(std::move(part.g));
+    wp.set.types.push_back(std::move(part.types));
   }
   core::log().debug("compiled run signature with {} nodes on {} workers",
-                    pruned.size(), plan->parts.size());
+                    run.nodes, plan->parts.size());
   *out = std::move(plan);
   return core::status::ok();
 }
@@ -388,17 +358,17 @@ void register_plan(self_ptr self, const std::string& key,
 core::status check_feeds(const compiled_plan& plan, const run_request& req) {
   for (size_t i = 0; i < req.feeds.size(); ++i) {
     const auto& [name, value] = req.feeds[i];
-    const auto& [node, op] = plan.feed_nodes[i];
-    if (value.dtype() != plan.feed_types[i])
+    const auto& want = plan.feeds[i];
+    if (value.dtype() != want.type)
       return core::invalid_argument_error(
                "feed '", name, "' has dtype ", core::to_string(value.dtype()),
-               ", the graph expects ", core::to_string(plan.feed_types[i]))
-        .with_context(node, op);
-    if (!plan.feed_shapes[i].compatible_with(value.shape()))
+               ", the graph expects ", core::to_string(want.type))
+        .with_context(want.node, want.op);
+    if (!want.shape.compatible_with(value.shape()))
       return core::invalid_argument_error(
                "feed '", name, "' has shape ", value.shape().to_string(),
-               ", the placeholder expects ", plan.feed_shapes[i].to_string())
-        .with_context(node, op);
+               ", the placeholder expects ", want.shape.to_string())
+        .with_context(want.node, want.op);
   }
   return core::status::ok();
 }

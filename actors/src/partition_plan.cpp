@@ -14,7 +14,7 @@ namespace actorflow::actors {
 
 namespace {
 
-node_kind kind_of(const std::string& op) {
+node_kind kind_of(const std::string& op, graph::flow_role role) {
   if (op == ops::runtime_op::feed)
     return node_kind::feed;
   if (op == ops::runtime_op::fetch)
@@ -23,13 +23,12 @@ node_kind kind_of(const std::string& op) {
     return node_kind::send;
   if (op == ops::runtime_op::recv)
     return node_kind::recv;
-  if (op == "Enter" || op == "RefEnter")
-    return node_kind::enter;
-  if (op == "Exit")
-    return node_kind::exit;
-  if (op == "NextIteration")
-    return node_kind::next_iteration;
-  return node_kind::kernel;
+  switch (role) {
+    case graph::flow_role::enter: return node_kind::enter;
+    case graph::flow_role::exit: return node_kind::exit;
+    case graph::flow_role::next_iteration: return node_kind::next_iteration;
+    default: return node_kind::kernel;
+  }
 }
 
 /// FNV-1a: a hash of frame names that every process and machine computes
@@ -71,20 +70,17 @@ void erase_edges_to(std::vector<node_item::edge>& edges, int dst) {
 /// - a stateless kernel that had readers and has none left: the pivot of
 ///   a loop or cond whose anchored constants were all bound, and the
 ///   Switch that fed only that pivot.
-void skip_idle_nodes(partition_plan& plan, const graph::graph& g,
+void skip_idle_nodes(partition_plan& plan, const graph::graph_index& index,
                      const ops::op_registry& ops) {
   auto& nodes = plan.nodes;
   auto n = nodes.size();
   std::vector<bool> read(n, false);
   std::vector<source> input(n);
   for (size_t i = 0; i < n; ++i)
-    for (const auto& text : nodes[i].def.inputs) {
-      core::input_ref r;
-      core::input_ref::parse(text, &r);
-      auto j = g.index_of(r.node);
-      read[static_cast<size_t>(j)] = true;
-      if (!r.control)
-        input[i] = source{j, r.port};
+    for (const auto& e : index.inputs(i)) {
+      read[static_cast<size_t>(e.src)] = true;
+      if (!e.control())
+        input[i] = source{e.src, e.port};
     }
   std::vector<bool> forwards(n, false);
   for (size_t i = 0; i < n; ++i) {
@@ -140,15 +136,12 @@ void skip_idle_nodes(partition_plan& plan, const graph::graph& g,
         continue;
       item.skipped = changed = true;
       auto me = static_cast<int>(i);
-      for (const auto& text : item.def.inputs) {
-        core::input_ref r;
-        core::input_ref::parse(text, &r);
-        auto j = g.index_of(r.node);
-        if (r.control) {
-          auto& cut = nodes[static_cast<size_t>(j)].control_out;
+      for (const auto& e : index.inputs(i)) {
+        if (e.control()) {
+          auto& cut = nodes[static_cast<size_t>(e.src)].control_out;
           cut.erase(std::remove(cut.begin(), cut.end(), me), cut.end());
         } else {
-          auto s = origin(source{j, r.port});
+          auto s = origin(source{e.src, e.port});
           erase_edges_to(
             nodes[static_cast<size_t>(s.node)].out[static_cast<size_t>(s.port)],
             me);
@@ -161,14 +154,12 @@ void skip_idle_nodes(partition_plan& plan, const graph::graph& g,
 } // namespace
 
 core::status partition_plan::build(
-  const graph::graph& part, runtime_context& rt, worker_sink_actor sink,
+  const graph::graph& g, const graph::graph_types& types, runtime_context& rt,
+  worker_sink_actor sink,
   const std::function<node_actor(std::shared_ptr<partition_plan>, int)>& spawn,
   std::shared_ptr<partition_plan>* out) {
   auto plan = std::make_shared<partition_plan>();
   plan->sink = std::move(sink);
-  graph::graph g = part;
-  graph::graph_types types;
-  ACTORFLOW_RETURN_IF_ERROR(graph::validate(g, rt.ops, &types, true));
   if (g.size() == 0)
     return core::internal_error("empty partition");
   plan->device_name = g.nodes().front().device;
@@ -177,11 +168,12 @@ core::status partition_plan::build(
     return core::internal_error("partition on unknown device '",
                                 plan->device_name, "'");
   auto n = g.size();
+  graph::graph_index index{g};
   plan->nodes.resize(n);
   for (size_t i = 0; i < n; ++i) {
     auto& item = plan->nodes[i];
     item.def = g.nodes()[i];
-    item.kind = kind_of(item.def.op);
+    item.kind = kind_of(item.def.op, index.role(i));
     item.in_types = types.inputs[i];
     item.out_types = types.outputs[i];
     item.out.resize(item.out_types.size());
@@ -204,10 +196,10 @@ core::status partition_plan::build(
       item.num_messages = 2;
       plan->roots.push_back(static_cast<int>(i));
     }
-    item.is_merge = item.def.op == "Merge";
-    item.is_control_trigger = item.def.op == "ControlTrigger";
-    item.unset_outputs_dead
-      = item.def.op == "Switch" || item.def.op == "RefSwitch";
+    item.is_merge = index.role(i) == graph::flow_role::merge;
+    item.is_control_trigger
+      = index.role(i) == graph::flow_role::control_trigger;
+    item.unset_outputs_dead = index.role(i) == graph::flow_role::switch_node;
     if (item.kind == node_kind::feed || item.kind == node_kind::fetch)
       item.index_attr
         = static_cast<int32_t>(std::get<int64_t>(item.def.attrs.at("index")));
@@ -233,7 +225,7 @@ core::status partition_plan::build(
   // all. (In the root frame a control input on a Const may order it after
   // a side effect, so it keeps its messages there.)
   graph::control_flow_info info;
-  ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, &info));
+  ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, index, &info));
   auto is_constant = [](const node_item& x) {
     return x.kind == node_kind::kernel && x.def.op == "Const"
            && x.def.inputs.empty();
@@ -245,34 +237,27 @@ core::status partition_plan::build(
            && std::all_of(x.def.inputs.begin(), x.def.inputs.end(),
                           [](const std::string& in) { return in[0] == '^'; });
   };
-  auto source = [&](const std::string& text) -> node_item& {
-    core::input_ref r;
-    core::input_ref::parse(text, &r);
-    return plan->nodes[static_cast<size_t>(g.index_of(r.node))];
-  };
   std::vector<int> anchored_uses(n, 0); // message edges an anchored Const keeps
   for (size_t i = 0; i < n; ++i) {
     auto& dst = plan->nodes[i];
     // Whether some input arrives as a message per tag.
     bool has_messages = false;
-    for (const auto& text : dst.def.inputs) {
-      const auto& src = source(text);
+    for (const auto& e : index.inputs(i)) {
+      const auto& src = plan->nodes[static_cast<size_t>(e.src)];
       has_messages = has_messages
                      || (!is_constant(src) && !is_anchored_constant(src)
                          && !src.is_constant_enter);
     }
     int32_t slot = 0;
-    for (const auto& text : dst.def.inputs) {
-      core::input_ref r;
-      core::input_ref::parse(text, &r);
-      auto& src = plan->nodes[static_cast<size_t>(g.index_of(r.node))];
+    for (const auto& e : index.inputs(i)) {
+      auto& src = plan->nodes[static_cast<size_t>(e.src)];
       bool bind
         = is_constant(src) || (has_messages && is_anchored_constant(src));
-      if (r.control) {
+      if (e.control()) {
         src.control_out.push_back(static_cast<int>(i));
         ++dst.num_control;
         if (is_anchored_constant(src))
-          ++anchored_uses[static_cast<size_t>(g.index_of(r.node))];
+          ++anchored_uses[static_cast<size_t>(e.src)];
       } else if (bind) {
         core::tensor own;
         const auto& value = std::get<core::tensor>(src.def.attrs.at("value"));
@@ -285,19 +270,17 @@ core::status partition_plan::build(
           --dst.num_messages;
         }
         if (is_anchored_constant(src))
-          ++anchored_uses[static_cast<size_t>(g.index_of(r.node))];
-        src.out[static_cast<size_t>(r.port)].push_back(
+          ++anchored_uses[static_cast<size_t>(e.src)];
+        src.out[static_cast<size_t>(e.port)].push_back(
           node_item::edge{static_cast<int>(i), slot++});
       }
     }
     // A loop Merge gets one data input per iteration: from its Enter in
     // iteration 0, from its NextIteration after.
     if (dst.is_merge)
-      for (const auto& text : dst.def.inputs) {
-        core::input_ref r;
-        core::input_ref::parse(text, &r);
-        if (!r.control
-            && plan->nodes[static_cast<size_t>(g.index_of(r.node))].kind
+      for (const auto& e : index.inputs(i)) {
+        if (!e.control()
+            && plan->nodes[static_cast<size_t>(e.src)].kind
                  == node_kind::next_iteration)
           dst.num_messages = 1 + dst.num_control;
       }
@@ -306,12 +289,12 @@ core::status partition_plan::build(
   // activating it.
   for (size_t i = 0; i < n; ++i)
     if (is_anchored_constant(plan->nodes[i]) && anchored_uses[i] == 0)
-      for (const auto& text : plan->nodes[i].def.inputs) {
-        auto& cut = source(text).control_out;
+      for (const auto& e : index.inputs(i)) {
+        auto& cut = plan->nodes[static_cast<size_t>(e.src)].control_out;
         cut.erase(std::remove(cut.begin(), cut.end(), static_cast<int>(i)),
                   cut.end());
       }
-  skip_idle_nodes(*plan, g, rt.ops);
+  skip_idle_nodes(*plan, index, rt.ops);
   for (size_t i = 0; i < n; ++i) {
     auto& item = plan->nodes[i];
     if (item.skipped)

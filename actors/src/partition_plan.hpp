@@ -154,11 +154,12 @@ struct partition_plan {
   std::shared_ptr<bulk_transport> bulk;
   std::vector<uint64_t> bulk_keys;
 
-  /// Builds the items of `part` (kernels included: attrs are checked here),
-  /// groups them and spawns one actor per group through `spawn` (given the
-  /// group's index).
+  /// Builds the items of validated partition `part` (`types` are its
+  /// dtypes; kernels are made here), groups them and spawns one actor per
+  /// group through `spawn` (given the group's index).
   static core::status
-  build(const graph::graph& part, runtime_context& rt, worker_sink_actor sink,
+  build(const graph::graph& part, const graph::graph_types& types,
+        runtime_context& rt, worker_sink_actor sink,
         const std::function<node_actor(std::shared_ptr<partition_plan>, int)>&
           spawn,
         std::shared_ptr<partition_plan>* out);

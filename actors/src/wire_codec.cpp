@@ -329,6 +329,7 @@ caf::error inspect(caf::deserializer& f, partition_set& x) {
   return load<schema::PartitionSet>(
     f, "partition set", [&](schema::PartitionSet::Reader in) {
       x.graphs.clear();
+      x.types.clear(); // the worker validates what came over the wire
       x.graphs.resize(in.getGraphs().size());
       for (unsigned i = 0; i < in.getGraphs().size(); ++i)
         ACTORFLOW_RETURN_IF_ERROR(

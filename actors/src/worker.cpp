@@ -9,6 +9,7 @@
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
+#include "actorflow/graph/validate.hpp"
 #include "bulk_transport.hpp"
 #include "guarded.hpp"
 #include "node_actor_impl.hpp"
@@ -73,9 +74,20 @@ core::status register_set(self_ptr self, partition_set& set,
       p->shutdown();
     return err;
   };
-  for (const auto& g : set.graphs) {
+  // From a master in another process: checked here, as anything that
+  // arrives over the network. A local master's are validated already.
+  bool from_wire = set.types.size() != set.graphs.size();
+  if (from_wire)
+    set.types.resize(set.graphs.size());
+  for (size_t i = 0; i < set.graphs.size(); ++i) {
+    auto& g = set.graphs[i];
+    if (from_wire)
+      if (auto vst = graph::validate(g, st.rt->ops, &set.types[i], true);
+          !vst.is_ok())
+        return fail(vst);
     std::shared_ptr<partition_plan> part;
-    auto bst = partition_plan::build(g, *st.rt, sink, spawn, &part);
+    auto bst
+      = partition_plan::build(g, set.types[i], *st.rt, sink, spawn, &part);
     if (!bst.is_ok())
       return fail(bst);
     part->context = st.rt;

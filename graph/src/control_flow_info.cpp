@@ -6,25 +6,22 @@
 namespace actorflow::graph {
 
 core::status build_control_flow_info(const graph& g, control_flow_info* info) {
+  return build_control_flow_info(g, graph_index{g}, info);
+}
+
+core::status build_control_flow_info(const graph& g, const graph_index& index,
+                                     control_flow_info* info) {
   const auto& nodes = g.nodes();
   auto n = nodes.size();
   control_flow_info result;
   result.frames.push_back({"", -1, 1});
   result.node_frame.assign(n, -1);
-  std::vector<std::vector<int>> consumers(n);
   std::deque<int> ready;
-  for (size_t i = 0; i < n; ++i) {
-    for (const auto& text : nodes[i].inputs) {
-      core::input_ref in;
-      core::input_ref::parse(text, &in);
-      consumers[static_cast<size_t>(g.index_of(in.node))].push_back(
-        static_cast<int>(i));
-    }
+  for (size_t i = 0; i < n; ++i)
     if (nodes[i].inputs.empty()) {
       result.node_frame[i] = 0;
       ready.push_back(static_cast<int>(i));
     }
-  }
   std::map<std::pair<int, std::string>, int> children;
   auto error = [](const core::node_def& node, auto&&... xs) {
     return core::invalid_argument_error(xs...).with_context(node.name, node.op);
@@ -35,7 +32,8 @@ core::status build_control_flow_info(const graph& g, control_flow_info* info) {
     const auto& node = nodes[i];
     auto frame = result.node_frame[i];
     auto out_frame = frame;
-    if (node.op == "Enter" || node.op == "RefEnter") {
+    auto role = index.role(i);
+    if (role == flow_role::enter) {
       auto name = std::get<std::string>(node.attrs.at("frame_name"));
       auto p = static_cast<int>(
         std::get<int64_t>(node.attrs.at("parallel_iterations")));
@@ -53,15 +51,15 @@ core::status build_control_flow_info(const graph& g, control_flow_info* info) {
           " and ", p, ")");
       }
       out_frame = it->second;
-    } else if (node.op == "Exit" || node.op == "RefExit"
-               || node.op == "NextIteration") {
+    } else if (role == flow_role::exit || role == flow_role::next_iteration) {
       if (frame == 0)
         return error(node, node.op, " node '", node.name,
                      "' is outside any loop frame (no Enter leads to it)");
-      if (node.op != "NextIteration")
+      if (role == flow_role::exit)
         out_frame = result.frames[static_cast<size_t>(frame)].parent;
     }
-    for (auto c : consumers[i]) {
+    for (const auto& e : index.consumers(i)) {
+      auto c = e.dst;
       auto& cf = result.node_frame[static_cast<size_t>(c)];
       if (cf == -1) {
         cf = out_frame;

@@ -6,6 +6,7 @@
 
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/gradient_registry.hpp"
+#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "builder_state.hpp"
 #include "gradients/while_grad.hpp"
@@ -19,35 +20,10 @@ using port_key = std::pair<int, int>; // (node index, output port)
 
 /// The loop primitives, which only a loop's gradient as a whole handles;
 /// a cond's Switch and Merge have gradient functions.
-bool is_loop_op(const std::string& op) {
-  return op == "Enter" || op == "RefEnter" || op == "NextIteration"
-         || op == "LoopCond";
+bool is_loop_op(flow_role role) {
+  return role == flow_role::enter || role == flow_role::next_iteration
+         || role == flow_role::loop_cond;
 }
-
-/// The graph seen as edges: the data inputs of every node and the
-/// consumers of every node.
-struct edges {
-  struct edge {
-    int node;
-    int port;
-  };
-  std::vector<std::vector<edge>> inputs;
-  std::vector<std::vector<int>> consumers;
-
-  explicit edges(const graph& g) : inputs(g.size()), consumers(g.size()) {
-    for (size_t i = 0; i < g.size(); ++i)
-      for (const auto& text : g.nodes()[i].inputs) {
-        core::input_ref ref;
-        if (!core::input_ref::parse(text, &ref) || ref.control)
-          continue;
-        auto src = g.index_of(ref.node);
-        if (src < 0)
-          continue;
-        inputs[i].push_back({src, ref.port});
-        consumers[static_cast<size_t>(src)].push_back(static_cast<int>(i));
-      }
-  }
-};
 
 /// Marks the nodes reachable from the nodes of `starts`: `step(i, mark)`
 /// calls `mark(j)` for each node j that node i leads to.
@@ -105,7 +81,7 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
         return result;
       }
   const auto& g = s.graph_def();
-  edges e{g};
+  graph_index index{g};
   auto n = g.size();
   auto floating = [&](int node, int port) {
     return core::is_floating(
@@ -113,20 +89,18 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
   };
   // The nodes on a floating path from some x and on a path to some y.
   auto from_x = reachable(g, xs, [&](int i, const auto& mark) {
-    for (auto c : e.consumers[static_cast<size_t>(i)])
-      for (const auto& in : e.inputs[static_cast<size_t>(c)])
-        if (in.node == i && floating(i, in.port)) {
-          mark(c);
-          break;
-        }
+    for (const auto& c : index.consumers(static_cast<size_t>(i)))
+      if (!c.control() && floating(i, c.port))
+        mark(c.dst);
   });
   std::vector<bool> is_x(n, false);
   for (const auto& x : xs)
     is_x[static_cast<size_t>(g.index_of(x.node_name()))] = stop_at_xs;
   auto to_y = reachable(g, ys, [&](int i, const auto& mark) {
     if (!is_x[static_cast<size_t>(i)])
-      for (const auto& in : e.inputs[static_cast<size_t>(i)])
-        mark(in.node);
+      for (const auto& in : index.inputs(static_cast<size_t>(i)))
+        if (!in.control())
+          mark(in.src);
   });
   auto between = [&](int i) {
     return from_x[static_cast<size_t>(i)] && to_y[static_cast<size_t>(i)];
@@ -221,11 +195,11 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
     for (int p = 0; p < num_out; ++p)
       any = any || pending.count({i, p}) != 0;
     bool feeds_x = false;
-    for (const auto& in : e.inputs[static_cast<size_t>(i)])
-      feeds_x = feeds_x || between(in.node);
+    for (const auto& in : index.inputs(static_cast<size_t>(i)))
+      feeds_x = feeds_x || (!in.control() && between(in.src));
     if (!any || !feeds_x)
       continue;
-    if (is_loop_op(node.op)) {
+    if (is_loop_op(index.role(static_cast<size_t>(i)))) {
       s.record_error(
         core::unimplemented_error("a loop's node met outside its loop's "
                                   "gradient")
@@ -245,9 +219,10 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
     if (!node.device.empty())
       gs = gs.with_device(node.device);
     gradient_op op{node, {}, {}};
-    for (const auto& in : e.inputs[static_cast<size_t>(i)])
-      op.inputs.push_back(
-        s.output_of(g.nodes()[static_cast<size_t>(in.node)].name, in.port));
+    for (const auto& in : index.inputs(static_cast<size_t>(i)))
+      if (!in.control())
+        op.inputs.push_back(
+          s.output_of(g.nodes()[static_cast<size_t>(in.src)].name, in.port));
     std::vector<output> grads;
     for (int p = 0; p < num_out; ++p) {
       op.outputs.push_back(s.output_of(node.name, p));
@@ -270,10 +245,11 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
       return result;
     }
     for (size_t k = 0; k < op.inputs.size(); ++k) {
-      const auto& in = e.inputs[static_cast<size_t>(i)][k];
-      if (input_grads[k].valid() && between(in.node)
-          && floating(in.node, in.port))
-        pending[{in.node, in.port}].push_back(input_grads[k]);
+      // Data inputs come first.
+      const auto& in = index.inputs(static_cast<size_t>(i))[k];
+      if (input_grads[k].valid() && between(in.src)
+          && floating(in.src, in.port))
+        pending[{in.src, in.port}].push_back(input_grads[k]);
     }
   }
   if (!s.ok())

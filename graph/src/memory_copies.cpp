@@ -2,6 +2,7 @@
 #include <tuple>
 
 #include "actorflow/core/device_name.hpp"
+#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
@@ -17,12 +18,13 @@ bool has_device_memory(const std::string& device) {
 }
 
 /// Inserts the copies of one partition on a device with memory of its own.
-core::status insert_copies(graph& part, const std::string& device,
-                           const ops::op_registry& ops,
+core::status insert_copies(typed_partition& p,
                            const ops::kernel_registry& kernels) {
-  graph_types types;
-  ACTORFLOW_RETURN_IF_ERROR(validate(part, ops, &types, true));
+  auto& part = p.g;
+  auto& types = p.types;
+  const auto& device = p.device;
   const auto& type = *core::device_name::parse(device)->type;
+  graph_index index{part};
   std::vector<ops::memory_spec> memory;
   memory.reserve(part.size());
   for (const auto& node : part.nodes())
@@ -32,52 +34,57 @@ core::status insert_copies(graph& part, const std::string& device,
   std::vector<core::node_def> added;
   auto& nodes = part.mutable_nodes();
   for (size_t i = 0; i < nodes.size(); ++i) {
-    size_t k = 0;
-    for (auto& text : nodes[i].inputs) {
-      core::input_ref r;
-      core::input_ref::parse(text, &r);
-      if (r.control)
+    // The edges follow the inputs one to one: the partition is valid.
+    const auto& edges = index.inputs(i);
+    for (size_t k = 0; k < edges.size(); ++k) {
+      const auto& e = edges[k];
+      if (e.control())
         continue;
-      auto slot = k++;
+      auto slot = static_cast<size_t>(e.slot);
       if (types.inputs[i][slot].is_ref)
         continue; // a variable and its users share one memory
-      auto src = static_cast<size_t>(part.index_of(r.node));
-      bool from_host = memory[src].output_on_host(static_cast<size_t>(r.port));
+      auto src = static_cast<size_t>(e.src);
+      auto port = static_cast<size_t>(e.port);
+      bool from_host = memory[src].output_on_host(port);
       bool to_host = memory[i].input_on_host(slot);
       if (from_host == to_host)
         continue;
-      auto key = std::make_tuple(r.node, r.port, to_host);
+      const auto& producer = nodes[src].name;
+      auto key = std::make_tuple(producer, e.port, to_host);
       auto it = copies.find(key);
       if (it == copies.end()) {
+        auto t = types.outputs[src][port].type;
         core::node_def copy;
-        copy.name = "_copy_" + std::to_string(copies.size()) + "_" + r.node
-                    + "_" + std::to_string(r.port);
+        copy.name = "_copy_" + std::to_string(copies.size()) + "_" + producer
+                    + "_" + std::to_string(e.port);
         copy.op = to_host ? ops::runtime_op::device_to_host
                           : ops::runtime_op::host_to_device;
         copy.device = device;
-        copy.inputs = {text};
-        copy.attrs
-          = {{"T", types.outputs[src][static_cast<size_t>(r.port)].type}};
+        copy.inputs = {nodes[i].inputs[k]};
+        copy.attrs = {{"T", t}};
         it = copies.emplace(key, copy.name).first;
         added.push_back(std::move(copy));
       }
-      text = it->second;
+      nodes[i].inputs[k] = it->second;
     }
   }
-  for (auto& copy : added)
+  for (auto& copy : added) {
+    auto t = std::get<core::dtype>(copy.attrs.at("T"));
     ACTORFLOW_RETURN_IF_ERROR(part.add(std::move(copy)));
+    types.inputs.push_back({ops::arg_type{t, false}});
+    types.outputs.push_back({ops::arg_type{t, false}});
+  }
   return core::status::ok();
 }
 
 } // namespace
 
-core::status insert_memory_copies(std::map<std::string, graph>& parts,
-                                  const ops::op_registry& ops,
+core::status insert_memory_copies(std::vector<typed_partition>& parts,
                                   const ops::kernel_registry& kernels) {
-  for (auto& [device, part] : parts)
-    if (has_device_memory(device))
+  for (auto& part : parts)
+    if (has_device_memory(part.device))
       ACTORFLOW_RETURN_IF_ERROR(
-        insert_copies(part, device, ops, kernels).with_context("", "", device));
+        insert_copies(part, kernels).with_context("", "", part.device));
   return core::status::ok();
 }
 

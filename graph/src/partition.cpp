@@ -12,13 +12,13 @@ namespace {
 class partitioner {
 public:
   partitioner(const graph& g, const graph_types& types,
+              const control_flow_info& info,
               std::map<std::string, graph>& parts)
-    : g_(g), types_(types), parts_(parts) {
+    : g_(g), types_(types), info_(info), parts_(parts) {
     // nop
   }
 
   core::status run() {
-    ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(g_, &info_));
     for (const auto& node : g_.nodes())
       parts_[node.device];
     for (size_t i = 0; i < g_.size(); ++i) {
@@ -189,9 +189,9 @@ private:
 
   const graph& g_;
   const graph_types& types_;
+  const control_flow_info& info_;
   std::map<std::string, graph>& parts_;
   std::map<std::tuple<std::string, int, std::string>, std::string> recvs_;
-  control_flow_info info_;
   std::map<std::pair<int, std::string>, std::string> control_loops_;
   size_t next_id_ = 0; ///< Numbers the transfers.
 };
@@ -225,11 +225,17 @@ void colocate_control_flow(graph& g) {
 } // namespace
 
 core::status partition(const graph& placed, const graph_types& types,
-                       std::map<std::string, graph>* parts) {
+                       std::map<std::string, graph>* parts,
+                       const control_flow_info* info) {
   parts->clear();
+  control_flow_info own;
+  if (info == nullptr) {
+    ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(placed, &own));
+    info = &own;
+  }
   graph g = placed;
   colocate_control_flow(g);
-  return partitioner{g, types, *parts}.run();
+  return partitioner{g, types, *info, *parts}.run();
 }
 
 } // namespace actorflow::graph

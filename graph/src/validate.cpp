@@ -1,6 +1,7 @@
 #include "actorflow/graph/validate.hpp"
 
 #include "actorflow/graph/control_flow_info.hpp"
+#include "actorflow/graph/graph_index.hpp"
 
 namespace actorflow::graph {
 
@@ -30,14 +31,13 @@ core::status check_edge(const core::node_def& consumer, size_t index,
   return core::status::ok();
 }
 
-core::status validate(graph& g, const ops::op_registry& registry,
-                      graph_types* types_out, bool internal) {
+core::status resolve_types(graph& g, const ops::op_registry& registry,
+                           graph_types* types_out, bool internal) {
   graph_types types;
   auto n = g.size();
   types.inputs.resize(n);
   types.outputs.resize(n);
   auto& nodes = g.mutable_nodes();
-  // Pass 1: ops, attrs and dtypes of every node.
   for (size_t i = 0; i < n; ++i) {
     auto& node = nodes[i];
     if (!internal && node.name.front() == '_')
@@ -57,24 +57,39 @@ core::status validate(graph& g, const ops::op_registry& registry,
     if (!st.is_ok())
       return node_error(node, st);
   }
+  *types_out = std::move(types);
+  return core::status::ok();
+}
+
+core::status validate(graph& g, const ops::op_registry& registry,
+                      graph_types* types_out, bool internal,
+                      control_flow_info* info_out) {
+  // Pass 1: ops, attrs and dtypes of every node.
+  graph_types types;
+  ACTORFLOW_RETURN_IF_ERROR(resolve_types(g, registry, &types, internal));
+  auto n = g.size();
+  const auto& nodes = g.nodes();
+  graph_index index{g};
   // Pass 2: inputs and edge dtypes.
   for (size_t i = 0; i < n; ++i) {
     const auto& node = nodes[i];
-    size_t data_inputs = 0;
-    bool seen_control = false;
-    for (const auto& text : node.inputs) {
+    if (auto bad = index.bad_input(i); bad >= 0) {
+      const auto& text = node.inputs[static_cast<size_t>(bad)];
       core::input_ref in;
       if (!core::input_ref::parse(text, &in))
         return node_error(
           node, core::invalid_argument_error("malformed input '", text,
                                              "' of node '", node.name, "'"));
-      auto src = g.index_of(in.node);
-      if (src < 0)
-        return node_error(node,
-                          core::invalid_argument_error(
-                            "node '", node.name, "' has a dangling input '",
-                            text, "': no node named '", in.node, "'"));
-      if (in.control) {
+      return node_error(node, core::invalid_argument_error(
+                                "node '", node.name, "' has a dangling input '",
+                                text, "': no node named '", in.node, "'"));
+    }
+    size_t data_inputs = 0;
+    bool seen_control = false;
+    size_t position = 0;
+    for (const auto& e : index.inputs(i)) {
+      const auto& text = node.inputs[position++];
+      if (e.control()) {
         seen_control = true;
         continue;
       }
@@ -82,11 +97,12 @@ core::status validate(graph& g, const ops::op_registry& registry,
         return node_error(node, core::invalid_argument_error(
                                   "node '", node.name, "' lists data input '",
                                   text, "' after a control input"));
-      const auto& src_out = types.outputs[static_cast<size_t>(src)];
-      if (in.port >= static_cast<int>(src_out.size()))
+      const auto& src = nodes[static_cast<size_t>(e.src)];
+      const auto& src_out = types.outputs[static_cast<size_t>(e.src)];
+      if (e.port >= static_cast<int>(src_out.size()))
         return node_error(node, core::invalid_argument_error(
                                   "node '", node.name, "' reads output ",
-                                  in.port, " of '", in.node, "', which has ",
+                                  e.port, " of '", src.name, "', which has ",
                                   src_out.size(), " outputs"));
       if (data_inputs >= types.inputs[i].size()) {
         ++data_inputs;
@@ -94,7 +110,7 @@ core::status validate(graph& g, const ops::op_registry& registry,
       }
       auto st
         = check_edge(node, data_inputs, text, types.inputs[i][data_inputs],
-                     src_out[static_cast<size_t>(in.port)]);
+                     src_out[static_cast<size_t>(e.port)]);
       if (!st.is_ok())
         return st;
       ++data_inputs;
@@ -105,52 +121,34 @@ core::status validate(graph& g, const ops::op_registry& registry,
                                 ") has ", data_inputs, " data inputs, needs ",
                                 types.inputs[i].size()));
   }
-  // Pass 3: every cycle must pass through a NextIteration. Kahn's algorithm
-  // over the graph without NextIteration's out-edges.
-  std::vector<std::vector<int>> consumers(n);
-  std::vector<int> pending(n, 0);
-  for (size_t i = 0; i < n; ++i)
-    for (const auto& text : nodes[i].inputs) {
-      core::input_ref in;
-      core::input_ref::parse(text, &in);
-      auto src = static_cast<size_t>(g.index_of(in.node));
-      if (nodes[src].op == "NextIteration")
-        continue;
-      consumers[src].push_back(static_cast<int>(i));
-      ++pending[i];
-    }
-  std::vector<int> ready;
-  for (size_t i = 0; i < n; ++i)
-    if (pending[i] == 0)
-      ready.push_back(static_cast<int>(i));
-  size_t visited = 0;
-  while (!ready.empty()) {
-    auto i = static_cast<size_t>(ready.back());
-    ready.pop_back();
-    ++visited;
-    for (auto c : consumers[i])
-      if (--pending[static_cast<size_t>(c)] == 0)
-        ready.push_back(c);
-  }
-  if (visited != n)
+  // Pass 3: every cycle must pass through a NextIteration: the order
+  // leaves out the nodes of any other cycle.
+  if (index.topological_order().size() != n) {
+    std::vector<bool> ordered(n, false);
+    for (auto i : index.topological_order())
+      ordered[i] = true;
     for (size_t i = 0; i < n; ++i)
-      if (pending[i] > 0)
+      if (!ordered[i])
         return node_error(nodes[i], core::invalid_argument_error(
                                       "the graph has a cycle through node '",
                                       nodes[i].name,
                                       "' that does not pass through a "
                                       "NextIteration"));
+  }
   // Pass 4: control flow. A Merge joins at least two inputs; every node is
   // in one loop frame.
-  for (const auto& node : nodes)
-    if (node.op == "Merge" && std::get<int64_t>(node.attrs.at("N")) < 2)
-      return node_error(node, core::invalid_argument_error(
-                                "Merge node '", node.name,
-                                "' has one input; it needs two or more"));
+  for (size_t i = 0; i < n; ++i)
+    if (index.role(i) == flow_role::merge
+        && std::get<int64_t>(nodes[i].attrs.at("N")) < 2)
+      return node_error(nodes[i], core::invalid_argument_error(
+                                    "Merge node '", nodes[i].name,
+                                    "' has one input; it needs two or more"));
   control_flow_info info;
-  ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(g, &info));
+  ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(g, index, &info));
   if (types_out != nullptr)
     *types_out = std::move(types);
+  if (info_out != nullptr)
+    *info_out = std::move(info);
   return core::status::ok();
 }
 

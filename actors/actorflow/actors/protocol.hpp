@@ -34,6 +34,7 @@
 #include "actorflow/core/tensor.hpp"
 #include "actorflow/graph/graph.hpp"
 #include "actorflow/graph/optimizer.hpp"
+#include "actorflow/graph/validate.hpp"
 #include "actorflow/ops/entry.hpp"
 #include "actorflow/ops/queue.hpp"
 
@@ -211,6 +212,10 @@ using recv_table = std::vector<recv_entry>;
 /// The partitions of one run signature that a worker hosts, to register.
 struct partition_set {
   std::vector<graph::graph> graphs;
+  /// The partitions' dtypes, from the master that compiled them; not
+  /// encoded: a set that crossed processes arrives without them, and its
+  /// worker validates its graphs.
+  std::vector<graph::graph_types> types;
 };
 
 /// A registered partition set: the handle to run it by and its Recvs.

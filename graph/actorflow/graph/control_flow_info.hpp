@@ -5,6 +5,7 @@
 
 #include "actorflow/core/status.hpp"
 #include "actorflow/graph/graph.hpp"
+#include "actorflow/graph/graph_index.hpp"
 
 namespace actorflow::graph {
 
@@ -28,5 +29,9 @@ struct control_flow_info {
 /// NextIteration outside any frame, a node reached from two frames, and
 /// Enters of one frame that disagree on `parallel_iterations`.
 core::status build_control_flow_info(const graph& g, control_flow_info* info);
+
+/// The same, reading the edges from `index` (built from `g`).
+core::status build_control_flow_info(const graph& g, const graph_index& index,
+                                     control_flow_info* info);
 
 } // namespace actorflow::graph

@@ -89,17 +89,26 @@ core::status place_replica(graph& g, const graph_types& types,
 /// becomes a `_Send` on the source device and one `_Recv` per tensor and
 /// destination device (control edges send an empty tensor). Loop frames
 /// with edges between devices get a control loop per receiving device.
+/// `info` is `placed`'s control-flow info when known (from `validate`).
 core::status partition(const graph& placed, const graph_types& types,
-                       std::map<std::string, graph>* parts);
+                       std::map<std::string, graph>* parts,
+                       const control_flow_info* info = nullptr);
+
+/// One device's partition of a run, with the dtypes of its nodes.
+struct typed_partition {
+  std::string device;
+  graph g;
+  graph_types types;
+};
 
 /// Inserts a `_HostToDevice` or `_DeviceToHost` copy on each edge of a
 /// partition of a device with memory of its own (a GPU) where the
 /// producer's output and the consumer's input live in different memories,
 /// as the kernels' memory specs say (TensorFlow's `EnsureMemoryTypes`):
 /// a Recv or Feed gives host memory, a Send or Fetch takes it, a kernel's
-/// shape or predicate input wants it. One copy per tensor and direction.
-core::status insert_memory_copies(std::map<std::string, graph>& parts,
-                                  const ops::op_registry& ops,
+/// shape or predicate input wants it. One copy per tensor and direction;
+/// the copies' types are added to the partition's.
+core::status insert_memory_copies(std::vector<typed_partition>& parts,
                                   const ops::kernel_registry& kernels);
 
 } // namespace actorflow::graph

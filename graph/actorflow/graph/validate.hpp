@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "actorflow/core/status.hpp"
+#include "actorflow/graph/control_flow_info.hpp"
 #include "actorflow/graph/graph.hpp"
 #include "actorflow/ops/op_def.hpp"
 #include "actorflow/ops/op_registry.hpp"
@@ -24,9 +25,18 @@ struct graph_types {
 /// that does not pass through a NextIteration, a Merge with one input, and
 /// malformed loops (see `build_control_flow_info`). Duplicate names are caught
 /// by `graph::add`. Names starting with '_' belong to the runtime and are
-/// rejected unless `internal` is set.
+/// rejected unless `internal` is set. Fills in `types` and `info` when
+/// given.
 core::status validate(graph& g, const ops::op_registry& registry,
-                      graph_types* types = nullptr, bool internal = false);
+                      graph_types* types = nullptr, bool internal = false,
+                      control_flow_info* info = nullptr);
+
+/// The first part of `validate`: checks each node's op and attrs (filling
+/// in defaults) and resolves its input and output dtypes, without looking
+/// at edges. For graphs made from validated ones (the partitions of a
+/// run), whose edges are right by construction.
+core::status resolve_types(graph& g, const ops::op_registry& registry,
+                           graph_types* types, bool internal = true);
 
 } // namespace actorflow::graph
 

@@ -1,40 +1,15 @@
 #include "pass_util.hpp"
 
-#include <deque>
+#include "actorflow/graph/graph_index.hpp"
+#include "actorflow/ops/registration.hpp"
 
 namespace actorflow::graph::detail {
 
 bool is_fixed_op(const std::string& op) {
-  static const char* fixed[]
-    = {"Enter",         "RefEnter", "Exit",           "RefExit",
-       "Merge",         "RefMerge", "Switch",         "RefSwitch",
-       "NextIteration", "LoopCond", "ControlTrigger", "Placeholder",
-       "_Feed",         "_Fetch",   "_Send",          "_Recv"};
-  for (const char* name : fixed)
-    if (op == name)
-      return true;
-  return false;
+  return flow_role_of(op) != flow_role::none || op == "Placeholder"
+         || op == ops::runtime_op::feed || op == ops::runtime_op::fetch
+         || op == ops::runtime_op::send || op == ops::runtime_op::recv;
 }
-
-namespace {
-
-/// Calls `f(from, to, is_control)` for every edge of `g` between nodes
-/// it has, by index.
-template <class F>
-void for_each_edge(const graph& g, F f) {
-  const auto& nodes = g.nodes();
-  for (size_t i = 0; i < nodes.size(); ++i)
-    for (const auto& text : nodes[i].inputs) {
-      core::input_ref r;
-      if (!core::input_ref::parse(text, &r))
-        continue;
-      auto j = g.index_of(r.node);
-      if (j >= 0)
-        f(static_cast<size_t>(j), i, r.control);
-    }
-}
-
-} // namespace
 
 bool is_ref_output(const ops::op_registry& ops, const core::node_def& producer,
                    int port) {
@@ -91,10 +66,13 @@ std::vector<std::string> control_inputs(const core::node_def& node) {
 
 consumers::consumers(const graph& g)
   : data(g.size(), 0), control(g.size(), 0), reader(g.size(), -1) {
-  for_each_edge(g, [&](size_t from, size_t to, bool is_control) {
-    ++(is_control ? control : data)[from];
-    reader[from] = static_cast<int>(to);
-  });
+  graph_index index{g};
+  for (size_t i = 0; i < g.size(); ++i)
+    for (const auto& e : index.inputs(i)) {
+      auto from = static_cast<size_t>(e.src);
+      ++(e.control() ? control : data)[from];
+      reader[from] = e.dst;
+    }
 }
 
 bool only_read_by(const graph& g, const consumers& c,
@@ -120,35 +98,13 @@ core::status remove_nodes(graph& g, const std::vector<bool>& marked) {
 }
 
 std::vector<size_t> topological_order(const graph& g) {
-  const auto& nodes = g.nodes();
-  std::vector<int> pending(nodes.size(), 0);
-  std::vector<std::vector<size_t>> out(nodes.size());
-  for_each_edge(g, [&](size_t from, size_t to, bool) {
-    if (nodes[to].op.find("Merge") != std::string::npos
-        && nodes[from].op.find("NextIteration") != std::string::npos)
-      return;
-    ++pending[to];
-    out[from].push_back(to);
-  });
-  std::vector<size_t> order;
-  std::deque<size_t> ready;
-  for (size_t i = 0; i < nodes.size(); ++i)
-    if (pending[i] == 0)
-      ready.push_back(i);
-  while (!ready.empty()) {
-    auto i = ready.front();
-    ready.pop_front();
-    order.push_back(i);
-    for (auto k : out[i])
-      if (--pending[k] == 0)
-        ready.push_back(k);
-  }
+  auto order = graph_index{g}.topological_order();
   // A validated graph has no other cycle; should one remain, its nodes
   // come last, in the graph's order.
-  std::vector<bool> placed(nodes.size(), false);
+  std::vector<bool> placed(g.size(), false);
   for (auto i : order)
     placed[i] = true;
-  for (size_t i = 0; i < nodes.size(); ++i)
+  for (size_t i = 0; i < g.size(); ++i)
     if (!placed[i])
       order.push_back(i);
   return order;

@@ -58,8 +58,9 @@ bool only_read_by(const graph& g, const consumers& c,
 core::status remove_nodes(graph& g, const std::vector<bool>& marked);
 
 /// The nodes' indices in an order where every node follows its inputs,
-/// the edges into a Merge from a NextIteration left out (the only edges
-/// that close a cycle in a valid graph).
+/// the edges out of a NextIteration left out (the only edges that close a
+/// cycle in a valid graph): `graph_index::topological_order`, with the
+/// nodes of any other cycle last.
 std::vector<size_t> topological_order(const graph& g);
 
 } // namespace actorflow::graph::detail
