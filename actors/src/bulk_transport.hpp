@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "actorflow/actors/protocol.hpp"
 #include "actorflow/core/status.hpp"
+#include "runtime_messages.hpp"
 
 namespace actorflow::actors {
 

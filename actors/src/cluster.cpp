@@ -8,12 +8,12 @@
 
 #include <caf/io/middleman.hpp>
 #include <caf/openssl/publish.hpp>
-#include <caf/openssl/remote_actor.hpp>
 #include <caf/scoped_actor.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/device_name.hpp"
+#include "worker_link.hpp"
 
 namespace actorflow::actors {
 
@@ -227,12 +227,22 @@ core::status serve_worker(engine& e, const std::string& host, uint16_t port,
 
 namespace {
 
-/// One attempt to reach the worker of `task`.
-caf::expected<worker_actor> reach(engine& e, const cluster_task& task) {
+/// One attempt to reach the worker of `task`, within `timeout`.
+core::status reach(engine& e, const cluster_task& task,
+                   std::chrono::milliseconds timeout, worker_actor* out) {
   auto& sys = e.system();
-  return e.uses_tls()
-           ? caf::openssl::remote_actor<worker_actor>(sys, task.host, task.port)
-           : sys.middleman().remote_actor<worker_actor>(task.host, task.port);
+  caf::scoped_actor self{sys};
+  core::status st;
+  self
+    ->request(connector(sys, e.uses_tls()), timeout, caf::connect_atom::value,
+              task.host, task.port)
+    .receive(
+      [&](const caf::node_id&, caf::strong_actor_ptr& ptr,
+          const std::set<std::string>& ifs) {
+        st = worker_at(sys, std::move(ptr), ifs, out);
+      },
+      [&](caf::error& err) { st = core::unavailable_error(sys.render(err)); });
+  return st;
 }
 
 } // namespace
@@ -250,21 +260,21 @@ core::status connect_cluster(engine& e, const cluster_spec& spec) {
     // connect timeout has passed.
     auto deadline = std::chrono::steady_clock::now() + spec.connect_timeout;
     auto pause = std::chrono::milliseconds{20};
-    auto hdl = reach(e, task);
-    while (!hdl && std::chrono::steady_clock::now() + pause < deadline) {
+    worker_actor hdl;
+    auto st = reach(e, task, spec.connect_timeout, &hdl);
+    while (!st.is_ok() && std::chrono::steady_clock::now() + pause < deadline) {
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::milliseconds{500});
-      hdl = reach(e, task);
+      st = reach(e, task, spec.connect_timeout, &hdl);
     }
-    if (!hdl)
+    if (!st.is_ok())
       return core::unavailable_error("cannot reach the worker of ", task.name(),
                                      " at ", task.host, ":", task.port,
                                      " within ", spec.connect_timeout.count(),
-                                     " ms: ", sys.render(hdl.error()));
-    worker_ref ref{task.name(),          *hdl,        {}, task.host, task.port,
+                                     " ms: ", st.message());
+    worker_ref ref{task.name(),          hdl,         {}, task.host, task.port,
                    spec.connect_timeout, e.uses_tls()};
-    core::status st;
-    self->request(*hdl, spec.connect_timeout, devices_atom::value)
+    self->request(hdl, spec.connect_timeout, devices_atom::value)
       .receive([&](std::vector<std::string>& names) { ref.devices = names; },
                [&](caf::error& err) {
                  st = core::unavailable_error(

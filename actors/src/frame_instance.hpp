@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "actorflow/actors/protocol.hpp"
-#include "actorflow/actors/step_tracker.hpp"
+#include "runtime_messages.hpp"
+#include "step_tracker.hpp"
 
 namespace actorflow::actors {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "actorflow/actors/protocol.hpp"
+#include "runtime_messages.hpp"
 
 namespace actorflow::actors {
 

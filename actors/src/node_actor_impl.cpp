@@ -3,7 +3,7 @@
 #include <caf/send.hpp>
 
 #include "actorflow/core/logging.hpp"
-#include "node_worker.hpp"
+#include "node_actor_detail.hpp"
 
 namespace actorflow::actors {
 
@@ -123,7 +123,7 @@ void advance(self_ptr self) {
 }
 
 /// Hands the values between hosted nodes on until none is left, or until
-/// the message's budget of hops is spent (`node_worker::hops_left`): then
+/// the message's budget of hops is spent (`node_actor_impl::hops_left`): then
 /// it goes on after the messages already waiting.
 void drain(self_ptr self) {
   while (!self->local.empty()) {
@@ -195,9 +195,9 @@ bool acceptable(self_ptr self, const value_msg& m) {
 
 } // namespace
 
-node_worker::node_worker(caf::actor_config& cfg,
-                         std::shared_ptr<partition_plan> plan_ptr,
-                         int group_index)
+node_actor_impl::node_actor_impl(caf::actor_config& cfg,
+                                 std::shared_ptr<partition_plan> plan_ptr,
+                                 int group_index)
   : node_actor::base(cfg), plan(std::move(plan_ptr)), group(group_index) {
   info = &plan->groups[static_cast<size_t>(group)];
   const auto& members = info->nodes;
@@ -234,7 +234,7 @@ node_worker::node_worker(caf::actor_config& cfg,
   }
 }
 
-node_worker::behavior_type node_worker::make_behavior() {
+node_actor_impl::behavior_type node_actor_impl::make_behavior() {
   auto* self = this;
   return {
     [self](value_msg& m) {
@@ -317,7 +317,7 @@ node_worker::behavior_type node_worker::make_behavior() {
 
 node_actor spawn_nodes(caf::actor_system& sys,
                        std::shared_ptr<partition_plan> plan, int group) {
-  return sys.spawn<detail::node_worker>(std::move(plan), group);
+  return sys.spawn<detail::node_actor_impl>(std::move(plan), group);
 }
 
 } // namespace actorflow::actors

@@ -3,7 +3,7 @@
 // node_kernel.cpp, and its outputs handed on -- straight to a consumer
 // hosted by the same actor, through its queue, or as a message.
 
-#include "node_worker.hpp"
+#include "node_actor_detail.hpp"
 
 #include <algorithm>
 
@@ -16,7 +16,7 @@ namespace actorflow::actors::detail {
 namespace {
 
 /// Builds the flat out-edge list from the plan.
-void wire(self_ptr self, node_state& st) {
+void flatten_edges(self_ptr self, node_state& st) {
   const auto& item = *st.item;
   const auto& plan = *self->plan;
   auto edge = [&](int dst, int32_t port, int32_t slot) {
@@ -42,7 +42,7 @@ void wire(self_ptr self, node_state& st) {
     edge(dst, -1, control_slot);
   st.queued_edges = std::count_if(st.edges.begin(), st.edges.end(),
                                   [](const out_edge& e) { return !e.direct; });
-  st.wired = true;
+  st.edges_flat = true;
 }
 
 /// How deep values are handed over directly, one firing inside another,
@@ -102,8 +102,8 @@ void send_outputs(self_ptr self, node_state& st, const tag& t,
                   value_state state, std::vector<ops::entry>* outputs) {
   if (self->firing_start != 0)
     record_firing(self, st);
-  if (!st.wired)
-    wire(self, st);
+  if (!st.edges_flat)
+    flatten_edges(self, st);
   busy_guard busy{st};
   const auto& edges = st.edges;
   reserve(self, st.queued_edges + self->kept);
@@ -180,8 +180,8 @@ void switch_failed(self_ptr self, node_state& st, const tag& t,
                    const std::vector<ops::entry>& inputs) {
   const auto& pred = inputs[1].value;
   int32_t port = pred.valid() && pred.scalar_value<bool>() ? 1 : 0;
-  if (!st.wired)
-    wire(self, st);
+  if (!st.edges_flat)
+    flatten_edges(self, st);
   busy_guard busy{st};
   reserve(self, st.queued_edges + self->kept);
   for (const auto& e : st.edges)

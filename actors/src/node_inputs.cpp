@@ -2,7 +2,7 @@
 // (or, for a Merge, its first live one), loop constants per frame
 // instance for every iteration; then the node fires (node_firing.cpp).
 
-#include "node_worker.hpp"
+#include "node_actor_detail.hpp"
 
 namespace actorflow::actors::detail {
 

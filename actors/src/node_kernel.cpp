@@ -2,7 +2,7 @@
 // of CAF's scheduler (an expensive kernel) or asynchronously (a kernel that
 // says so); checking its outputs when it is done.
 
-#include "node_worker.hpp"
+#include "node_actor_detail.hpp"
 
 #include <exception>
 

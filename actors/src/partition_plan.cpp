@@ -404,7 +404,7 @@ void partition_plan::list_recvs(recv_table* out) {
   for (size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].kind == node_kind::recv) {
       recv_entry r{std::get<std::string>(nodes[i].def.attrs.at("tensor_name")),
-                   actors[i],
+                   caf::actor_cast<caf::strong_actor_ptr>(actors[i]),
                    static_cast<int32_t>(i),
                    {},
                    0};
@@ -417,8 +417,8 @@ void partition_plan::list_recvs(recv_table* out) {
     }
 }
 
-core::status partition_plan::wire(const recv_table& recvs,
-                                  const caf::node_id& here) {
+core::status partition_plan::route_sends(const recv_table& recvs,
+                                         const caf::node_id& here) {
   std::map<std::string_view, const recv_entry*> by_name;
   for (const auto& r : recvs)
     by_name.emplace(r.tensor_name, &r);
@@ -430,7 +430,7 @@ core::status partition_plan::wire(const recv_table& recvs,
       if (i == by_name.end() || !i->second->actor)
         return core::internal_error("no Recv for tensor '", name, "'")
           .with_context(item.def.name, item.def.op, device_name);
-      item.send_target = i->second->actor;
+      item.send_target = recv_actor(*i->second);
       item.send_target_node = i->second->node;
       item.send_remote = item.send_target.node() != here;
       if (item.send_remote && bulk) {

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
-#include "actorflow/actors/step_tracker.hpp"
 #include "actorflow/graph/graph.hpp"
 #include "actorflow/graph/validate.hpp"
 #include "actorflow/ops/kernel.hpp"
+#include "runtime_messages.hpp"
+#include "step_tracker.hpp"
 
 namespace actorflow::actors {
 
@@ -123,8 +123,8 @@ struct node_group {
 /// Identity, NextIteration, Exit) and its small kernels cost a function
 /// call per firing, not a message.
 ///
-/// Immutable once `wire` has run and before the first step starts, so node
-/// actors read it without locks.
+/// Immutable once `route_sends` has run and before the first step starts, so
+/// node actors read it without locks.
 struct partition_plan {
   /// Keeps the devices, registries and variables alive as long as a node
   /// actor holds the plan: a node may still finish a message of a step
@@ -170,7 +170,7 @@ struct partition_plan {
 
   /// Points every Send at the Recv with the same `tensor_name` in `recvs`
   /// (the Recvs of every worker); `here` is this worker's node.
-  core::status wire(const recv_table& recvs, const caf::node_id& here);
+  core::status route_sends(const recv_table& recvs, const caf::node_id& here);
 
   /// Tells every node actor that `step` was aborted (`step_abort_msg`).
   void abort_step(uint64_t step) const;

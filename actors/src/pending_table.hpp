@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "actorflow/actors/protocol.hpp"
 #include "actorflow/ops/entry.hpp"
+#include "runtime_messages.hpp"
 
 namespace actorflow::actors::detail {
 

@@ -4,8 +4,8 @@
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
-#include "actorflow/actors/protocol.hpp"
 #include "queue_state.hpp"
+#include "runtime_messages.hpp"
 
 namespace actorflow::actors {
 

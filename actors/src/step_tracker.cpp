@@ -1,4 +1,4 @@
-#include "actorflow/actors/step_tracker.hpp"
+#include "step_tracker.hpp"
 
 namespace actorflow::actors {
 

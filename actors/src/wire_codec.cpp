@@ -16,10 +16,10 @@
 #include <kj/exception.h>
 #include <kj/io.h>
 
-#include "actorflow/actors/protocol.hpp"
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
 #include "capnp_codec.hpp"
+#include "runtime_messages.hpp"
 #include "wire.capnp.h"
 #include "wire_codec.hpp"
 

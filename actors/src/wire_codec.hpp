@@ -9,7 +9,7 @@
 #include <capnp/common.h>
 #include <kj/array.h>
 
-#include "actorflow/actors/protocol.hpp"
+#include "runtime_messages.hpp"
 
 namespace actorflow::actors::detail {
 

@@ -102,7 +102,7 @@ core::status register_set(self_ptr self, partition_set& set,
   return core::status::ok();
 }
 
-void finish_step(self_ptr self, uint64_t id);
+void report_step(self_ptr self, uint64_t id);
 
 /// Aborts this worker's part of step `id`, as TensorFlow's executor stops
 /// at a step's first error: queue operations waiting for it are cancelled,
@@ -163,7 +163,7 @@ caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
     roots += static_cast<int64_t>(part->roots.size());
   if (roots == 0) {
     auto promise = step.promise;
-    finish_step(self, msg.step);
+    report_step(self, msg.step);
     return promise;
   }
   // Minted before the first is sent: the count cannot reach zero early.
@@ -187,7 +187,7 @@ caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
 /// arrive any more (every Recv that was to get a value had its activation
 /// and held a token until the value came), so its state goes with the
 /// report.
-void finish_step(self_ptr self, uint64_t id) {
+void report_step(self_ptr self, uint64_t id) {
   auto& st = self->state;
   auto i = st.steps.find(id);
   if (i == st.steps.end())
@@ -231,14 +231,14 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
         return core::to_error(st);
       return reg;
     },
-    [self](wire_atom, uint64_t handle,
+    [self](route_atom, uint64_t handle,
            const recv_table& recvs) -> caf::result<done_atom> {
       auto set = self->state.sets.find(handle);
       if (set == self->state.sets.end())
         return core::to_error(core::failed_precondition_error(
           "no partition set ", handle, " is registered with this worker"));
       for (auto& part : set->second) {
-        auto st = part->wire(recvs, self->node());
+        auto st = part->route_sends(recvs, self->node());
         if (!st.is_ok())
           return core::to_error(st);
       }
@@ -282,7 +282,7 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
           = core::cancelled_error("step ", step, " was aborted");
       abort_here(self, step);
     },
-    [self](step_complete_msg m) { finish_step(self, m.step); },
+    [self](step_complete_msg m) { report_step(self, m.step); },
     [self](idle_atom) -> caf::result<done_atom> {
       if (self->state.steps.empty())
         return done_atom::value;

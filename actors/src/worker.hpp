@@ -4,8 +4,8 @@
 
 #include <caf/actor_system.hpp>
 
-#include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
+#include "runtime_messages.hpp"
 
 namespace actorflow::actors {
 

@@ -339,7 +339,7 @@ using forged_worker = caf::typed_actor<
   caf::replies_to<actors::devices_atom>::with<std::vector<std::string>>,
   caf::replies_to<actors::register_atom,
                   actors::partition_set>::with<actors::registration>,
-  caf::replies_to<actors::wire_atom, uint64_t,
+  caf::replies_to<actors::route_atom, uint64_t,
                   actors::recv_table>::with<actors::done_atom>,
   caf::replies_to<forged_run_step>::with<actors::step_report>,
   caf::replies_to<actors::deregister_atom, uint64_t>::with<actors::done_atom>,

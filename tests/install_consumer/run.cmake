@@ -8,9 +8,12 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "install failed: ${rc}")
 endif()
 # Runtime internals are not installed.
-foreach(internal actors/frame_instance.hpp actors/master.hpp
-                 actors/node_actor_impl.hpp actors/partition_plan.hpp
-                 actors/queue_state.hpp graph/builder_state.hpp)
+foreach(internal actors/frame_instance.hpp actors/frame_ref.hpp
+                 actors/master.hpp actors/master_state.hpp
+                 actors/node_actor_impl.hpp actors/node_actor_detail.hpp
+                 actors/partition_plan.hpp actors/queue_state.hpp
+                 actors/runtime_messages.hpp actors/step_tracker.hpp
+                 graph/builder_state.hpp)
   if(EXISTS ${WORK_DIR}/prefix/include/actorflow/${internal})
     message(FATAL_ERROR "internal header ${internal} was installed")
   endif()

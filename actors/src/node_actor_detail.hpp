@@ -86,7 +86,7 @@ struct node_state {
   /// The out-edges, flattened on the first message: the consumers' handles
   /// exist only once the whole partition has been spawned.
   std::vector<out_edge> edges;
-  bool wired = false;
+  bool edges_flat = false;
   /// Out-edges whose values go through a queue or a mailbox (not
   /// `out_edge::direct`): the tokens a firing reserves up front.
   int64_t queued_edges = 0;
@@ -130,16 +130,16 @@ struct async_call {
 };
 
 /// The most values an actor hands between its nodes per message (see
-/// `node_worker::hops_left`).
+/// `node_actor_impl::hops_left`).
 inline constexpr int hop_budget = 4096;
 
 /// The actor class of a group of nodes. A class of its own rather than a
 /// `stateful_actor`: the scheduler dynamic-casts every actor it resumes, and
 /// a shallower hierarchy with a short type name makes that cast cheaper.
-class node_worker : public node_actor::base {
+class node_actor_impl : public node_actor::base {
 public:
-  node_worker(caf::actor_config& cfg, std::shared_ptr<partition_plan> plan,
-              int group);
+  node_actor_impl(caf::actor_config& cfg, std::shared_ptr<partition_plan> plan,
+                  int group);
 
   behavior_type make_behavior() override;
 
@@ -210,7 +210,7 @@ public:
   int64_t firing_end = 0;
 };
 
-using self_ptr = node_worker*;
+using self_ptr = node_actor_impl*;
 
 /// Puts the node's constants into the slots of `inputs` that lost them
 /// (a new vector, a kernel that took its input).
@@ -261,7 +261,7 @@ inline void reserve(self_ptr self, int64_t n) {
 }
 
 /// Takes a token for a message or a kernel about to start, keeping the
-/// actor's own (`node_worker::kept`).
+/// actor's own (`node_actor_impl::kept`).
 inline void take_token(self_ptr self) {
   reserve(self, 1 + self->kept);
   --self->owned;

@@ -9,7 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "actorflow/actors/frame_ref.hpp"
+#include "frame_ref.hpp"
 
 namespace actorflow::actors {
 

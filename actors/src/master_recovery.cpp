@@ -1,0 +1,155 @@
+// Lost workers: the steps and registrations that need one fail at once;
+// a worker with an address is connected to again when a run needs it.
+
+#include "actorflow/core/caf_error.hpp"
+#include "actorflow/core/logging.hpp"
+#include "master_state.hpp"
+#include "worker_link.hpp"
+
+namespace actorflow::actors::detail {
+
+/// Why a worker `plan` needs is gone; ok if every one serves.
+core::status gone_worker(const master_state& st, const compiled_plan& plan) {
+  for (const auto& part : plan.parts)
+    if (!st.gone[part.worker].is_ok())
+      return st.gone[part.worker];
+  return core::status::ok();
+}
+
+/// The first worker `plan` needs that is gone but may be connected again
+/// (it has an address), or SIZE_MAX.
+size_t reconnectable_worker(const master_state& st, const compiled_plan& plan) {
+  for (const auto& part : plan.parts)
+    if (!st.gone[part.worker].is_ok() && st.workers[part.worker].port != 0)
+      return part.worker;
+  return SIZE_MAX;
+}
+
+/// Worker `dm.source` is gone: the steps and registrations that need it
+/// fail now rather than wait for answers that cannot come, and so do later
+/// runs that need it.
+void on_worker_down(self_ptr self, const caf::down_msg& dm) {
+  auto& st = self->state;
+  for (size_t w = 0; w < st.workers.size(); ++w) {
+    if (st.workers[w].handle.address() != dm.source || !st.gone[w].is_ok())
+      continue;
+    st.gone[w] = core::unavailable_error(
+      "worker ", st.workers[w].task, " is gone (", caf::to_string(dm.reason),
+      "); steps that need it fail");
+    core::log().warn("{}", st.gone[w].message());
+    std::vector<uint64_t> failed;
+    for (auto& [id, step] : st.steps)
+      if (!gone_worker(st, *step.plan).is_ok())
+        failed.push_back(id);
+    for (auto id : failed) {
+      auto& step = st.steps.at(id);
+      if (step.error.is_ok())
+        step.error = st.gone[w];
+      abort_step(self, id, step);
+      deliver_step(self, id, step);
+    }
+    std::vector<std::pair<std::string, plan_ptr>> unsettled;
+    for (auto& [key, plan] : st.plans)
+      if (!plan->ready && !gone_worker(st, *plan).is_ok())
+        unsettled.emplace_back(key, plan);
+    for (auto& [key, plan] : unsettled) {
+      if (plan->error.is_ok())
+        plan->error = st.gone[w];
+      settle_plan(self, key, plan);
+    }
+  }
+}
+
+namespace {
+
+/// Worker `w` answered again (a restarted task) as `hdl`: the session's
+/// plans that used it are dropped (their registrations there died with
+/// the process) and the runs that waited for it begin again.
+void reconnected(self_ptr self, size_t w, worker_actor hdl) {
+  auto& st = self->state;
+  core::log().info("worker {} is back; its partitions are registered again",
+                   st.workers[w].task);
+  st.workers[w].handle = std::move(hdl);
+  st.gone[w] = core::status::ok();
+  self->monitor(st.workers[w].handle);
+  for (auto i = st.plans.begin(); i != st.plans.end();) {
+    const auto& parts = i->second->parts;
+    bool uses = std::any_of(parts.begin(), parts.end(),
+                            [w](const auto& p) { return p.worker == w; });
+    if (uses && i->second->ready) {
+      st.deregister(*i->second, w);
+      i = st.plans.erase(i);
+    } else {
+      ++i;
+    }
+  }
+}
+
+/// Connecting to worker `w` again ended: the runs parked for it begin
+/// again, or fail with `failure`.
+void reconnect_settled(self_ptr self, size_t w, const core::status& failure) {
+  auto& st = self->state;
+  st.reconnecting[w] = false;
+  std::vector<waiting_run> runs;
+  for (auto i = st.parked.begin(); i != st.parked.end();)
+    if (i->worker == w) {
+      runs.push_back(std::move(i->run));
+      i = st.parked.erase(i);
+    } else {
+      ++i;
+    }
+  for (auto& run : runs)
+    if (failure.is_ok())
+      begin_run(self, std::move(run));
+    else
+      run.promise.deliver(core::to_error(failure));
+}
+
+} // namespace
+
+/// Connects to gone worker `w` at its address again, checks that it is
+/// the same task (its devices) and takes it back.
+void reconnect_worker(self_ptr self, size_t w) {
+  auto& st = self->state;
+  if (st.reconnecting[w])
+    return;
+  st.reconnecting[w] = true;
+  const auto& ref = st.workers[w];
+  auto fail = [self, w](const std::string& why) {
+    auto& st = self->state;
+    reconnect_settled(
+      self, w,
+      core::unavailable_error(st.gone[w].message(),
+                              "; connecting to it again: ", why));
+  };
+  auto timeout = ref.connect_timeout;
+  self
+    ->request(connector(self->home_system(), ref.tls), timeout,
+              caf::connect_atom::value, ref.host, ref.port)
+    .then(
+      [self, w, fail, timeout](const caf::node_id&, caf::strong_actor_ptr& ptr,
+                               const std::set<std::string>& ifs) {
+        worker_actor hdl;
+        auto wst = worker_at(self->home_system(), std::move(ptr), ifs, &hdl);
+        if (!wst.is_ok()) {
+          fail(wst.message());
+          return;
+        }
+        self->request(hdl, timeout, devices_atom::value)
+          .then(
+            [self, w, hdl, fail](const std::vector<std::string>& devices) {
+              if (devices != self->state.workers[w].devices) {
+                fail("it has other devices: is it started with that task?");
+                return;
+              }
+              reconnected(self, w, hdl);
+              reconnect_settled(self, w, core::status::ok());
+            },
+            [self, fail](caf::error& err) {
+              fail(self->home_system().render(err));
+            });
+      },
+      [self, fail](caf::error& err) { fail(self->home_system().render(err)); });
+}
+
+} // namespace actorflow::actors::detail

@@ -1,0 +1,101 @@
+// Registering a compiled plan with its workers: each builds its
+// partitions and lists its Recvs, then every worker learns where the Recvs
+// of all are.
+
+#include <caf/send.hpp>
+
+#include "actorflow/core/caf_error.hpp"
+#include "master_state.hpp"
+
+namespace actorflow::actors::detail {
+
+void master_state::deregister(const compiled_plan& plan, size_t skip) {
+  for (const auto& part : plan.parts)
+    if (part.handle != 0 && part.worker != skip)
+      caf::anon_send(workers[part.worker].handle, deregister_atom::value,
+                     part.handle);
+}
+
+/// Registration of `plan` failed or succeeded on every worker: the runs
+/// waiting for it go on or fail.
+void settle_plan(self_ptr self, const std::string& key, const plan_ptr& plan) {
+  auto& st = self->state;
+  auto waiting = std::move(plan->waiting);
+  plan->waiting.clear();
+  if (!plan->error.is_ok()) {
+    st.deregister(*plan);
+    auto i = st.plans.find(key);
+    if (i != st.plans.end() && i->second == plan)
+      st.plans.erase(i);
+    for (auto& w : waiting)
+      w.promise.deliver(core::to_error(plan->error));
+    return;
+  }
+  plan->ready = true;
+  for (auto& w : waiting)
+    launch_step(self, plan, w.req, std::move(w.promise), w.ticket);
+}
+
+namespace {
+
+/// Tells every worker where the Recvs of all workers are, for its Sends.
+void route_sends(self_ptr self, const std::string& key, const plan_ptr& plan) {
+  plan->replies_left = plan->parts.size();
+  for (const auto& part : plan->parts)
+    self
+      ->request(self->state.workers[part.worker].handle, caf::infinite,
+                route_atom::value, part.handle, plan->recvs)
+      .then(
+        [self, key, plan](done_atom) {
+          if (--plan->replies_left == 0)
+            settle_plan(self, key, plan);
+        },
+        [self, key, plan](caf::error& err) {
+          if (plan->error.is_ok())
+            plan->error = core::from_error(err);
+          if (--plan->replies_left == 0)
+            settle_plan(self, key, plan);
+        });
+}
+
+} // namespace
+
+void register_plan(self_ptr self, const std::string& key,
+                   const plan_ptr& plan) {
+  plan->error = gone_worker(self->state, *plan);
+  if (plan->parts.empty() || !plan->error.is_ok()) {
+    settle_plan(self, key, plan);
+    return;
+  }
+  plan->replies_left = plan->parts.size();
+  auto settle = [self, key, plan] {
+    if (--plan->replies_left > 0)
+      return;
+    if (plan->error.is_ok())
+      route_sends(self, key, plan);
+    else
+      settle_plan(self, key, plan);
+  };
+  for (size_t i = 0; i < plan->parts.size(); ++i) {
+    auto& part = plan->parts[i];
+    self
+      ->request(self->state.workers[part.worker].handle, caf::infinite,
+                register_atom::value, std::move(part.set))
+      .then(
+        [plan, i, settle](registration& reg) {
+          plan->parts[i].handle = reg.handle;
+          for (auto& r : reg.recvs)
+            plan->recvs.push_back(std::move(r));
+          settle();
+        },
+        [self, plan, i, settle](caf::error& err) {
+          if (plan->error.is_ok())
+            plan->error = core::from_error(err).with_context(
+              "", "", self->state.workers[plan->parts[i].worker].task);
+          settle();
+        });
+    part.set = partition_set{};
+  }
+}
+
+} // namespace actorflow::actors::detail

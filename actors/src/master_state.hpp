@@ -1,0 +1,207 @@
+#pragma once
+
+// The master's state and the functions of its parts, one file each:
+// master.cpp (the session's behaviour, runs, cancellation and deadlines),
+// master_compile.cpp (compiling run signatures), master_registration.cpp
+// (registering plans with workers), master_steps.cpp (a step's launch,
+// reports and result) and master_recovery.cpp (lost workers and
+// reconnecting to them).
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
+
+#include "actorflow/graph/compile_run.hpp"
+#include "master.hpp"
+
+namespace actorflow::actors::detail {
+
+/// A run waiting for its signature's partitions to be registered, with
+/// the master's number for it (for its deadline).
+struct waiting_run {
+  run_request req;
+  caf::typed_response_promise<run_result> promise;
+  uint64_t ticket = 0;
+};
+
+/// Everything compiled for one run signature: the partitions of each
+/// participating worker and how they are registered there.
+struct compiled_plan {
+  struct worker_part {
+    size_t worker = 0;          ///< Index in the session's workers.
+    uint64_t handle = 0;        ///< The registration, once it is known.
+    std::vector<int32_t> feeds; ///< The feeds its partitions read.
+    partition_set set;          ///< Sent once, when registering.
+  };
+  std::vector<worker_part> parts;
+  /// What the graph expects of each feed.
+  std::vector<graph::compiled_feed> feeds;
+  std::vector<std::string> fetch_names;
+  /// Each node's device and the partitions, for run_metadata.
+  std::map<std::string, std::string> placement;
+  std::vector<graph::graph> partition_graphs;
+  /// Registration: replies still to come, the Recvs of every worker, the
+  /// first error, and the runs that wait until the plan is ready.
+  size_t replies_left = 0;
+  recv_table recvs;
+  core::status error;
+  bool ready = false;
+  std::vector<waiting_run> waiting;
+};
+
+using plan_ptr = std::shared_ptr<compiled_plan>;
+
+/// One step in flight, with its run's number and the client's name for
+/// it.
+struct step_state {
+  uint64_t ticket = 0;
+  uint64_t run_id = 0;
+  caf::typed_response_promise<run_result> promise;
+  plan_ptr plan;
+  std::vector<core::tensor> fetched;
+  std::vector<value_state> fetch_states;
+  bool want_metadata = false;
+  bool want_partition_graphs = false;
+  /// What the workers recorded, when the step is traced (the run asked
+  /// for it, `want_stats`, or the session has an observer).
+  bool traced = false;
+  bool want_stats = false;
+  step_stats stats;
+  size_t reports_left = 0;
+  core::status error;
+  bool aborted = false; ///< The other workers were told to abort.
+};
+
+/// What a session's master keeps: the graph, its workers, the compiled
+/// plans by run signature, the steps in flight and the runs waiting.
+struct master_state {
+  std::shared_ptr<runtime_context> rt;
+  std::vector<worker_ref> workers;
+  /// Per worker: why it is gone (its process died or its connection
+  /// broke); ok while it serves.
+  std::vector<core::status> gone;
+  session_options options;
+  graph::graph g;
+  graph::graph_types types;
+  /// The devices of g's stateful nodes, kept by every run; placed when a
+  /// run first needs them after the graph grew.
+  graph::pinned_devices pinned;
+  bool pinned_current = false;
+  std::map<std::string, plan_ptr> plans;
+  std::unordered_map<uint64_t, step_state> steps;
+  uint64_t next_step; ///< Random at first (see master.cpp).
+  /// The master's number of the last run that arrived.
+  uint64_t last_ticket = 0;
+  /// Runs cancelled before they arrived (a cancellation and its run come
+  /// from different senders), the last `max_early_cancels`.
+  std::deque<uint64_t> early_cancels;
+  static constexpr size_t max_early_cancels = 256;
+  bool closed = false;
+
+  uint64_t new_step_id() {
+    auto id = next_step++;
+    return id == 0 ? next_step++ : id;
+  }
+
+  /// Runs that wait for gone worker `worker` to be connected again, and
+  /// per worker whether that is under way.
+  struct parked_run {
+    waiting_run run;
+    size_t worker;
+  };
+  std::vector<parked_run> parked;
+  std::vector<bool> reconnecting;
+
+  /// Drops `plan`'s registrations, on every worker but `skip` (one that
+  /// restarted: its registrations died with it).
+  void deregister(const compiled_plan& plan, size_t skip = SIZE_MAX);
+
+  /// Fails every run and step with `cancelled` and drops the plans.
+  void shutdown();
+
+  master_state();
+  ~master_state();
+
+  static inline const char* name = "actorflow.master";
+};
+
+using self_ptr = master_actor::stateful_pointer<master_state>;
+
+// -- compiling (master_compile.cpp) -------------------------------------------
+
+/// The key of `req`'s run signature: its feeds, fetches, targets and
+/// graph passes.
+std::string signature_key(const run_request& req,
+                          const graph::pass_selection& passes);
+
+/// The graph passes `req` runs: its own choice or the session's.
+const graph::pass_selection& pass_selection_of(const master_state& st,
+                                               const run_request& req);
+
+/// Compiles the graph for `req` (`graph::compile_run`) and groups the
+/// partitions by worker.
+core::status compile_plan(self_ptr self, const run_request& req, plan_ptr* out);
+
+/// Whether `req`'s feeds have the dtypes and shapes `plan` expects.
+core::status check_feeds(const compiled_plan& plan, const run_request& req);
+
+// -- registering (master_registration.cpp) ------------------------------------
+
+/// Registers each worker's partitions, then routes their Sends; the runs
+/// waiting for `plan` go on once it is ready (or fail).
+void register_plan(self_ptr self, const std::string& key, const plan_ptr& plan);
+
+/// Registration of `plan` failed or succeeded on every worker: the runs
+/// waiting for it go on or fail.
+void settle_plan(self_ptr self, const std::string& key, const plan_ptr& plan);
+
+// -- steps (master_steps.cpp) -------------------------------------------------
+
+/// Starts a step of a ready plan: one message per participating worker.
+void launch_step(self_ptr self, const plan_ptr& plan, run_request& req,
+                 caf::typed_response_promise<run_result> promise,
+                 uint64_t ticket);
+
+/// The step failed on one worker: the others cancel what their parts of
+/// it wait for (queue operations), so that their reports come.
+void abort_step(self_ptr self, uint64_t id, step_state& step);
+
+/// Answers the client with the step's fetches or its error and forgets
+/// the step.
+void deliver_step(self_ptr self, uint64_t id, step_state& step);
+
+// -- lost workers (master_recovery.cpp) ---------------------------------------
+
+/// Why a worker `plan` needs is gone; ok if every one serves.
+core::status gone_worker(const master_state& st, const compiled_plan& plan);
+
+/// The first worker `plan` needs that is gone but may be connected again
+/// (it has an address), or SIZE_MAX.
+size_t reconnectable_worker(const master_state& st, const compiled_plan& plan);
+
+/// Worker `dm.source` is gone: the steps and registrations that need it
+/// fail now rather than wait for answers that cannot come, and so do later
+/// runs that need it.
+void on_worker_down(self_ptr self, const caf::down_msg& dm);
+
+/// Connects to gone worker `w` at its address again, checks that it is
+/// the same task (its devices) and takes it back; the runs parked for it
+/// begin again.
+void reconnect_worker(self_ptr self, size_t w);
+
+// -- runs (master.cpp) --------------------------------------------------------
+
+/// Compiles (once per signature) and registers the run's plan, then
+/// launches its step; a run that needs a worker that is gone waits for it
+/// to be connected again.
+void begin_run(self_ptr self, waiting_run run);
+
+} // namespace actorflow::actors::detail
