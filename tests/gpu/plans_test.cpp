@@ -136,7 +136,7 @@ TEST(gpu_plans, appended_zeros_make_cudnn_compute_tensorflows_windows) {
       for (int64_t stride = 1; stride <= 3; ++stride)
         for (int64_t dilation = 1; dilation <= 2; ++dilation)
           for (bool same : {false, true}) {
-            ops::cpu::window_attrs attrs;
+            ops::common::window_attrs attrs;
             attrs.strides = {1, stride, stride, 1};
             attrs.dilations = {1, dilation, dilation, 1};
             attrs.same = same;
@@ -200,7 +200,7 @@ TEST(gpu_plans, pooling_element_by_element_is_the_cpu_kernels) {
         {"ksize", std::vector<int64_t>{1, p.k, p.k, 1}},
         {"strides", std::vector<int64_t>{1, p.stride, p.stride, 1}},
         {"padding", p.padding}};
-      ops::cpu::window_attrs window;
+      ops::common::window_attrs window;
       window.strides = {1, p.stride, p.stride, 1};
       window.ksize = {1, p.k, p.k, 1};
       window.same = p.padding == "SAME";

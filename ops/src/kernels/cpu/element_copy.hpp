@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "../common/checks.hpp"
 #include "actorflow/core/shape.hpp"
 #include "actorflow/core/tensor.hpp"
 
 namespace actorflow::ops::cpu {
+
+using common::strides_of;
 
 /// Calls `f(U{})` with `U` a type of the size of one element of `t`: the
 /// array kernels only move elements, so they are built once per size
@@ -30,9 +33,6 @@ void visit_storage(core::dtype t, F&& f) {
     default: f(std::complex<double>{});
   }
 }
-
-/// Row-major strides of `s`.
-std::vector<int64_t> strides_of(const core::shape& s);
 
 /// Copies the elements of a `dims`-shaped box: element `i` (a multi-index)
 /// is read from `src[src_base + sum(i * src_strides)]` and written to

@@ -12,51 +12,6 @@
 
 namespace actorflow::ops::cpu {
 
-core::shape batch_of(const core::shape& s) {
-  return core::shape{
-    std::vector<int64_t>(s.dims().begin(), s.dims().end() - 2)};
-}
-
-int64_t batch_offset(int64_t i, const core::shape& batch,
-                     const core::shape& out_batch) {
-  int64_t offset = 0, stride = 1;
-  for (int d = out_batch.rank() - 1; d >= 0; --d) {
-    auto index = i % out_batch.dim(d);
-    i /= out_batch.dim(d);
-    auto bd = d - (out_batch.rank() - batch.rank());
-    if (bd < 0)
-      continue;
-    if (batch.dim(bd) != 1)
-      offset += index * stride;
-    stride *= batch.dim(bd);
-  }
-  return offset;
-}
-
-core::status plan_batch_product(const core::shape& x, const core::shape& y,
-                                bool adj_x, bool adj_y, batch_product* out) {
-  if (x.rank() < 2 || y.rank() < 2)
-    return core::invalid_argument_error("BatchMatMul needs rank >= 2, got ",
-                                        x.to_string(), " and ", y.to_string());
-  batch_product p;
-  p.m = x.dim(x.rank() - (adj_x ? 1 : 2));
-  p.k = x.dim(x.rank() - (adj_x ? 2 : 1));
-  p.n = y.dim(y.rank() - (adj_y ? 2 : 1));
-  if (p.k != y.dim(y.rank() - (adj_y ? 1 : 2)))
-    return core::invalid_argument_error(
-      "BatchMatMul inner dimensions differ: ", x.to_string(), " times ",
-      y.to_string());
-  p.x_batch = batch_of(x);
-  p.y_batch = batch_of(y);
-  ACTORFLOW_RETURN_IF_ERROR(broadcast_shapes(p.x_batch, p.y_batch, &p.batch));
-  auto dims = p.batch.dims();
-  dims.push_back(p.m);
-  dims.push_back(p.n);
-  p.out = core::shape{std::move(dims)};
-  *out = std::move(p);
-  return core::status::ok();
-}
-
 namespace {
 
 /// x @ y per matrix, batch dimensions broadcast (BatchMatMulV2; the first

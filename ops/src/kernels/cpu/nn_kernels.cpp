@@ -281,57 +281,6 @@ private:
 
 } // namespace
 
-core::status batch_norm_outputs(kernel_context& ctx, bool training,
-                                std::vector<core::tensor*>* outs,
-                                int64_t* channels, int64_t* rows) {
-  const auto& x = ctx.input(0);
-  if (x.shape().rank() != 4)
-    return core::invalid_argument_error(
-      "FusedBatchNorm needs a rank-4 input (NHWC), got ",
-      x.shape().to_string());
-  auto c = x.shape().dim(3);
-  for (size_t i = 1; i < 5; ++i) {
-    bool empty_ok = training && i >= 3 && ctx.input(i).num_elements() == 0;
-    if (!empty_ok && ctx.input(i).shape() != core::shape{c})
-      return core::invalid_argument_error("FusedBatchNorm input ", i,
-                                          " must be [", c, "], got ",
-                                          ctx.input(i).shape().to_string());
-  }
-  outs->assign(5, nullptr);
-  ACTORFLOW_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &(*outs)[0]));
-  for (size_t i = 1; i < 5; ++i)
-    ACTORFLOW_RETURN_IF_ERROR(ctx.allocate_output(i, {c}, &(*outs)[i]));
-  *channels = c;
-  *rows = c == 0 ? 0 : x.num_elements() / c;
-  return core::status::ok();
-}
-
-core::status batch_norm_grad_outputs(kernel_context& ctx,
-                                     std::vector<core::tensor*>* outs,
-                                     int64_t* channels, int64_t* rows) {
-  const auto& dy = ctx.input(0);
-  const auto& x = ctx.input(1);
-  if (x.shape().rank() != 4 || dy.shape() != x.shape())
-    return core::invalid_argument_error(
-      "FusedBatchNormGrad needs y_backprop and x of one rank-4 shape, got ",
-      dy.shape().to_string(), " and ", x.shape().to_string());
-  auto c = x.shape().dim(3);
-  for (size_t i = 2; i < 5; ++i)
-    if (ctx.input(i).shape() != core::shape{c})
-      return core::invalid_argument_error("FusedBatchNormGrad input ", i,
-                                          " must be [", c, "], got ",
-                                          ctx.input(i).shape().to_string());
-  outs->assign(5, nullptr);
-  ACTORFLOW_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &(*outs)[0]));
-  for (size_t i = 1; i < 3; ++i)
-    ACTORFLOW_RETURN_IF_ERROR(ctx.allocate_output(i, {c}, &(*outs)[i]));
-  for (size_t i = 3; i < 5; ++i)
-    ACTORFLOW_RETURN_IF_ERROR(ctx.allocate_output(i, {0}, &(*outs)[i]));
-  *channels = c;
-  *rows = c == 0 ? 0 : x.num_elements() / c;
-  return core::status::ok();
-}
-
 namespace {
 
 /// Batch normalisation over N, H and W of an NHWC tensor. Training uses

@@ -1,7 +1,7 @@
 // Transpose and Tile on the GPU: one strided copy each, the permutation
 // and the multiples in host memory.
 
-#include "../cpu/kernels.hpp"
+#include "../common/checks.hpp"
 #include "actorflow/ops/array_shapes.hpp"
 #include "gpu_kernels.hpp"
 #include "plans.hpp"
@@ -18,7 +18,7 @@ public:
 
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
-    auto perm = cpu::read_ints(ctx.input(1));
+    auto perm = common::read_ints(ctx.input(1));
     core::shape out_shape;
     ACTORFLOW_OP_REQUIRES_OK(ctx, transpose_shape(x.shape(), perm, &out_shape));
     core::tensor* out = nullptr;
@@ -38,7 +38,7 @@ public:
 
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
-    auto multiples = cpu::read_ints(ctx.input(1));
+    auto multiples = common::read_ints(ctx.input(1));
     int rank = x.shape().rank();
     ACTORFLOW_OP_REQUIRES(ctx, multiples.size() == static_cast<size_t>(rank),
                           core::invalid_argument_error(

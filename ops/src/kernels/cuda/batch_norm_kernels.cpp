@@ -7,7 +7,7 @@
 
 #include <mutex>
 
-#include "../cpu/kernels.hpp"
+#include "../common/checks.hpp"
 #include "cudnn_descriptors.hpp"
 
 namespace actorflow::ops::gpu {
@@ -67,7 +67,7 @@ public:
     int64_t c = 0;
     int64_t rows = 0;
     ACTORFLOW_OP_REQUIRES_OK(
-      ctx, cpu::batch_norm_outputs(ctx, attrs_.training, &outs, &c, &rows));
+      ctx, common::batch_norm_outputs(ctx, attrs_.training, &outs, &c, &rows));
     if (c == 0)
       return;
     auto& dev = device_of(ctx);
@@ -164,7 +164,7 @@ public:
     int64_t c = 0;
     int64_t rows = 0;
     ACTORFLOW_OP_REQUIRES_OK(
-      ctx, cpu::batch_norm_grad_outputs(ctx, &outs, &c, &rows));
+      ctx, common::batch_norm_grad_outputs(ctx, &outs, &c, &rows));
     if (c == 0)
       return;
     auto& dev = device_of(ctx);

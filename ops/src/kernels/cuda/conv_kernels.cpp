@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "../cpu/kernels.hpp"
+#include "../common/checks.hpp"
 #include "cudnn_descriptors.hpp"
 #include "plans.hpp"
 
@@ -233,7 +233,7 @@ protected:
                     "Conv2D");
   }
 
-  cpu::window_attrs attrs_;
+  common::window_attrs attrs_;
 
 private:
   algorithm_cache algorithms_;
@@ -310,7 +310,7 @@ public:
 
   void compute(kernel_context& ctx) override {
     const auto& dy = ctx.input(2);
-    auto sizes = cpu::read_ints(ctx.input(Input ? 0 : 1));
+    auto sizes = common::read_ints(ctx.input(Input ? 0 : 1));
     ACTORFLOW_OP_REQUIRES(
       ctx, sizes.size() == 4,
       core::invalid_argument_error(Input ? "input_sizes" : "filter_sizes",

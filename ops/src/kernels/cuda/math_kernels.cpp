@@ -1,7 +1,7 @@
 // Element-wise GPU kernels (binary with broadcasting, unary, Cast, Fill,
 // ZerosLike/OnesLike) and the reductions.
 
-#include "../cpu/kernels.hpp"
+#include "../common/checks.hpp"
 #include "actorflow/ops/shape_context.hpp"
 #include "gpu_kernels.hpp"
 
@@ -174,7 +174,7 @@ public:
       ctx, value.num_elements() == 1,
       core::invalid_argument_error("value must be a scalar, got shape ",
                                    value.shape().to_string()));
-    auto d = cpu::read_ints(dims);
+    auto d = common::read_ints(dims);
     for (auto n : d)
       ACTORFLOW_OP_REQUIRES(
         ctx, n >= 0,
@@ -220,9 +220,9 @@ struct reduce_op {
                                      axes_t.shape().to_string()));
       core::shape out_shape;
       std::vector<bool> reduced;
-      ACTORFLOW_OP_REQUIRES_OK(ctx,
-                               reduced_shape(x.shape(), cpu::read_ints(axes_t),
-                                             keep_dims_, &out_shape, &reduced));
+      ACTORFLOW_OP_REQUIRES_OK(
+        ctx, reduced_shape(x.shape(), common::read_ints(axes_t), keep_dims_,
+                           &out_shape, &reduced));
       core::tensor* out = nullptr;
       ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
       auto& dev = device_of(ctx);

@@ -3,7 +3,7 @@
 
 #include <mutex>
 
-#include "../cpu/kernels.hpp"
+#include "../common/checks.hpp"
 #include "cuda/cuda_libraries.hpp"
 #include "gpu_kernels.hpp"
 
@@ -179,10 +179,10 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
     const auto& y = ctx.input(1);
-    cpu::batch_product plan;
+    common::batch_product plan;
     ACTORFLOW_OP_REQUIRES_OK(
       ctx,
-      cpu::plan_batch_product(x.shape(), y.shape(), adj_x_, adj_y_, &plan));
+      common::plan_batch_product(x.shape(), y.shape(), adj_x_, adj_y_, &plan));
     product p;
     p.ta = adj_x_;
     p.tb = adj_y_;
@@ -217,10 +217,10 @@ public:
     for (int64_t i = 0; i < count; ++i) {
       const auto* a
         = static_cast<const char*>(x.raw_data())
-          + cpu::batch_offset(i, xb, batch) * p.m * p.k * elem_bytes;
+          + common::batch_offset(i, xb, batch) * p.m * p.k * elem_bytes;
       const auto* b
         = static_cast<const char*>(y.raw_data())
-          + cpu::batch_offset(i, yb, batch) * p.k * p.n * elem_bytes;
+          + common::batch_offset(i, yb, batch) * p.k * p.n * elem_bytes;
       auto* c = static_cast<char*>(out->raw_mutable_data())
                 + i * p.m * p.n * elem_bytes;
       ACTORFLOW_OP_REQUIRES_OK(ctx, multiply<T>(dev, p, a, b, c));

@@ -2,19 +2,19 @@
 
 #include <algorithm>
 
-#include "../cpu/element_copy.hpp"
+#include "../common/checks.hpp"
 
 namespace actorflow::ops::gpu {
 
 strided_copy transpose_copy(const core::shape& x,
                             const std::vector<int64_t>& perm) {
   strided_copy c;
-  auto in = cpu::strides_of(x);
+  auto in = common::strides_of(x);
   for (auto p : perm) {
     c.dims.push_back(x.dim(static_cast<int>(p)));
     c.from.push_back(in[static_cast<size_t>(p)]);
   }
-  c.to = cpu::strides_of(core::shape{c.dims});
+  c.to = common::strides_of(core::shape{c.dims});
   return c;
 }
 
@@ -23,8 +23,8 @@ strided_copy tile_copy(const core::shape& x,
   std::vector<int64_t> out_dims;
   for (int d = 0; d < x.rank(); ++d)
     out_dims.push_back(x.dim(d) * multiples[static_cast<size_t>(d)]);
-  auto in = cpu::strides_of(x);
-  auto out = cpu::strides_of(core::shape{out_dims});
+  auto in = common::strides_of(x);
+  auto out = common::strides_of(core::shape{out_dims});
   strided_copy c;
   auto add = [&c](int64_t n, int64_t from, int64_t to) {
     if (n == 1)
@@ -44,20 +44,20 @@ strided_copy tile_copy(const core::shape& x,
 strided_copy hwio_to_ohwi(const core::shape& f) {
   auto kh = f.dim(0), kw = f.dim(1), ci = f.dim(2);
   // Walk the source's (h, w, i, o) order; o steps by a whole filter.
-  return {f.dims(), cpu::strides_of(f), {kw * ci, ci, 1, kh * kw * ci}};
+  return {f.dims(), common::strides_of(f), {kw * ci, ci, 1, kh * kw * ci}};
 }
 
 strided_copy ohwi_to_hwio(const core::shape& f) {
   auto co = f.dim(0), kw = f.dim(2), ci = f.dim(3);
-  return {f.dims(), cpu::strides_of(f), {1, kw * ci * co, ci * co, co}};
+  return {f.dims(), common::strides_of(f), {1, kw * ci * co, ci * co, co}};
 }
 
 strided_copy into_padded(const core::shape& x, const core::shape& padded) {
-  return {x.dims(), cpu::strides_of(x), cpu::strides_of(padded)};
+  return {x.dims(), common::strides_of(x), common::strides_of(padded)};
 }
 
 strided_copy out_of_padded(const core::shape& padded, const core::shape& x) {
-  return {x.dims(), cpu::strides_of(padded), cpu::strides_of(x)};
+  return {x.dims(), common::strides_of(padded), common::strides_of(x)};
 }
 
 core::status to_box(const strided_copy& copy, box_index* out) {
@@ -76,15 +76,15 @@ core::status to_box(const strided_copy& copy, box_index* out) {
   return core::status::ok();
 }
 
-core::status plan_pool(const cpu::window_attrs& attrs, const core::shape& x,
+core::status plan_pool(const common::window_attrs& attrs, const core::shape& x,
                        pool_geometry* out) {
   if (x.rank() != 4)
     return core::invalid_argument_error(
       "pooling needs a rank-4 input (NHWC), got ", x.to_string());
-  auto h = cpu::plan_window(x.dim(1), attrs.ksize[1], attrs.strides[1], 1,
-                            attrs.same);
-  auto w = cpu::plan_window(x.dim(2), attrs.ksize[2], attrs.strides[2], 1,
-                            attrs.same);
+  auto h = common::plan_window(x.dim(1), attrs.ksize[1], attrs.strides[1], 1,
+                               attrs.same);
+  auto w = common::plan_window(x.dim(2), attrs.ksize[2], attrs.strides[2], 1,
+                               attrs.same);
   *out = {x.dim(0), h.in, w.in,     x.dim(3), h.out, w.out,
           h.k,      w.k,  h.stride, w.stride, h.pad, w.pad};
   return core::status::ok();
@@ -94,7 +94,7 @@ namespace {
 
 /// The zeros to append after the image along a dimension: the padding
 /// after it beyond the padding before it.
-int64_t extra_after(const cpu::window& win) {
+int64_t extra_after(const common::window& win) {
   auto after = (win.out - 1) * win.stride + (win.k - 1) * win.dilation + 1
                - win.in - win.pad;
   return win.out > 0 && after > win.pad ? after - win.pad : 0;
@@ -102,7 +102,7 @@ int64_t extra_after(const cpu::window& win) {
 
 } // namespace
 
-core::status plan_conv(const cpu::window_attrs& attrs, const core::shape& x,
+core::status plan_conv(const common::window_attrs& attrs, const core::shape& x,
                        const core::shape& f, conv_geometry* out) {
   if (x.rank() != 4 || f.rank() != 4)
     return core::invalid_argument_error(
@@ -116,10 +116,10 @@ core::status plan_conv(const cpu::window_attrs& attrs, const core::shape& x,
   g.batch = x.dim(0);
   g.cin = x.dim(3);
   g.cout = f.dim(3);
-  g.h = cpu::plan_window(x.dim(1), f.dim(0), attrs.strides[1],
-                         attrs.dilations[1], attrs.same);
-  g.w = cpu::plan_window(x.dim(2), f.dim(1), attrs.strides[2],
-                         attrs.dilations[2], attrs.same);
+  g.h = common::plan_window(x.dim(1), f.dim(0), attrs.strides[1],
+                            attrs.dilations[1], attrs.same);
+  g.w = common::plan_window(x.dim(2), f.dim(1), attrs.strides[2],
+                            attrs.dilations[2], attrs.same);
   g.extra_h = extra_after(g.h);
   g.extra_w = extra_after(g.w);
   *out = g;
@@ -147,7 +147,7 @@ reduce_plan plan_reduce(int64_t outer, int64_t mid, int64_t inner) {
   return p;
 }
 
-int64_t cudnn_output_size(const cpu::window& win, int64_t extra) {
+int64_t cudnn_output_size(const common::window& win, int64_t extra) {
   auto effective = (win.k - 1) * win.dilation + 1;
   return (win.in + extra + 2 * win.pad - effective) / win.stride + 1;
 }

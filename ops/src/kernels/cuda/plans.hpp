@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../cpu/window.hpp"
+#include "../common/window.hpp"
 #include "actorflow/core/shape.hpp"
 #include "actorflow/core/status.hpp"
 #include "launch.hpp"
@@ -51,7 +51,7 @@ strided_copy out_of_padded(const core::shape& padded, const core::shape& x);
 core::status to_box(const strided_copy& copy, box_index* out);
 
 /// The pooling of NHWC images `x` under `attrs` (as the CPU plans it).
-core::status plan_pool(const cpu::window_attrs& attrs, const core::shape& x,
+core::status plan_pool(const common::window_attrs& attrs, const core::shape& x,
                        pool_geometry* out);
 
 /// A convolution's geometry as the CPU plans it, and what cuDNN needs to
@@ -62,8 +62,8 @@ struct conv_geometry {
   int64_t batch = 0;
   int64_t cin = 0;
   int64_t cout = 0;
-  cpu::window h;
-  cpu::window w;
+  common::window h;
+  common::window w;
   int64_t extra_h = 0; ///< Rows of zeros appended to the image.
   int64_t extra_w = 0; ///< Columns likewise.
 
@@ -95,7 +95,7 @@ struct conv_geometry {
 };
 
 /// Plans the convolution of images `x` (NHWC) with filters `f` (HWIO).
-core::status plan_conv(const cpu::window_attrs& attrs, const core::shape& x,
+core::status plan_conv(const common::window_attrs& attrs, const core::shape& x,
                        const core::shape& f, conv_geometry* out);
 
 /// How to reduce [outer, mid, inner] over `mid` on the GPU: long columns
@@ -106,6 +106,6 @@ reduce_plan plan_reduce(int64_t outer, int64_t mid, int64_t inner);
 
 /// The output size cuDNN computes along a dimension of `win` with the
 /// appended `extra` (its formula: symmetric padding, floor division).
-int64_t cudnn_output_size(const cpu::window& win, int64_t extra);
+int64_t cudnn_output_size(const common::window& win, int64_t extra);
 
 } // namespace actorflow::ops::gpu

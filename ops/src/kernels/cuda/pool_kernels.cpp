@@ -1,7 +1,7 @@
 // MaxPool, AvgPool and their gradients on the GPU (float, double), over
 // NHWC images; the CUDA code is in pooling.cu.
 
-#include "../cpu/kernels.hpp"
+#include "../common/checks.hpp"
 #include "gpu_kernels.hpp"
 #include "plans.hpp"
 
@@ -36,7 +36,7 @@ public:
   }
 
 private:
-  cpu::window_attrs attrs_;
+  common::window_attrs attrs_;
 };
 
 /// MaxPoolGrad(orig_input, orig_output, grad) and AvgPoolGrad(
@@ -50,8 +50,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     const auto& grad = ctx.input(Max ? 2 : 1);
-    core::shape xs
-      = Max ? ctx.input(0).shape() : core::shape{cpu::read_ints(ctx.input(0))};
+    core::shape xs = Max ? ctx.input(0).shape()
+                         : core::shape{common::read_ints(ctx.input(0))};
     pool_geometry g;
     ACTORFLOW_OP_REQUIRES_OK(ctx, plan_pool(attrs_, xs, &g));
     ACTORFLOW_OP_REQUIRES(ctx, grad.shape() == output_of(g),
@@ -73,7 +73,7 @@ public:
   }
 
 private:
-  cpu::window_attrs attrs_;
+  common::window_attrs attrs_;
 };
 
 template <bool Max>

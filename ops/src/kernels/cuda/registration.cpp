@@ -1,5 +1,6 @@
 #include "actorflow/ops/registration.hpp"
 
+// The CPU kernels that only pass handles on serve the GPU as well.
 #include "../cpu/kernels.hpp"
 #include "gpu_kernels.hpp"
 #include "plans.hpp"
