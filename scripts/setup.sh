@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libyaml-cpp-dev libcli11-dev
   libopenblas-dev zlib1g-dev python3 python3-numpy clang-format iproute2
   openssl nlohmann-json3-dev graphviz libprotobuf-dev protobuf-compiler
-  libisal-dev libdnnl-dev ocl-icd-opencl-dev
+  libisal-dev libdnnl-dev ocl-icd-opencl-dev python3-matplotlib
   dataset-fashion-mnist
 )
 
