@@ -9,6 +9,7 @@
 #include "actorflow/ops/kernel_construction.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "bulk_transport.hpp"
+#include "idle_nodes.hpp"
 
 namespace actorflow::actors {
 
@@ -42,136 +43,32 @@ uint64_t fnv1a(const std::string& x) {
   return h;
 }
 
-/// Where a data input comes from: a node and its output port.
-struct source {
-  int node = -1;
-  int port = 0;
-};
-
-/// Erases the edges to node `dst` from `edges`.
-void erase_edges_to(std::vector<node_item::edge>& edges, int dst) {
-  edges.erase(
-    std::remove_if(edges.begin(), edges.end(),
-                   [dst](const node_item::edge& e) { return e.dst == dst; }),
-    edges.end());
+/// A Const without inputs: its consumers hold its value (bound), no
+/// message.
+bool is_constant(const node_item& x) {
+  return x.kind == node_kind::kernel && x.def.op == "Const"
+         && x.def.inputs.empty();
 }
 
-/// Takes out of the dataflow what only forwards a value and what nothing
-/// reads any more, as TensorFlow's graph optimizer removes identities and
-/// unused nodes before its executor runs. Such a node is sent nothing and
-/// never fires (`node_item::skipped`):
-///
-/// - the plumbing of loops and conds that only forwards: a LoopCond, and
-///   an Identity on a Switch's output (a branch's or a loop body's input
-///   or pivot), with no constant input and no control edge left: its
-///   consumers read its input instead (the same tag and the same
-///   deadness, one firing less per tag). Other Identities stay: a user
-///   may have put them there to be run and traced;
-/// - a stateless kernel that had readers and has none left: the pivot of
-///   a loop or cond whose anchored constants were all bound, and the
-///   Switch that fed only that pivot.
-void skip_idle_nodes(partition_plan& plan, const graph::graph_index& index,
-                     const ops::op_registry& ops) {
-  auto& nodes = plan.nodes;
-  auto n = nodes.size();
-  std::vector<bool> read(n, false);
-  std::vector<source> input(n);
-  for (size_t i = 0; i < n; ++i)
-    for (const auto& e : index.inputs(i)) {
-      read[static_cast<size_t>(e.src)] = true;
-      if (!e.control())
-        input[i] = source{e.src, e.port};
-    }
-  std::vector<bool> forwards(n, false);
-  for (size_t i = 0; i < n; ++i) {
-    const auto& item = nodes[i];
-    auto from = input[i];
-    if (item.kind != node_kind::kernel || item.def.inputs.size() != 1
-        || from.node < 0)
-      continue;
-    const auto& producer = nodes[static_cast<size_t>(from.node)];
-    forwards[i]
-      = (item.def.op == "LoopCond"
-         || (item.def.op == "Identity" && producer.unset_outputs_dead))
-        && item.constants.empty() && item.invariant_slots.empty()
-        && item.num_control == 0 && item.control_out.empty()
-        && !producer.out_types[static_cast<size_t>(from.port)].is_ref;
-  }
-  // The first producer up a chain of forwarding nodes.
-  auto origin = [&](source s) {
-    for (size_t hops = 0; hops < n && forwards[static_cast<size_t>(s.node)];
-         ++hops)
-      s = input[static_cast<size_t>(s.node)];
-    return s;
-  };
-  for (size_t i = 0; i < n; ++i) {
-    if (!forwards[i])
-      continue;
-    auto s = origin(input[i]);
-    auto& to
-      = nodes[static_cast<size_t>(s.node)].out[static_cast<size_t>(s.port)];
-    for (const auto& e : nodes[i].out[0])
-      if (!forwards[static_cast<size_t>(e.dst)])
-        to.push_back(e);
-    nodes[i].out[0].clear();
-    nodes[i].skipped = true;
-  }
-  for (auto& item : nodes)
-    for (auto& port : item.out)
-      port.erase(std::remove_if(port.begin(), port.end(),
-                                [&](const node_item::edge& e) {
-                                  return forwards[static_cast<size_t>(e.dst)];
-                                }),
-                 port.end());
-  // What had readers and has none left, until nothing more goes.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t i = 0; i < n; ++i) {
-      auto& item = nodes[i];
-      const auto* def = ops.find(item.def.op);
-      if (item.skipped || !read[i] || item.kind != node_kind::kernel
-          || def == nullptr || def->is_stateful || !item.control_out.empty()
-          || std::any_of(item.out.begin(), item.out.end(),
-                         [](const auto& es) { return !es.empty(); }))
-        continue;
-      item.skipped = changed = true;
-      auto me = static_cast<int>(i);
-      for (const auto& e : index.inputs(i)) {
-        if (e.control()) {
-          auto& cut = nodes[static_cast<size_t>(e.src)].control_out;
-          cut.erase(std::remove(cut.begin(), cut.end(), me), cut.end());
-        } else {
-          auto s = origin(source{e.src, e.port});
-          erase_edges_to(
-            nodes[static_cast<size_t>(s.node)].out[static_cast<size_t>(s.port)],
-            me);
-        }
-      }
-    }
-  }
+/// A Const inside a loop frame (`frame` != 0) with only control inputs:
+/// anchored to the loop's pivot so that it runs once per iteration.
+bool is_anchored_constant(const node_item& x, int frame) {
+  return x.kind == node_kind::kernel && x.def.op == "Const" && frame != 0
+         && !x.def.inputs.empty()
+         && std::all_of(x.def.inputs.begin(), x.def.inputs.end(),
+                        [](const std::string& in) { return in[0] == '^'; });
 }
 
-} // namespace
-
-core::status partition_plan::build(
-  const graph::graph& g, const graph::graph_types& types, runtime_context& rt,
-  worker_sink_actor sink,
-  const std::function<node_actor(std::shared_ptr<partition_plan>, int)>& spawn,
-  std::shared_ptr<partition_plan>* out) {
-  auto plan = std::make_shared<partition_plan>();
-  plan->sink = std::move(sink);
-  if (g.size() == 0)
-    return core::internal_error("empty partition");
-  plan->device_name = g.nodes().front().device;
-  plan->device = rt.devices.find(plan->device_name);
-  if (plan->device == nullptr)
-    return core::internal_error("partition on unknown device '",
-                                plan->device_name, "'");
+/// Makes the item of every node of `g` (`types` its dtypes): its kind,
+/// slots and messages to wait for, and for a kernel node its kernel (attrs
+/// are checked here, once). Recvs without inputs are roots.
+core::status make_items(partition_plan& plan, const graph::graph& g,
+                        const graph::graph_types& types,
+                        const graph::graph_index& index, runtime_context& rt) {
   auto n = g.size();
-  graph::graph_index index{g};
-  plan->nodes.resize(n);
+  plan.nodes.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    auto& item = plan->nodes[i];
+    auto& item = plan.nodes[i];
     item.def = g.nodes()[i];
     item.kind = kind_of(item.def.op, index.role(i));
     item.in_types = types.inputs[i];
@@ -194,7 +91,7 @@ core::status partition_plan::build(
                         + (item.kind == node_kind::recv ? 1 : 0);
     if (item.kind == node_kind::recv && item.def.inputs.empty()) {
       item.num_messages = 2;
-      plan->roots.push_back(static_cast<int>(i));
+      plan.roots.push_back(static_cast<int>(i));
     }
     item.is_merge = index.role(i) == graph::flow_role::merge;
     item.is_control_trigger
@@ -205,59 +102,57 @@ core::status partition_plan::build(
         = static_cast<int32_t>(std::get<int64_t>(item.def.attrs.at("index")));
     if (item.kind == node_kind::kernel) {
       const auto* op = rt.ops.find(item.def.op);
-      ops::kernel_construction ctx{item.def,     *op,           *plan->device,
+      ops::kernel_construction ctx{item.def,     *op,           *plan.device,
                                    rt.resources, item.in_types, item.out_types};
       auto st = rt.kernels.create(ctx, &item.kernel);
-      item.memory = rt.kernels.memory(item.def, plan->device->type());
+      item.memory = rt.kernels.memory(item.def, plan.device->type());
       if (!st.is_ok())
-        return st.with_context(item.def.name, item.def.op, plan->device_name);
+        return st.with_context(item.def.name, item.def.op, plan.device_name);
     }
   }
-  // Out-edges, from the inputs of each consumer. A data edge from a Const
-  // without inputs is bound instead: the consumer gets the value with no
-  // message (each consumer its own handle on the shared buffer, so no
-  // reference count is shared between cores).
-  //
-  // A Const inside a loop with only control inputs (anchored to the loop's
-  // pivot so that it runs once per iteration) is bound too when its
-  // consumer has another input that arrives per tag: that input already
-  // carries the iteration and the deadness, and the Const need not run at
-  // all. (In the root frame a control input on a Const may order it after
-  // a side effect, so it keeps its messages there.)
-  graph::control_flow_info info;
-  ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, index, &info));
-  auto is_constant = [](const node_item& x) {
-    return x.kind == node_kind::kernel && x.def.op == "Const"
-           && x.def.inputs.empty();
-  };
-  auto is_anchored_constant = [&](const node_item& x) {
-    auto index = static_cast<size_t>(&x - plan->nodes.data());
-    return x.kind == node_kind::kernel && x.def.op == "Const"
-           && info.node_frame[index] != 0 && !x.def.inputs.empty()
-           && std::all_of(x.def.inputs.begin(), x.def.inputs.end(),
-                          [](const std::string& in) { return in[0] == '^'; });
+  return core::status::ok();
+}
+
+/// Out-edges, from the inputs of each consumer. A data edge from a Const
+/// without inputs is bound instead: the consumer gets the value with no
+/// message (each consumer its own handle on the shared buffer, so no
+/// reference count is shared between cores).
+///
+/// A Const inside a loop with only control inputs (anchored to the loop's
+/// pivot so that it runs once per iteration) is bound too when its
+/// consumer has another input that arrives per tag: that input already
+/// carries the iteration and the deadness, and the Const need not run at
+/// all. (In the root frame a control input on a Const may order it after
+/// a side effect, so it keeps its messages there.)
+core::status connect_nodes(partition_plan& plan,
+                           const graph::graph_index& index,
+                           const graph::control_flow_info& info) {
+  auto n = plan.nodes.size();
+  auto anchored = [&](size_t i) {
+    return is_anchored_constant(plan.nodes[i], info.node_frame[i]);
   };
   std::vector<int> anchored_uses(n, 0); // message edges an anchored Const keeps
   for (size_t i = 0; i < n; ++i) {
-    auto& dst = plan->nodes[i];
+    auto& dst = plan.nodes[i];
     // Whether some input arrives as a message per tag.
     bool has_messages = false;
     for (const auto& e : index.inputs(i)) {
-      const auto& src = plan->nodes[static_cast<size_t>(e.src)];
-      has_messages = has_messages
-                     || (!is_constant(src) && !is_anchored_constant(src)
-                         && !src.is_constant_enter);
+      const auto& src = plan.nodes[static_cast<size_t>(e.src)];
+      has_messages
+        = has_messages
+          || (!is_constant(src) && !anchored(static_cast<size_t>(e.src))
+              && !src.is_constant_enter);
     }
     int32_t slot = 0;
     for (const auto& e : index.inputs(i)) {
-      auto& src = plan->nodes[static_cast<size_t>(e.src)];
-      bool bind
-        = is_constant(src) || (has_messages && is_anchored_constant(src));
+      auto j = static_cast<size_t>(e.src);
+      auto& src = plan.nodes[j];
+      bool bind = is_constant(src) || (has_messages && anchored(j));
       if (e.control()) {
         src.control_out.push_back(static_cast<int>(i));
         ++dst.num_control;
-        if (is_anchored_constant(src))
-          ++anchored_uses[static_cast<size_t>(e.src)];
+        if (anchored(j))
+          ++anchored_uses[j];
       } else if (bind) {
         core::tensor own;
         const auto& value = std::get<core::tensor>(src.def.attrs.at("value"));
@@ -269,8 +164,8 @@ core::status partition_plan::build(
           dst.invariant_slots.push_back(slot);
           --dst.num_messages;
         }
-        if (is_anchored_constant(src))
-          ++anchored_uses[static_cast<size_t>(e.src)];
+        if (anchored(j))
+          ++anchored_uses[j];
         src.out[static_cast<size_t>(e.port)].push_back(
           node_item::edge{static_cast<int>(i), slot++});
       }
@@ -280,7 +175,7 @@ core::status partition_plan::build(
     if (dst.is_merge)
       for (const auto& e : index.inputs(i)) {
         if (!e.control()
-            && plan->nodes[static_cast<size_t>(e.src)].kind
+            && plan.nodes[static_cast<size_t>(e.src)].kind
                  == node_kind::next_iteration)
           dst.num_messages = 1 + dst.num_control;
       }
@@ -288,15 +183,23 @@ core::status partition_plan::build(
   // An anchored Const that every consumer bound never runs: its pivots stop
   // activating it.
   for (size_t i = 0; i < n; ++i)
-    if (is_anchored_constant(plan->nodes[i]) && anchored_uses[i] == 0)
+    if (anchored(i) && anchored_uses[i] == 0)
       for (const auto& e : index.inputs(i)) {
-        auto& cut = plan->nodes[static_cast<size_t>(e.src)].control_out;
+        auto& cut = plan.nodes[static_cast<size_t>(e.src)].control_out;
         cut.erase(std::remove(cut.begin(), cut.end(), static_cast<int>(i)),
                   cut.end());
       }
-  skip_idle_nodes(*plan, index, rt.ops);
+  return core::status::ok();
+}
+
+/// Gives an activation to every node that waits for no message (no
+/// inputs here, or only bound ones), but for Consts nothing reads; a node
+/// that reads only loop constants cannot be activated per iteration and
+/// is an error.
+core::status find_roots(partition_plan& plan) {
+  auto n = plan.nodes.size();
   for (size_t i = 0; i < n; ++i) {
-    auto& item = plan->nodes[i];
+    auto& item = plan.nodes[i];
     if (item.skipped)
       continue;
     bool unused_constant
@@ -310,42 +213,48 @@ core::status partition_plan::build(
                  "' reads only loop constants; give it a control input from "
                  "its loop (while_loop anchors such nodes to the loop's "
                  "pivot)")
-          .with_context(item.def.name, item.def.op, plan->device_name);
+          .with_context(item.def.name, item.def.op, plan.device_name);
     }
     if (item.num_messages == 0 && !unused_constant) {
       item.num_messages = 1; // the activation
-      plan->roots.push_back(static_cast<int>(i));
+      plan.roots.push_back(static_cast<int>(i));
     }
   }
-  // Groups: a node of the root frame alone, the nodes of a loop frame
-  // together.
+  return core::status::ok();
+}
+
+/// Groups the nodes, a node of the root frame alone and the nodes of a
+/// loop frame together, and works out which groups retire their frame
+/// instances and what the Enters send into each per instance.
+void group_nodes(partition_plan& plan, const graph::control_flow_info& info) {
+  auto n = plan.nodes.size();
   std::map<int, int> frame_groups;
-  plan->group_of.resize(n);
-  plan->index_in_group.resize(n);
+  plan.group_of.resize(n);
+  plan.index_in_group.resize(n);
   for (size_t i = 0; i < n; ++i) {
     auto frame = info.node_frame[i];
-    auto group = static_cast<int>(plan->groups.size());
+    auto group = static_cast<int>(plan.groups.size());
     if (frame != 0)
       group = frame_groups.try_emplace(frame, group).first->second;
-    if (group == static_cast<int>(plan->groups.size())) {
-      plan->groups.emplace_back();
-      plan->groups.back().frame = frame;
-      plan->groups.back().retires = frame != 0;
-      plan->groups.back().parallel_iterations
+    if (group == static_cast<int>(plan.groups.size())) {
+      plan.groups.emplace_back();
+      plan.groups.back().frame = frame;
+      plan.groups.back().retires = frame != 0;
+      plan.groups.back().parallel_iterations
         = info.frames[static_cast<size_t>(frame)].parallel_iterations;
       if (frame != 0)
-        plan->groups.back().frame_name
+        plan.groups.back().frame_name
           = info.frames[static_cast<size_t>(frame)].name;
     }
-    auto& g = plan->groups[static_cast<size_t>(group)];
-    plan->group_of[i] = group;
-    plan->index_in_group[i] = static_cast<int>(g.nodes.size());
+    auto& g = plan.groups[static_cast<size_t>(group)];
+    plan.group_of[i] = group;
+    plan.index_in_group[i] = static_cast<int>(g.nodes.size());
     g.nodes.push_back(static_cast<int>(i));
-    auto kind = plan->nodes[i].kind;
+    auto kind = plan.nodes[i].kind;
     if (kind == node_kind::send || kind == node_kind::recv)
       g.retires = false;
   }
-  for (auto& g : plan->groups)
+  for (auto& g : plan.groups)
     if (g.frame != 0) {
       auto parent = info.frames[static_cast<size_t>(g.frame)].parent;
       auto i = frame_groups.find(parent);
@@ -357,20 +266,20 @@ core::status partition_plan::build(
   // A frame whose nested frame cannot retire its instances cannot either:
   // it would free what a child instance still reads. (Frames are numbered
   // parents first.)
-  std::vector<size_t> by_frame(plan->groups.size());
+  std::vector<size_t> by_frame(plan.groups.size());
   for (size_t g = 0; g < by_frame.size(); ++g)
     by_frame[g] = g;
   std::sort(by_frame.begin(), by_frame.end(), [&](size_t x, size_t y) {
-    return plan->groups[x].frame > plan->groups[y].frame;
+    return plan.groups[x].frame > plan.groups[y].frame;
   });
   for (auto g : by_frame) {
-    const auto& group = plan->groups[g];
+    const auto& group = plan.groups[g];
     if (!group.retires && group.parent >= 0)
-      plan->groups[static_cast<size_t>(group.parent)].retires = false;
+      plan.groups[static_cast<size_t>(group.parent)].retires = false;
   }
   // What the Enters of each frame send into it per frame instance.
   for (size_t i = 0; i < n; ++i) {
-    const auto& item = plan->nodes[i];
+    const auto& item = plan.nodes[i];
     if (item.kind != node_kind::enter)
       continue;
     int64_t messages = static_cast<int64_t>(item.control_out.size());
@@ -382,18 +291,43 @@ core::status partition_plan::build(
     }
     if (target >= 0)
       plan
-        ->groups[static_cast<size_t>(
-          plan->group_of[static_cast<size_t>(target)])]
+        .groups[static_cast<size_t>(plan.group_of[static_cast<size_t>(target)])]
         .entries
         += messages;
   }
+}
+
+} // namespace
+
+core::status partition_plan::build(
+  const graph::graph& g, const graph::graph_types& types, runtime_context& rt,
+  worker_sink_actor sink,
+  const std::function<node_actor(std::shared_ptr<partition_plan>, int)>& spawn,
+  std::shared_ptr<partition_plan>* out) {
+  auto plan = std::make_shared<partition_plan>();
+  plan->sink = std::move(sink);
+  if (g.size() == 0)
+    return core::internal_error("empty partition");
+  plan->device_name = g.nodes().front().device;
+  plan->device = rt.devices.find(plan->device_name);
+  if (plan->device == nullptr)
+    return core::internal_error("partition on unknown device '",
+                                plan->device_name, "'");
+  graph::graph_index index{g};
+  graph::control_flow_info info;
+  ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, index, &info));
+  ACTORFLOW_RETURN_IF_ERROR(make_items(*plan, g, types, index, rt));
+  ACTORFLOW_RETURN_IF_ERROR(connect_nodes(*plan, index, info));
+  detail::skip_idle_nodes(*plan, index, rt.ops);
+  ACTORFLOW_RETURN_IF_ERROR(find_roots(*plan));
+  group_nodes(*plan, info);
   std::vector<node_actor> group_actors;
   for (size_t g = 0; g < plan->groups.size(); ++g) {
     group_actors.push_back(spawn(plan, static_cast<int>(g)));
     if (plan->groups[g].frame != 0)
       plan->step_state_actors.push_back(group_actors.back());
   }
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < plan->nodes.size(); ++i)
     plan->actors.push_back(
       group_actors[static_cast<size_t>(plan->group_of[i])]);
   *out = std::move(plan);

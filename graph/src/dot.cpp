@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "actorflow/graph/control_flow_info.hpp"
+#include "actorflow/graph/graph_index.hpp"
 
 namespace actorflow::graph {
 
@@ -60,16 +61,16 @@ public:
       members[f < 0 ? 0 : static_cast<size_t>(f)].push_back(i);
     }
     write_frame(g, info, children, members, prefix, 0, 1);
-    for (const auto& node : g.nodes())
-      for (const auto& text : node.inputs) {
-        core::input_ref in;
-        core::input_ref::parse(text, &in);
-        edges_ << "  " << quoted(prefix + in.node) << " -> "
-               << quoted(prefix + node.name);
-        if (in.control)
+    graph_index index{g};
+    for (size_t i = 0; i < g.size(); ++i)
+      for (const auto& e : index.inputs(i)) {
+        edges_ << "  "
+               << quoted(prefix + g.nodes()[static_cast<size_t>(e.src)].name)
+               << " -> " << quoted(prefix + g.nodes()[i].name);
+        if (e.control())
           edges_ << " [style=dashed]";
-        else if (in.port != 0)
-          edges_ << " [label=" << in.port << "]";
+        else if (e.port != 0)
+          edges_ << " [label=" << e.port << "]";
         edges_ << ";\n";
       }
     return core::status::ok();

@@ -1,6 +1,7 @@
 #include <tuple>
 
 #include "actorflow/graph/control_flow_info.hpp"
+#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -21,20 +22,23 @@ public:
   core::status run() {
     for (const auto& node : g_.nodes())
       parts_[node.device];
+    graph_index index{g_};
     for (size_t i = 0; i < g_.size(); ++i) {
       const auto& node = g_.nodes()[i];
       core::node_def copy = node;
       copy.inputs.clear();
-      for (const auto& text : node.inputs) {
-        core::input_ref r;
-        core::input_ref::parse(text, &r);
-        const auto& src = *g_.find(r.node);
+      // The edges follow the inputs one to one: the graph is valid.
+      const auto& edges = index.inputs(i);
+      for (size_t k = 0; k < edges.size(); ++k) {
+        const auto& e = edges[k];
+        const auto& src = g_.nodes()[static_cast<size_t>(e.src)];
         if (src.device == node.device) {
-          copy.inputs.push_back(text);
+          copy.inputs.push_back(node.inputs[k]);
           continue;
         }
         std::string recv;
-        auto frame = info_.node_frame[static_cast<size_t>(g_.index_of(r.node))];
+        core::input_ref r{src.name, e.control() ? 0 : e.port, e.control()};
+        auto frame = info_.node_frame[static_cast<size_t>(e.src)];
         ACTORFLOW_RETURN_IF_ERROR(transfer(src, r, node.device, frame, &recv));
         copy.inputs.push_back(r.control ? "^" + recv : recv);
       }
@@ -202,19 +206,17 @@ private:
 /// reference) and a NextIteration to their first data consumer's.
 void colocate_control_flow(graph& g) {
   auto& nodes = g.mutable_nodes();
+  graph_index index{g};
   std::map<std::string, std::string> first_consumer;
-  for (const auto& node : nodes)
-    for (const auto& text : node.inputs) {
-      core::input_ref r;
-      core::input_ref::parse(text, &r);
-      if (!r.control)
-        first_consumer.emplace(r.node, node.device);
-    }
-  for (auto& node : nodes) {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& e : index.inputs(i))
+      if (!e.control())
+        first_consumer.emplace(nodes[static_cast<size_t>(e.src)].name,
+                               nodes[i].device);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    auto& node = nodes[i];
     if (node.op == "Switch" || node.op == "Exit") {
-      core::input_ref r;
-      core::input_ref::parse(node.inputs[0], &r);
-      node.device = g.find(r.node)->device;
+      node.device = nodes[static_cast<size_t>(index.inputs(i)[0].src)].device;
     } else if (node.op == "Enter" || node.op == "NextIteration") {
       if (auto i = first_consumer.find(node.name); i != first_consumer.end())
         node.device = i->second;

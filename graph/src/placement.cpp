@@ -3,6 +3,7 @@
 
 #include "actorflow/core/device_name.hpp"
 #include "actorflow/core/logging.hpp"
+#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/op_registry.hpp"
@@ -35,21 +36,17 @@ core::status place(graph& g, const graph_types& types,
   // Colocation groups: nodes joined by a reference edge.
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
-  for (size_t i = 0; i < n; ++i) {
-    size_t data = 0;
-    for (const auto& text : nodes[i].inputs) {
-      core::input_ref r;
-      core::input_ref::parse(text, &r);
-      if (r.control)
-        continue;
-      if (data < types.inputs[i].size() && types.inputs[i][data].is_ref) {
+  graph_index index{g};
+  for (size_t i = 0; i < n; ++i)
+    for (const auto& e : index.inputs(i)) {
+      auto slot = static_cast<size_t>(e.slot);
+      if (!e.control() && slot < types.inputs[i].size()
+          && types.inputs[i][slot].is_ref) {
         auto a = find_root(parent, static_cast<int>(i));
-        auto b = find_root(parent, g.index_of(r.node));
+        auto b = find_root(parent, e.src);
         parent[static_cast<size_t>(a)] = b;
       }
-      ++data;
     }
-  }
   std::vector<core::device_name> names;
   for (const auto& d : devices) {
     auto parsed = core::device_name::parse(d);

@@ -1,5 +1,6 @@
 #include <set>
 
+#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -110,18 +111,15 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
       stack.push_back(i);
     }
   }
+  graph_index index{g};
   while (!stack.empty()) {
     auto i = static_cast<size_t>(stack.back());
     stack.pop_back();
-    for (const auto& text : g.nodes()[i].inputs) {
-      core::input_ref r;
-      core::input_ref::parse(text, &r);
-      auto j = g.index_of(r.node);
-      if (j >= 0 && !keep[static_cast<size_t>(j)]) {
-        keep[static_cast<size_t>(j)] = true;
-        stack.push_back(j);
+    for (const auto& e : index.inputs(i))
+      if (!keep[static_cast<size_t>(e.src)]) {
+        keep[static_cast<size_t>(e.src)] = true;
+        stack.push_back(e.src);
       }
-    }
   }
   graph result;
   for (size_t i = 0; i < g.size(); ++i)
