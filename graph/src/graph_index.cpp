@@ -8,23 +8,22 @@ flow_role flow_role_of(std::string_view op) {
   struct entry {
     std::string_view op;
     flow_role role;
+    bool has_ref_variant; ///< RefEnter, RefExit, ...: a reference's role.
   };
   static constexpr entry table[] = {
-    {"Enter", flow_role::enter},
-    {"RefEnter", flow_role::enter},
-    {"Exit", flow_role::exit},
-    {"RefExit", flow_role::exit},
-    {"NextIteration", flow_role::next_iteration},
-    {"RefNextIteration", flow_role::next_iteration},
-    {"Merge", flow_role::merge},
-    {"RefMerge", flow_role::merge},
-    {"Switch", flow_role::switch_node},
-    {"RefSwitch", flow_role::switch_node},
-    {"LoopCond", flow_role::loop_cond},
-    {"ControlTrigger", flow_role::control_trigger},
+    {"Enter", flow_role::enter, true},
+    {"Exit", flow_role::exit, true},
+    {"NextIteration", flow_role::next_iteration, true},
+    {"Merge", flow_role::merge, true},
+    {"Switch", flow_role::switch_node, true},
+    {"LoopCond", flow_role::loop_cond, false},
+    {"ControlTrigger", flow_role::control_trigger, false},
   };
+  static constexpr std::string_view ref = "Ref";
+  bool is_ref = op.substr(0, ref.size()) == ref;
+  auto base = is_ref ? op.substr(ref.size()) : op;
   for (const auto& e : table)
-    if (e.op == op)
+    if (e.op == base && (!is_ref || e.has_ref_variant))
       return e.role;
   return flow_role::none;
 }

@@ -15,6 +15,7 @@
 #include "actorflow/graph/training_ops.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
+#include "common/small_mlp.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -110,21 +111,8 @@ TEST_F(graph_passes, a_training_step_trains_the_same_with_and_without) {
   std::vector<std::string> fetched;
   auto build = [&](graph::scope& s) {
     auto x = graph::placeholder(s.sub("x"), dtype::float64, {4, 3});
-    auto w1 = graph::variable(
-      s.sub("w1"),
-      graph::constant(s, tensor::from_vector<double>(
-                           {3, 5}, {0.1, -0.2, 0.3, 0.4, -0.5, 0.6, -0.7, 0.8,
-                                    0.9, -1.0, 1.1, -1.2, 1.3, 1.4, -1.5})));
-    auto b1 = graph::variable(
-      s.sub("b1"), graph::constant(s, tensor::from_vector<double>(
-                                        {5}, {0.1, 0.0, -0.1, 0.2, 0.3})));
-    auto w2 = graph::variable(
-      s.sub("w2"), graph::constant(s, tensor::from_vector<double>(
-                                        {5, 2}, {0.5, -0.5, 0.25, 0.75, -0.25,
-                                                 1.0, 0.0, -1.0, 0.125, 0.5})));
-    auto b2 = graph::variable(
-      s.sub("b2"),
-      graph::constant(s, tensor::from_vector<double>({2}, {0.01, -0.02})));
+    test::small_mlp mlp{s};
+    auto [w1, b1, w2, b2] = mlp;
     auto h = graph::relu(s, graph::bias_add(s, graph::matmul(s, x, w1), b1));
     auto y = graph::bias_add(s, graph::matmul(s, h, w2), b2);
     auto scale = graph::mul(s, graph::constant(s, 0.5, dtype::float64),

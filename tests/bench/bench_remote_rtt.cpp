@@ -64,13 +64,8 @@ int main(int argc, char** argv) {
   int steps = 2000;
   CLI::App app{"P6: us per round trip of a 32-byte tensor through an Identity "
                "on a remote worker, beside raw TCP"};
-  app.add_option("--steps", steps, "Round trips per round")
-    ->capture_default_str()
-    ->check(CLI::PositiveNumber);
   bool tls = false;
-  app.add_flag("--tls", tls,
-               "Mutual TLS between the processes (certificates made for the "
-               "run; no bulk path)");
+  bench::add_cluster_options(app, &steps, "Round trips per round", &tls);
   CLI11_PARSE(app, argc, argv);
 
   bench::cluster_client cluster{{{"worker", 1, 1, 1, {}, {}, {}}}, tls};

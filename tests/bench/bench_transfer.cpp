@@ -22,13 +22,9 @@ int main(int argc, char** argv) {
   int steps = 10;
   CLI::App app{"P5: GB/s of a tensor moved between two worker processes, "
                "beside raw TCP"};
-  app.add_option("--steps", steps, "Transfers of 64 MiB per round")
-    ->capture_default_str()
-    ->check(CLI::PositiveNumber);
   bool tls = false;
-  app.add_flag("--tls", tls,
-               "Mutual TLS between the processes (certificates made for the "
-               "run; no bulk path)");
+  bench::add_cluster_options(app, &steps, "Transfers of 64 MiB per round",
+                             &tls);
   CLI11_PARSE(app, argc, argv);
 
   bench::cluster_client cluster{{{"worker", 2, 1, 1, {}, {}, {}}}, tls};

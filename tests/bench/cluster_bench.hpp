@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/session.hpp"
 #include "common/test_pki.hpp"
@@ -20,6 +22,18 @@
 namespace actorflow::bench {
 
 /// Prints `st` and ends the benchmark when it is an error.
+/// The options of a benchmark over worker processes: `--steps` (what a
+/// step is: `steps_help`) and `--tls`.
+inline void add_cluster_options(CLI::App& app, int* steps,
+                                const std::string& steps_help, bool* tls) {
+  app.add_option("--steps", *steps, steps_help)
+    ->capture_default_str()
+    ->check(CLI::PositiveNumber);
+  app.add_flag("--tls", *tls,
+               "Mutual TLS between the processes (certificates made for the "
+               "run; no bulk path)");
+}
+
 inline void check(const core::status& st) {
   if (!st.is_ok()) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());

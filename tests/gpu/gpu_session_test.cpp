@@ -15,6 +15,7 @@
 #include "actorflow/graph/training_ops.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
+#include "common/small_mlp.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -75,18 +76,8 @@ TEST_F(gpu_session, a_training_step_trains_as_on_the_cpu) {
   auto build = [&](graph::scope& s) {
     auto x = graph::placeholder(s.sub("x"), dtype::float64, {4, 3});
     auto labels = graph::placeholder(s.sub("labels"), dtype::int32, {4});
-    auto w1 = graph::variable(
-      s.sub("w1"),
-      graph::constant(s, tensor::from_vector<double>(
-                           {3, 5}, {0.1, -0.2, 0.3, 0.4, -0.5, 0.6, -0.7, 0.8,
-                                    0.9, -1.0, 1.1, -1.2, 1.3, 1.4, -1.5})));
-    auto b1 = graph::variable(
-      s.sub("b1"), graph::constant(s, tensor::from_vector<double>(
-                                        {5}, {0.1, 0.0, -0.1, 0.2, 0.3})));
-    auto w2 = graph::variable(
-      s.sub("w2"), graph::constant(s, tensor::from_vector<double>(
-                                        {5, 2}, {0.5, -0.5, 0.25, 0.75, -0.25,
-                                                 1.0, 0.0, -1.0, 0.125, 0.5})));
+    test::small_mlp mlp{s, false};
+    auto w1 = mlp.w1, b1 = mlp.b1, w2 = mlp.w2;
     auto h = graph::relu(s, graph::bias_add(s, graph::matmul(s, x, w1), b1));
     auto logits = graph::matmul(s, h, w2);
     auto loss = graph::reduce_mean(
