@@ -55,14 +55,14 @@ core::status compile_plan(self_ptr self, const run_request& req,
     sig.feeds.push_back(f.first);
   sig.fetches = req.fetches;
   sig.targets = req.targets;
-  graph::compile_options opts{
-    rt.ops,
-    rt.kernels,
-    st.options.passes ? *st.options.passes : graph::pass_pipeline::standard(),
-    pass_selection_of(st, req),
-    std::move(devices),
-    rt.default_device,
-    &st.pinned};
+  auto standard = graph::pass_pipeline::standard();
+  graph::compile_options opts{rt.ops,
+                              rt.kernels,
+                              st.options.passes ? *st.options.passes : standard,
+                              pass_selection_of(st, req),
+                              std::move(devices),
+                              rt.default_device,
+                              &st.pinned};
   graph::compiled_run run;
   ACTORFLOW_RETURN_IF_ERROR(
     graph::compile_run(st.g, st.types, sig, opts, &run));
