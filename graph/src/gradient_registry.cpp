@@ -12,6 +12,7 @@ gradient_registry gradient_registry::with_builtins() {
   detail::register_array_gradients(r);
   detail::register_nn_gradients(r);
   detail::register_control_flow_gradients(r);
+  detail::register_tensor_array_gradients(r);
   return r;
 }
 

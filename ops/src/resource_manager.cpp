@@ -99,6 +99,16 @@ void resource_manager::clear_queues() {
   }
 }
 
+std::string resource_manager::add_step_resource(const char* kind,
+                                                const std::string& name,
+                                                step_resource r) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto handle = std::string{kind} + ":" + std::to_string(r.step) + ":"
+                + std::to_string(++step_resources_made_) + ":" + name;
+  step_resources_.emplace(handle, std::move(r));
+  return handle;
+}
+
 std::string resource_manager::create_stack(uint64_t step,
                                            const std::string& name,
                                            core::dtype type, int64_t max_size) {
@@ -106,27 +116,71 @@ std::string resource_manager::create_stack(uint64_t step,
   st->name = name;
   st->type = type;
   st->max_size = max_size;
-  std::lock_guard<std::mutex> guard{mtx_};
-  auto handle = "stack:" + std::to_string(step) + ":"
-                + std::to_string(++stacks_made_) + ":" + name;
-  stacks_.emplace(handle, std::make_pair(step, std::move(st)));
-  return handle;
+  return add_step_resource("stack", name, {step, std::move(st), nullptr});
 }
 
 std::shared_ptr<tensor_stack>
 resource_manager::find_stack(const std::string& handle) const {
   std::lock_guard<std::mutex> guard{mtx_};
-  auto i = stacks_.find(handle);
-  return i == stacks_.end() ? nullptr : i->second.second;
+  auto i = step_resources_.find(handle);
+  return i == step_resources_.end() ? nullptr : i->second.stack;
+}
+
+std::string resource_manager::create_tensor_array(uint64_t step,
+                                                  tensor_array_options opts) {
+  auto name = opts.name;
+  return add_step_resource(
+    "ta", name,
+    {step, nullptr, std::make_shared<tensor_array>(std::move(opts))});
+}
+
+std::shared_ptr<tensor_array>
+resource_manager::find_tensor_array(const std::string& handle) const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  auto i = step_resources_.find(handle);
+  return i == step_resources_.end() ? nullptr : i->second.array;
+}
+
+core::status resource_manager::tensor_array_grad(
+  const std::string& handle, const std::string& source,
+  const std::vector<int64_t>& prepend, std::string* grad_handle) {
+  auto key = handle + "@" + source;
+  std::unique_lock<std::mutex> guard{mtx_};
+  auto fwd = step_resources_.find(handle);
+  if (fwd == step_resources_.end() || fwd->second.array == nullptr)
+    return core::not_found_error("no TensorArray '", handle, "' in this step");
+  *grad_handle = key;
+  if (step_resources_.count(key) != 0)
+    return core::status::ok();
+  auto forward = fwd->second.array;
+  auto step = fwd->second.step;
+  guard.unlock();
+  tensor_array_options opts;
+  opts.name = forward->name() + "@" + source;
+  opts.type = forward->type();
+  ACTORFLOW_RETURN_IF_ERROR(forward->size(&opts.size));
+  auto shape = forward->element_shape();
+  if (shape.known_rank()) {
+    auto dims = prepend;
+    dims.insert(dims.end(), shape.dims().begin(), shape.dims().end());
+    opts.element_shape = core::shape{std::move(dims)};
+  }
+  opts.aggregate_writes = true;
+  auto grad = std::make_shared<tensor_array>(std::move(opts));
+  ACTORFLOW_RETURN_IF_ERROR(grad->copy_shapes_from(*forward, prepend));
+  guard.lock();
+  // Two iterations may have made it at once: the first one stays.
+  step_resources_.try_emplace(key, step_resource{step, nullptr, grad});
+  return core::status::ok();
 }
 
 void resource_manager::drop_step(uint64_t step) {
-  std::vector<std::shared_ptr<tensor_stack>> dropped;
+  std::vector<step_resource> dropped;
   std::lock_guard<std::mutex> guard{mtx_};
-  for (auto i = stacks_.begin(); i != stacks_.end();)
-    if (i->second.first == step) {
-      dropped.push_back(std::move(i->second.second));
-      i = stacks_.erase(i);
+  for (auto i = step_resources_.begin(); i != step_resources_.end();)
+    if (i->second.step == step) {
+      dropped.push_back(std::move(i->second));
+      i = step_resources_.erase(i);
     } else {
       ++i;
     }

@@ -668,10 +668,14 @@ TEST_F(gradients, every_gradient_function_is_checked) {
   // The same functions as checked ops (the older forms of an op, RefSwitch),
   // Dropout (its own test), and the ops with no gradient.
   std::set<std::string> otherwise{
-    "RefSwitch", "TopK",         "BatchMatMul", "Concat",   "Gather", "PadV2",
-    "Reverse",   "Dropout",      "Sign",        "Floor",    "Ceil",   "Round",
-    "FloorDiv",  "StopGradient", "ZerosLike",   "OnesLike", "OneHot", "Shape",
-    "Size",      "Rank",         "Range"};
+    "RefSwitch", "TopK", "BatchMatMul", "Concat", "Gather", "PadV2", "Reverse",
+    "Dropout", "Sign", "Floor", "Ceil", "Round", "FloorDiv", "StopGradient",
+    "ZerosLike", "OnesLike", "OneHot", "Shape", "Size", "Rank", "Range",
+    // tensor_array_test, against central differences
+    "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3",
+    "TensorArrayScatterV3", "TensorArrayConcatV3", "TensorArraySplitV3",
+    "TensorArrayV3", "TensorArrayGradV3", "TensorArrayGradWithShape",
+    "TensorArraySizeV3", "TensorArrayCloseV3"};
   scope s{e.context().ops};
   for (const auto& op : s.gradients().names())
     EXPECT_TRUE(finite_differences.count(op) + otherwise.count(op) == 1)

@@ -130,6 +130,11 @@ TEST(op_cases, every_op_is_checked_against_golden_data) {
         "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2",
         // queue_test, and the loop gradients of gradients_test
         "StackV2", "StackPushV2", "StackPopV2",
+        // tensor_array_test, and TensorFlow's graphs in graph_def_test
+        "TensorArrayV3", "TensorArrayReadV3", "TensorArrayWriteV3",
+        "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArrayConcatV3",
+        "TensorArraySplitV3", "TensorArraySizeV3", "TensorArrayCloseV3",
+        "TensorArrayGradV3", "TensorArrayGradWithShape",
         // summary_test: the Summary protos they write
         "ScalarSummary", "HistogramSummary", "MergeSummary"})
     covered.insert(op);

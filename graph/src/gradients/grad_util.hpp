@@ -43,5 +43,6 @@ void register_math_gradients(gradient_registry& r);
 void register_array_gradients(gradient_registry& r);
 void register_nn_gradients(gradient_registry& r);
 void register_control_flow_gradients(gradient_registry& r);
+void register_tensor_array_gradients(gradient_registry& r);
 
 } // namespace actorflow::graph::detail

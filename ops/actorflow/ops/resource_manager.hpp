@@ -10,6 +10,7 @@
 #include "actorflow/core/shape.hpp"
 #include "actorflow/core/status.hpp"
 #include "actorflow/ops/queue.hpp"
+#include "actorflow/ops/tensor_array.hpp"
 #include "actorflow/ops/variable.hpp"
 
 namespace actorflow::ops {
@@ -79,8 +80,25 @@ public:
   /// ended).
   std::shared_ptr<tensor_stack> find_stack(const std::string& handle) const;
 
-  /// Drops the stacks of step `step`; the runtime calls it when the step
-  /// ends.
+  /// Makes a tensor array for step `step` and returns its handle.
+  std::string create_tensor_array(uint64_t step, tensor_array_options opts);
+
+  /// Returns the tensor array behind `handle`, or nullptr (never made, or
+  /// its step ended).
+  std::shared_ptr<tensor_array>
+  find_tensor_array(const std::string& handle) const;
+
+  /// Returns the handle of the gradient array of the array behind `handle`
+  /// for gradient computation `source` (TensorArrayGradV3), making it on
+  /// first use: of the forward array's dtype and current size, its
+  /// elements' shapes after `prepend`, adding what is written twice.
+  core::status tensor_array_grad(const std::string& handle,
+                                 const std::string& source,
+                                 const std::vector<int64_t>& prepend,
+                                 std::string* grad_handle);
+
+  /// Drops the stacks and tensor arrays of step `step`; the runtime calls
+  /// it when the step ends.
   void drop_step(uint64_t step);
 
   /// Returns a step id no session of this runtime used before.
@@ -94,9 +112,16 @@ private:
     containers_;
   queue_factory queue_factory_;
   std::map<std::string, std::shared_ptr<queue>> queues_;
-  std::map<std::string, std::pair<uint64_t, std::shared_ptr<tensor_stack>>>
-    stacks_;
-  uint64_t stacks_made_ = 0;
+  /// A stack or a tensor array, which lives as long as its step.
+  struct step_resource {
+    uint64_t step = 0;
+    std::shared_ptr<tensor_stack> stack;
+    std::shared_ptr<tensor_array> array;
+  };
+  std::string add_step_resource(const char* kind, const std::string& name,
+                                step_resource r);
+  std::map<std::string, step_resource> step_resources_;
+  uint64_t step_resources_made_ = 0;
   std::atomic<uint64_t> next_step_{1};
 };
 
