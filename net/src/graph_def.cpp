@@ -6,6 +6,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/text_format.h>
 
+#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/net/graph_codec.hpp"
 #include "tf_proto.hpp"
 
@@ -49,6 +50,44 @@ bool ends_with(const std::string& s, const std::string& suffix) {
          && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// An attr TensorFlow's op has and the engine's lacks, with TensorFlow's
+/// default: a node giving it that value imports (the engine does what
+/// TensorFlow does then), another value is refused. TensorFlow accepts
+/// attrs it does not know at their defaults for the same reason: graphs
+/// written by a newer version.
+struct tf_default_attr {
+  const char* op;
+  const char* attr;
+  const char* type;
+  core::attr_value value;
+};
+
+const std::vector<tf_default_attr>& tf_default_attrs() {
+  static const std::vector<tf_default_attr> table{
+    {"BatchMatMulV2", "grad_x", "bool", false},
+    {"BatchMatMulV2", "grad_y", "bool", false},
+    {"Equal", "incompatible_shape_error", "bool", true},
+    {"NotEqual", "incompatible_shape_error", "bool", true},
+    {"TopKV2", "Tk", "type", core::dtype::int32},
+    {"TopKV2", "index_type", "type", core::dtype::int32},
+  };
+  return table;
+}
+
+const tf_default_attr* find_tf_default(const std::string& op,
+                                       const std::string& attr) {
+  for (const auto& d : tf_default_attrs())
+    if (op == d.op && attr == d.attr)
+      return &d;
+  return nullptr;
+}
+
+/// Whether `op` passes its input on unchanged (control flow, Identity): a
+/// DT_RESOURCE there is a TensorArray's handle, a string here.
+bool forwards_handles(const std::string& op) {
+  return graph::flow_role_of(op) != graph::flow_role::none || op == "Identity";
+}
+
 /// The engine's form of one NodeDef.
 core::status import_node(const tfproto::NodeDef& n, const ops::op_registry& ops,
                          core::node_def* out) {
@@ -74,10 +113,27 @@ core::status import_node(const tfproto::NodeDef& n, const ops::op_registry& ops,
     if (!name.empty() && name[0] == '_')
       continue;
     const auto* spec = op->find_attr(name);
-    if (spec == nullptr)
-      return fail("attr '", name, "' is not one actorflow's ", n.op(), " has");
+    if (spec == nullptr) {
+      const auto* d = find_tf_default(n.op(), name);
+      if (d == nullptr)
+        return fail("attr '", name, "' is not one actorflow's ", n.op(),
+                    " has");
+      core::attr_value v;
+      if (!detail::from_proto(*value, d->type, &v).is_ok()
+          || !core::attr_equal(v, d->value))
+        return fail("attr '", name, "' of ", n.op(), " is ", core::to_string(v),
+                    "; actorflow has only TensorFlow's "
+                    "default, ",
+                    core::to_string(d->value));
+      continue;
+    }
     core::attr_value v;
-    auto st = detail::from_proto(*value, spec->type, &v);
+    tfproto::AttrValue handle_type;
+    if (value->type() == tfproto::DT_RESOURCE && forwards_handles(n.op())) {
+      handle_type.set_type(tfproto::DT_STRING);
+    }
+    auto st = detail::from_proto(handle_type.has_type() ? handle_type : *value,
+                                 spec->type, &v);
     if (!st.is_ok())
       return core::status{st.code(), "attr '" + name + "': " + st.message()}
         .with_context(n.name(), n.op());

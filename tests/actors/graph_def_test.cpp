@@ -299,3 +299,28 @@ TEST_F(tensorflow_graphs, nested_conds_take_every_branch_as_in_tensorflow) {
           << file << " p=" << p << " q=" << q << ": " << out[0].debug_string();
       }
 }
+
+TEST_F(tensorflow_graphs, tensor_arrays_map_fn_scan_and_their_gradient) {
+  auto out = run_file("tensor_arrays.pb", {{"x", golden["tensor_arrays_x"]}},
+                      {"filled", "mapped", "scanned", "dx"});
+  ASSERT_EQ(out.size(), 4u);
+  // Dyadic inputs: every value is exact whatever the order of the sums.
+  for (auto [i, name] :
+       {std::pair{0, "filled"}, {1, "mapped"}, {2, "scanned"}, {3, "dx"}})
+    EXPECT_TRUE(same_bits(out[static_cast<size_t>(i)],
+                          golden[std::string{"tensor_arrays_"} + name]))
+      << name << ": " << out[static_cast<size_t>(i)].debug_string();
+}
+
+TEST_F(tensorflow_graphs, attrs_tensorflow_writes_with_their_defaults_import) {
+  auto out = run_file(
+    "default_attrs.pb",
+    {{"a", golden["default_attrs_a"]}, {"b", golden["default_attrs_b"]}},
+    {"bmm", "eq", "top_values", "top_indices"});
+  ASSERT_EQ(out.size(), 4u);
+  for (auto [i, name] :
+       {std::pair{0, "bmm"}, {1, "eq"}, {2, "top_values"}, {3, "top_indices"}})
+    EXPECT_TRUE(same_bits(out[static_cast<size_t>(i)],
+                          golden[std::string{"default_attrs_"} + name]))
+      << name << ": " << out[static_cast<size_t>(i)].debug_string();
+}

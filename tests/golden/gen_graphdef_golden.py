@@ -183,6 +183,62 @@ def nested_cond(put, files):
     put("nested_cond_x", xv)
 
 
+def tensor_arrays(put, files):
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 3], name="x")
+        n = tf.shape(x)[0]
+        rows = tf.TensorArray(tf.float32, size=n).unstack(x)
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+
+        def body(i, ta):
+            row = rows.read(i) * tf.cast(i + 1, tf.float32)
+            return i + 1, ta.write(i, row)
+
+        _, ta = tf1.while_loop(lambda i, ta: i < n, body, (0, ta),
+                               name="fill")
+        filled = tf.identity(ta.stack(), name="filled")
+        mapped = tf.identity(tf.map_fn(lambda r: r * r + 1.0, x),
+                             name="mapped")
+        scanned = tf.identity(
+            tf.scan(lambda a, r: a * 0.5 + r, x, initializer=tf.zeros([3])),
+            name="scanned")
+        loss = (tf.reduce_sum(filled * filled) + tf.reduce_sum(mapped)
+                + tf.reduce_sum(scanned * scanned))
+        tf.identity(tf1.gradients(loss, x)[0], name="dx")
+        xv = dyadic([5, 3], 14).astype(np.float32)
+        with tf1.Session(graph=g) as sess:
+            want = sess.run(["filled:0", "mapped:0", "scanned:0", "dx:0"],
+                            {x: xv})
+    files["tensor_arrays.pb"] = graph_bytes(g)
+    put("tensor_arrays_x", xv)
+    for name, value in zip(("filled", "mapped", "scanned", "dx"), want):
+        put("tensor_arrays_" + name, value)
+
+
+def default_attrs(put, files):
+    g = tf1.Graph()
+    with g.as_default():
+        a = tf1.placeholder(tf.float32, [2, 3, 4], name="a")
+        b = tf1.placeholder(tf.float32, [2, 4, 2], name="b")
+        tf.identity(tf.matmul(a, b), name="bmm")
+        tf.identity(tf.cast(tf.equal(a, 0.25), tf.float32)
+                    - tf.cast(tf.not_equal(a, -0.5), tf.float32), name="eq")
+        values, indices = tf.nn.top_k(tf.reshape(a, [6, 4]), k=2)
+        tf.identity(values, name="top_values")
+        tf.identity(indices, name="top_indices")
+        av = dyadic([2, 3, 4], 15).astype(np.float32)
+        bv = dyadic([2, 4, 2], 16).astype(np.float32)
+        with tf1.Session(graph=g) as sess:
+            want = sess.run(["bmm:0", "eq:0", "top_values:0",
+                             "top_indices:0"], {a: av, b: bv})
+    files["default_attrs.pb"] = graph_bytes(g)
+    put("default_attrs_a", av)
+    put("default_attrs_b", bv)
+    for name, value in zip(("bmm", "eq", "top_values", "top_indices"), want):
+        put("default_attrs_" + name, value)
+
+
 def render():
     lines = []
     files = {}
@@ -199,6 +255,8 @@ def render():
     cnn(put, files)
     rnn(put, files)
     nested_cond(put, files)
+    tensor_arrays(put, files)
+    default_attrs(put, files)
     outputs = {os.path.join(HERE, "graphdef.txt"): "\n".join(lines) + "\n"}
     for name, data in files.items():
         outputs[os.path.join(OUT, name)] = data
