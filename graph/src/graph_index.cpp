@@ -28,6 +28,12 @@ flow_role flow_role_of(std::string_view op) {
   return flow_role::none;
 }
 
+bool takes_step_resource(std::string_view op) {
+  static constexpr std::string_view array = "TensorArray";
+  return (op.substr(0, array.size()) == array && op != "TensorArrayV3")
+         || op == "StackPushV2" || op == "StackPopV2";
+}
+
 graph_index::graph_index(const graph& g)
   : inputs_(g.size()), consumers_(g.size()), roles_(g.size()),
     bad_input_(g.size(), -1) {

@@ -33,20 +33,47 @@ core::status place(graph& g, const graph_types& types,
                    const std::string& default_device) {
   auto n = g.size();
   auto& nodes = g.mutable_nodes();
-  // Colocation groups: nodes joined by a reference edge.
+  // Colocation groups: nodes joined by a reference edge, and a node using
+  // a per-step resource (a TensorArray) with the node that made it and the
+  // control-flow nodes passing its handle on between them.
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
+  auto join = [&](int x, int y) {
+    parent[static_cast<size_t>(find_root(parent, x))] = find_root(parent, y);
+  };
   graph_index index{g};
-  for (size_t i = 0; i < n; ++i)
+  auto data_input = [&](size_t i, int slot) -> int {
+    for (const auto& e : index.inputs(i))
+      if (e.slot == slot)
+        return e.src;
+    return -1;
+  };
+  for (size_t i = 0; i < n; ++i) {
     for (const auto& e : index.inputs(i)) {
       auto slot = static_cast<size_t>(e.slot);
       if (!e.control() && slot < types.inputs[i].size()
-          && types.inputs[i][slot].is_ref) {
-        auto a = find_root(parent, static_cast<int>(i));
-        auto b = find_root(parent, e.src);
-        parent[static_cast<size_t>(a)] = b;
-      }
+          && types.inputs[i][slot].is_ref)
+        join(static_cast<int>(i), e.src);
     }
+    if (!takes_step_resource(nodes[i].op))
+      continue;
+    // Bounded by the graph's size: a handle's way back has no cycle but
+    // through a NextIteration, which is not followed.
+    auto at = data_input(i, 0);
+    for (size_t hops = 0; at >= 0 && hops < n; ++hops) {
+      join(static_cast<int>(i), at);
+      auto u = static_cast<size_t>(at);
+      auto role = index.role(u);
+      bool forwards
+        = nodes[u].op == "Identity"
+          || (role != flow_role::none && role != flow_role::next_iteration
+              && role != flow_role::loop_cond
+              && role != flow_role::control_trigger);
+      if (!forwards)
+        break;
+      at = data_input(u, 0);
+    }
+  }
   std::vector<core::device_name> names;
   for (const auto& d : devices) {
     auto parsed = core::device_name::parse(d);
@@ -111,7 +138,7 @@ core::status place(graph& g, const graph_types& types,
         why = "no device matches the request";
       else if (!node.device.empty() && !req.empty())
         why = "it must share a device with a node requesting '" + req
-              + "' (they are joined by a reference edge)";
+              + "' (a reference edge or a TensorArray's handle joins them)";
       else
         why = "no device has a kernel for op " + node.op;
       return core::invalid_argument_error("cannot place node '", node.name,

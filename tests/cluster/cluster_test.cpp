@@ -22,6 +22,7 @@
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/functional_ops.hpp"
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
@@ -132,6 +133,39 @@ TEST_F(cluster, the_gradient_of_a_loop_split_over_processes) {
     auto values = std::vector<double>{0.5, -1.0, 2.0, 0.25};
     return built{{loss.name(), grads[0]->name()},
                  {{x.name(), tensor::from_vector<double>({4}, values)}},
+                 {},
+                 {}};
+  });
+}
+
+TEST_F(cluster, a_scan_whose_body_and_arrays_are_on_two_processes) {
+  // h_t = tanh(w * h_{t-1} + x_t) by scan: the sequence's and the results'
+  // TensorArrays live on task 0, the body computes on task 1, so each
+  // element crosses twice an iteration and the handles stay home; the
+  // gradient's arrays and loop too.
+  expect_same([](graph::scope& s, const std::string& a, const std::string& b) {
+    auto here = s.with_device(a);
+    auto x = graph::placeholder(here.sub("x"), dtype::float64, {-1, 4});
+    auto w = graph::constant(
+      here.sub("w"), tensor::from_vector<double>({4}, {0.5, -0.25, 1.5, 0.75}));
+    auto hs = graph::scan(
+      here,
+      [&](const graph::scope& body, const std::vector<graph::output>& h,
+          const std::vector<graph::output>& r) {
+        auto far = body.with_device(b);
+        return std::vector<graph::output>{
+          graph::tanh(far, graph::add(far, graph::mul(far, w, h[0]), r[0]))};
+      },
+      {x}, {graph::zeros(here, {4}, dtype::float64)});
+    if (hs.size() != 1)
+      return built{};
+    auto loss = graph::reduce_sum(here, graph::square(here, hs[0]), {0, 1});
+    auto grads = graph::gradients(here, {loss}, {x});
+    std::vector<double> xv;
+    for (int i = 0; i < 24; ++i)
+      xv.push_back(std::sin(0.37 * i));
+    return built{{hs[0].name(), grads[0]->name()},
+                 {{x.name(), tensor::from_vector<double>({6, 4}, xv)}},
                  {},
                  {}};
   });

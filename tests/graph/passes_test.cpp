@@ -10,6 +10,7 @@
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/tensor_array.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -136,6 +137,46 @@ TEST_F(passes, placement_honours_requests_and_colocates_references) {
   EXPECT_EQ(g.find(init.node_name())->device, cpu1);
   EXPECT_EQ(g.find("r/Relu")->device, cpu0); // reads the value: default
   (void)r;
+}
+
+TEST_F(passes, ops_on_a_tensor_array_go_where_the_array_lives) {
+  // The array is made on cpu:1; a loop on the default device (cpu:0)
+  // writes it through an Enter. The write, and the Enter bringing the
+  // handle into the loop, join the array: its elements live in cpu:1's
+  // process, which on a cluster is another task.
+  graph::scope s;
+  auto ta = graph::tensor_array::make(s.with_device("cpu:1").sub("ta"), 3,
+                                      {dtype::float32});
+  auto raw = s.sub("raw"); // the ops as a GraphDef brings them: no device
+  auto out = graph::while_loop(
+    raw,
+    [](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 3));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      auto w = b.add_node(
+        "TensorArrayWriteV3", "write",
+        {ta.handle(), v[0], graph::cast(b, v[0], dtype::float32), v[1]},
+        {{"T", dtype::float32}});
+      return std::vector<graph::output>{
+        graph::add(b, v[0], graph::constant(b, 1)), w.at(0)};
+    },
+    {graph::constant(raw, 0), ta.flow()});
+  ASSERT_EQ(out.size(), 2u);
+  graph::graph_types types;
+  auto g = checked(s, &types);
+  ASSERT_TRUE(graph::place(g, types, device_names, kernels, "cpu:0").is_ok());
+  auto cpu1 = devs.all()[1]->name();
+  for (const auto& node : g.nodes()) {
+    bool handle_path
+      = node.op == "TensorArrayWriteV3"
+        || (node.op == "Enter" && node.inputs[0] == ta.handle().name());
+    if (node.op == "TensorArrayV3" || handle_path) {
+      EXPECT_EQ(node.device, cpu1) << node.name;
+    } else if (node.op == "Add") {
+      EXPECT_EQ(node.device, devs.all()[0]->name()) << node.name;
+    }
+  }
 }
 
 TEST_F(passes, impossible_requests_are_invalid_arguments) {

@@ -24,6 +24,11 @@ enum class flow_role : uint8_t {
 /// every reference variant included.
 flow_role flow_role_of(std::string_view op);
 
+/// Whether input 0 of `op` is the handle of a per-step resource that lives
+/// where the node making it ran (a TensorArray's or a stack's), so that the
+/// node must run there too.
+bool takes_step_resource(std::string_view op);
+
 /// One edge between two nodes of a graph, by node index.
 struct graph_edge {
   int src = -1; ///< The producer.
