@@ -324,3 +324,30 @@ TEST_F(tensorflow_graphs, attrs_tensorflow_writes_with_their_defaults_import) {
                           golden[std::string{"default_attrs_"} + name]))
       << name << ": " << out[static_cast<size_t>(i)].debug_string();
 }
+
+TEST_F(tensorflow_graphs, dynamic_rnns_over_lstm_and_gru_cells_and_gradients) {
+  // tf.nn.dynamic_rnn with sequence_length, LSTM batch-major and GRU
+  // time-major, and TensorFlow's gradient graph of both (Assert,
+  // ConcatOffset, InvertPermutation, Select by rows, TensorArray
+  // gradients, stacks).
+  std::vector<std::string> names{"lstm_out",
+                                 "lstm_c",
+                                 "lstm_h",
+                                 "gru_out",
+                                 "gru_h",
+                                 "d_x",
+                                 "d_lstm_kernel",
+                                 "d_lstm_bias",
+                                 "d_gru_gates_kernel",
+                                 "d_gru_gates_bias",
+                                 "d_gru_candidate_kernel",
+                                 "d_gru_candidate_bias"};
+  auto out = run_file("dynamic_rnn.pb",
+                      {{"x", golden["dynamic_rnn_x"]},
+                       {"lengths", golden["dynamic_rnn_lengths"]}},
+                      names, {"init"}, {"set_weights"}, 1);
+  ASSERT_EQ(out.size(), names.size());
+  for (size_t i = 0; i < names.size(); ++i)
+    test::expect_all_near(out[i], golden["dynamic_rnn_" + names[i]], 1e-10,
+                          names[i]);
+}

@@ -39,6 +39,8 @@ TensorFlow 2.21.
 import os
 import sys
 
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf_keras's v1 RNN cells
+
 import numpy as np
 import tensorflow as tf
 
@@ -216,6 +218,71 @@ def tensor_arrays(put, files):
         put("tensor_arrays_" + name, value)
 
 
+def dynamic_rnns(put, files):
+    """tf.nn.dynamic_rnn over an LSTMCell (batch-major) and a GRUCell
+    (time-major), float64, with sequence_length; the outputs, the final
+    states and d loss / d(inputs, weights)."""
+    batch, steps, depth, units = 3, 5, 3, 4
+    lengths = np.array([5, 2, 3], np.int32)
+    xv = dyadic([batch, steps, depth], 17, 2)
+    weights = {
+        "lstm_kernel": dyadic([depth + units, 4 * units], 18, 8),
+        "lstm_bias": dyadic([4 * units], 19, 8),
+        "gru_gates_kernel": dyadic([depth + units, 2 * units], 20, 8),
+        "gru_gates_bias": dyadic([2 * units], 21, 8),
+        "gru_candidate_kernel": dyadic([depth + units, units], 22, 8),
+        "gru_candidate_bias": dyadic([units], 23, 8),
+    }
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float64, [batch, steps, depth], name="x")
+        n = tf1.placeholder(tf.int32, [batch], name="lengths")
+        # Zeros first (the engine has no random initializers of
+        # TensorFlow's), then the weights by assign.
+        zero = tf1.zeros_initializer()
+        lstm = tf1.nn.rnn_cell.LSTMCell(units, initializer=zero, name="lstm")
+        lstm_out, lstm_state = tf1.nn.dynamic_rnn(
+            lstm, x, sequence_length=n, dtype=tf.float64, scope="lstm_rnn")
+        gru = tf1.nn.rnn_cell.GRUCell(units, kernel_initializer=zero,
+                                      bias_initializer=zero, name="gru")
+        gru_out, gru_state = tf1.nn.dynamic_rnn(
+            gru, tf.transpose(x, [1, 0, 2]), sequence_length=n,
+            dtype=tf.float64, time_major=True, scope="gru_rnn")
+        outs = {"lstm_out": lstm_out, "lstm_c": lstm_state.c,
+                "lstm_h": lstm_state.h, "gru_out": gru_out,
+                "gru_h": gru_state}
+        for k, v in outs.items():
+            tf.identity(v, name=k)
+        loss = (tf.reduce_sum(lstm_out * lstm_out)
+                + tf.reduce_sum(lstm_state.c) + tf.reduce_sum(gru_out)
+                + tf.reduce_sum(gru_state * gru_state))
+        tf.identity(loss, name="loss")
+        params = tf1.trainable_variables()
+        grads = tf1.gradients(loss, [x] + params)
+        names = ["x"] + [p.op.name.split("/", 1)[1].replace("/", "_")
+                         for p in params]
+        for name, gr in zip(names, grads):
+            tf.identity(gr, name="d_" + name)
+        tf1.variables_initializer(tf1.global_variables(), name="init")
+        tf.group(*[tf1.assign(p, weights[nm]) for p, nm in
+                   zip(params, names[1:])], name="set_weights")
+        with tf1.Session(graph=g) as sess:
+            sess.run(["init"])
+            sess.run(["set_weights"])
+            want = sess.run({k: k + ":0" for k in outs}, {x: xv, n: lengths})
+            dwant = sess.run({nm: "d_" + nm + ":0" for nm in names},
+                             {x: xv, n: lengths})
+    files["dynamic_rnn.pb"] = graph_bytes(g)
+    put("dynamic_rnn_x", xv)
+    put("dynamic_rnn_lengths", lengths)
+    for k, v in weights.items():
+        put("dynamic_rnn_" + k, v)
+    for k, v in sorted(want.items()):
+        put("dynamic_rnn_" + k, v, 12)
+    for k, v in sorted(dwant.items()):
+        put("dynamic_rnn_d_" + k, v, 12)
+
+
 def default_attrs(put, files):
     g = tf1.Graph()
     with g.as_default():
@@ -257,6 +324,7 @@ def render():
     nested_cond(put, files)
     tensor_arrays(put, files)
     default_attrs(put, files)
+    dynamic_rnns(put, files)
     outputs = {os.path.join(HERE, "graphdef.txt"): "\n".join(lines) + "\n"}
     for name, data in files.items():
         outputs[os.path.join(OUT, name)] = data

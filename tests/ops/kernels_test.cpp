@@ -646,3 +646,63 @@ TEST_F(kernels, fused_conv2d_is_conv2d_then_bias_add_then_relu) {
   EXPECT_NE(st.message().find("_FusedConv2D"), std::string::npos)
     << st.to_string();
 }
+
+// What TensorFlow's gradient graphs of dynamic_rnn use besides the ops of
+// op_cases: offsets of a concatenation, inverted permutations, Assert,
+// and Select choosing rows by a vector condition.
+TEST(rnn_gradient_kernels, concat_offset_invert_permutation_assert_select) {
+  test::kernel_runner runner;
+  std::vector<tensor> outs;
+  ASSERT_TRUE(runner
+                .run("ConcatOffset", {{"N", int64_t{3}}},
+                     {tensor::scalar(int32_t{1}),
+                      tensor::from_vector<int32_t>({3}, {2, 3, 5}),
+                      tensor::from_vector<int32_t>({3}, {2, 4, 5}),
+                      tensor::from_vector<int32_t>({3}, {2, 1, 5})},
+                     &outs)
+                .is_ok());
+  ASSERT_EQ(outs.size(), 3u);
+  EXPECT_EQ(outs[0], tensor::from_vector<int32_t>({3}, {0, 0, 0}));
+  EXPECT_EQ(outs[1], tensor::from_vector<int32_t>({3}, {0, 3, 0}));
+  EXPECT_EQ(outs[2], tensor::from_vector<int32_t>({3}, {0, 7, 0}));
+  EXPECT_EQ(runner
+              .run("ConcatOffset", {{"N", int64_t{2}}},
+                   {tensor::scalar(int32_t{1}),
+                    tensor::from_vector<int32_t>({2}, {2, 3}),
+                    tensor::from_vector<int32_t>({2}, {4, 3})},
+                   &outs)
+              .code(),
+            core::errc::invalid_argument); // differs off concat_dim
+  ASSERT_TRUE(runner
+                .run("InvertPermutation", {{"T", dtype::int32}},
+                     {tensor::from_vector<int32_t>({4}, {2, 0, 3, 1})}, &outs)
+                .is_ok());
+  EXPECT_EQ(outs[0], tensor::from_vector<int32_t>({4}, {1, 3, 0, 2}));
+  EXPECT_EQ(runner
+              .run("InvertPermutation", {{"T", dtype::int32}},
+                   {tensor::from_vector<int32_t>({3}, {0, 0, 1})}, &outs)
+              .code(),
+            core::errc::invalid_argument);
+  core::attr_map assert_attrs{
+    {"T", std::vector<dtype>{dtype::string, dtype::int32}}};
+  auto what = tensor::scalar(std::string{"lengths must be >= 0, got"});
+  auto data = tensor::from_vector<int32_t>({2}, {3, -1});
+  EXPECT_TRUE(
+    runner
+      .run("Assert", assert_attrs, {tensor::scalar(true), what, data}, &outs)
+      .is_ok());
+  auto st = runner.run("Assert", assert_attrs,
+                       {tensor::scalar(false), what, data}, &outs);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_NE(st.message().find("assertion failed"), std::string::npos);
+  EXPECT_NE(st.message().find("lengths must be"), std::string::npos)
+    << st.to_string();
+  ASSERT_TRUE(runner
+                .run("Select", {{"T", dtype::float32}},
+                     {tensor::from_vector<bool>({2}, {false, true}),
+                      tensor::from_vector<float>({2, 2}, {1, 2, 3, 4}),
+                      tensor::from_vector<float>({2, 2}, {5, 6, 7, 8})},
+                     &outs)
+                .is_ok());
+  EXPECT_EQ(outs[0], tensor::from_vector<float>({2, 2}, {5, 6, 3, 4}));
+}

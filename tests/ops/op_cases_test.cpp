@@ -135,6 +135,9 @@ TEST(op_cases, every_op_is_checked_against_golden_data) {
         "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArrayConcatV3",
         "TensorArraySplitV3", "TensorArraySizeV3", "TensorArrayCloseV3",
         "TensorArrayGradV3", "TensorArrayGradWithShape",
+        // TensorFlow's dynamic_rnn gradient graphs in graph_def_test, and
+        // their errors in kernels_test
+        "Assert", "ConcatOffset", "InvertPermutation",
         // summary_test: the Summary protos they write
         "ScalarSummary", "HistogramSummary", "MergeSummary"})
     covered.insert(op);

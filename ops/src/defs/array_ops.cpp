@@ -27,10 +27,14 @@ core::status select_shape(shape_context& ctx) {
       "Select needs t and e of one shape, got ", ctx.input(1).to_string(),
       " and ", ctx.input(2).to_string());
   auto s = ctx.input(1).merge(ctx.input(2));
-  if (c.known_rank() && c.rank() != 0 && !c.compatible_with(s))
+  // A vector condition picks rows of a matrix or higher (TensorFlow's
+  // Select); otherwise it has t's shape, or none.
+  bool rows = c.rank() == 1 && s.known_rank() && s.rank() > 1
+              && (c.dim(0) < 0 || s.dim(0) < 0 || c.dim(0) == s.dim(0));
+  if (c.known_rank() && c.rank() != 0 && !rows && !c.compatible_with(s))
     return core::invalid_argument_error(
-      "Select needs a scalar condition or one of shape ", s.to_string(),
-      ", got ", c.to_string());
+      "Select needs a scalar condition, one of shape ", s.to_string(),
+      " or a vector of its first dimension, got ", c.to_string());
   ctx.set_output(0, std::move(s));
   return core::status::ok();
 }

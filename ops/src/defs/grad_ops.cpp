@@ -57,6 +57,26 @@ core::status register_grad_ops(op_registry& r) {
                                        : core::shape{s.dim(s.rank() - 1)});
         return core::status::ok();
       })));
+  // Where each of N shapes starts in their concatenation along concat_dim
+  // (ConcatV2's gradient, as TensorFlow writes it).
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("ConcatOffset")
+                                    .input("concat_dim: int32")
+                                    .input("shape: N * shape_type")
+                                    .output("offset: N * shape_type")
+                                    .attr("N: int")
+                                    .attr("shape_type: {int32, int64} = int32")
+                                    .shape_fn([](shape_context& ctx) {
+                                      for (size_t i = 1; i < ctx.num_inputs();
+                                           ++i)
+                                        ctx.set_output(i - 1, ctx.input(i));
+                                      return core::status::ok();
+                                    })));
+  // y[x[i]] = i: the inverse of a permutation (Transpose's gradient).
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("InvertPermutation")
+                                    .input("x: T")
+                                    .output("y: T")
+                                    .attr("T: {int32, int64} = int32")
+                                    .shape_fn(unchanged_shape)));
   // For z = x op y broadcast from shapes s0 and s1: the axes of z to sum
   // the gradient over for x (r0) and for y (r1).
   return r.add(op_def_builder("BroadcastGradientArgs")

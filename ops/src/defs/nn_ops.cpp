@@ -434,6 +434,14 @@ core::status register_nn_ops(op_registry& r) {
                   .attr("T: {float16, bfloat16, float, double}")
                   .attr("message: string = ''")
                   .shape_fn(unchanged_shape));
+  // Fails the step unless condition holds, showing the data tensors (up to
+  // `summarize` elements each).
+  ops.push_back(op_def_builder("Assert")
+                  .input("condition: bool")
+                  .input("data: T")
+                  .attr("T: list(type)")
+                  .attr("summarize: int = 3")
+                  .stateful());
   for (const auto& b : ops)
     ACTORFLOW_RETURN_IF_ERROR(r.add(b));
   return core::status::ok();

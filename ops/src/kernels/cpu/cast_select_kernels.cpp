@@ -66,7 +66,7 @@ private:
 };
 
 /// output = condition ? t : e, element-wise (or one choice for a scalar
-/// condition).
+/// condition, or one per row of t for a vector condition).
 template <class T>
 class select_kernel : public cheap_kernel {
 public:
@@ -87,19 +87,27 @@ public:
       ctx.set_output(0, c.scalar_value<bool>() ? t : e);
       return;
     }
-    ACTORFLOW_OP_REQUIRES(ctx, c.shape() == t.shape(),
-                          core::invalid_argument_error(
-                            "Select needs a scalar condition or one of shape ",
-                            t.shape().to_string(), ", got ",
-                            c.shape().to_string()));
+    bool rows = c.shape().rank() == 1 && t.shape().rank() > 1
+                && c.shape().dim(0) == t.shape().dim(0);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, rows || c.shape() == t.shape(),
+      core::invalid_argument_error(
+        "Select needs a scalar condition, one of shape ", t.shape().to_string(),
+        " or a vector of its first dimension, got ", c.shape().to_string()));
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, t.shape(), &out));
     const bool* cp = c.data<bool>();
     const T* tp = t.data<T>();
     const T* ep = e.data<T>();
     T* op = out->mutable_data<T>();
-    for (int64_t i = 0, n = t.num_elements(); i < n; ++i)
-      op[i] = cp[i] ? tp[i] : ep[i];
+    auto n = t.num_elements();
+    auto choices = c.num_elements();
+    auto per = choices == 0 ? 0 : n / choices;
+    for (int64_t k = 0; k < choices; ++k) {
+      const T* from = cp[k] ? tp : ep;
+      for (int64_t i = k * per; i < (k + 1) * per; ++i)
+        op[i] = from[i];
+    }
   }
 };
 

@@ -140,7 +140,90 @@ public:
 
 } // namespace
 
+/// ConcatOffset: offset i is zeros but at concat_dim, where it is the sum
+/// of the shapes before i there.
+template <class T>
+class concat_offset_kernel : public cheap_kernel {
+public:
+  explicit concat_offset_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    int64_t axis = 0;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, read_scalar_int(ctx.input(0), "concat_dim", &axis));
+    const auto& first = ctx.input(1);
+    auto rank = first.num_elements();
+    ACTORFLOW_OP_REQUIRES(
+      ctx, first.shape().rank() == 1 && axis >= -rank && axis < rank,
+      core::invalid_argument_error("ConcatOffset: concat_dim ", axis,
+                                   " is out of range for shapes of rank ",
+                                   rank));
+    if (axis < 0)
+      axis += rank;
+    T at = 0;
+    for (size_t i = 1; i < ctx.num_inputs(); ++i) {
+      const auto& s = ctx.input(i);
+      ACTORFLOW_OP_REQUIRES(
+        ctx, s.shape() == first.shape(),
+        core::invalid_argument_error("ConcatOffset: shape ", i - 1, " is ",
+                                     s.debug_string(), ", shape 0 ",
+                                     first.debug_string()));
+      for (int64_t d = 0; d < rank; ++d)
+        ACTORFLOW_OP_REQUIRES(
+          ctx, d == axis || s.data<T>()[d] == first.data<T>()[d],
+          core::invalid_argument_error("ConcatOffset: shape ", i - 1,
+                                       " differs from shape 0 in "
+                                       "dimension ",
+                                       d, ", which is not concat_dim"));
+      core::tensor* out = nullptr;
+      ACTORFLOW_OP_REQUIRES_OK(ctx,
+                               ctx.allocate_output(i - 1, s.shape(), &out));
+      auto* o = out->mutable_data<T>();
+      for (int64_t d = 0; d < rank; ++d)
+        o[d] = d == axis ? at : 0;
+      at += s.data<T>()[axis];
+    }
+  }
+};
+
+/// InvertPermutation.
+template <class T>
+class invert_permutation_kernel : public cheap_kernel {
+public:
+  explicit invert_permutation_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, x.shape().rank() == 1,
+      core::invalid_argument_error("InvertPermutation needs a vector, got ",
+                                   x.shape().to_string()));
+    auto n = x.num_elements();
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, x.shape(), &out));
+    auto* y = out->mutable_data<T>();
+    std::vector<bool> seen(static_cast<size_t>(n), false);
+    for (int64_t i = 0; i < n; ++i) {
+      auto v = static_cast<int64_t>(x.data<T>()[i]);
+      ACTORFLOW_OP_REQUIRES(
+        ctx, v >= 0 && v < n && !seen[static_cast<size_t>(v)],
+        core::invalid_argument_error("InvertPermutation: ", x.debug_string(n),
+                                     " is not a permutation of 0..", n - 1));
+      seen[static_cast<size_t>(v)] = true;
+      y[v] = static_cast<T>(i);
+    }
+  }
+};
+
 void register_grad_kernels(kernel_registry& r) {
+  r.add_typed<concat_offset_kernel, int32_t, int64_t>(
+    "ConcatOffset", device_type, "shape_type");
+  r.add_typed<invert_permutation_kernel, int32_t, int64_t>("InvertPermutation",
+                                                           device_type);
   r.add_typed<with<relu_grad>::kernel, float, double>("ReluGrad", device_type);
   r.add_typed<with<relu6_grad>::kernel, float, double>("Relu6Grad",
                                                        device_type);

@@ -448,9 +448,37 @@ private:
   std::string message_;
 };
 
+/// Assert: fails the step unless its condition holds, with the data
+/// tensors (up to `summarize` elements of each) in the message.
+class assert_kernel : public cheap_kernel {
+public:
+  explicit assert_kernel(kernel_construction& ctx) {
+    summarize_ = ctx.attr_or("summarize", int64_t{3});
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& c = ctx.input(0);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, c.dtype() == core::dtype::bool_ && c.num_elements() == 1,
+      core::invalid_argument_error("Assert needs a scalar bool condition, got ",
+                                   c.debug_string(2)));
+    if (c.scalar_value<bool>())
+      return;
+    std::string data;
+    for (size_t i = 1; i < ctx.num_inputs(); ++i)
+      data += (i > 1 ? " " : "") + std::string{"["}
+              + ctx.input(i).debug_string(summarize_) + "]";
+    ctx.fail(core::invalid_argument_error("assertion failed: ", data));
+  }
+
+private:
+  int64_t summarize_;
+};
+
 } // namespace
 
 void register_nn_kernels(kernel_registry& r) {
+  r.add_any<assert_kernel>("Assert", device_type);
   r.add_typed<softmax<false>::kernel, float, double>("Softmax", device_type);
   r.add_typed<softmax<true>::kernel, float, double>("LogSoftmax", device_type);
   r.add_typed<bias_add_kernel, float, double, int32_t, int64_t>("BiasAdd",
