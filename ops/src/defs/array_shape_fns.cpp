@@ -190,8 +190,11 @@ core::status split_v1_fn(shape_context& ctx) {
 core::status split_v_fn(shape_context& ctx) {
   std::vector<int64_t> sizes;
   if (!ctx.input_ints(1, &sizes) || sizes.size() != ctx.outputs().size()
-      || !ctx.input(0).known_rank())
-    return split_fn(ctx, 0, 2, nullptr);
+      || !ctx.input(0).known_rank()) {
+    // Sizes known only when it runs: not equal parts, any parts.
+    std::vector<int64_t> unknown(ctx.outputs().size(), -1);
+    return split_fn(ctx, 0, 2, &unknown);
+  }
   // Resolve one -1 when the split dimension is known.
   std::vector<int64_t> axis;
   if (ctx.input_ints(2, &axis) && axis.size() == 1) {
