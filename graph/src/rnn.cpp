@@ -86,6 +86,10 @@ int64_t basic_rnn_cell::output_size() const {
   return units_;
 }
 
+std::vector<output> basic_rnn_cell::weights() const {
+  return {kernel_, bias_};
+}
+
 std::vector<output> basic_rnn_cell::step(const scope& s, const output& x,
                                          const std::vector<output>& state,
                                          output* out) const {
@@ -113,6 +117,10 @@ std::vector<int64_t> lstm_cell::state_sizes() const {
 
 int64_t lstm_cell::output_size() const {
   return units_;
+}
+
+std::vector<output> lstm_cell::weights() const {
+  return {kernel_, bias_};
 }
 
 std::vector<output> lstm_cell::step(const scope& s, const output& x,
@@ -159,6 +167,10 @@ std::vector<int64_t> gru_cell::state_sizes() const {
 
 int64_t gru_cell::output_size() const {
   return units_;
+}
+
+std::vector<output> gru_cell::weights() const {
+  return {gate_kernel_, gate_bias_, candidate_kernel_, candidate_bias_};
 }
 
 std::vector<output> gru_cell::step(const scope& s, const output& x,

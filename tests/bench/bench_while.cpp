@@ -3,9 +3,12 @@
 // 8-element x, a cond on sum(x) > 1e6 that is never taken, then
 // x = x * 0.5 + 1, for n iterations fed at run time. The result is checked
 // (x converges to 2). Also reports the peak RSS, for the memory a long loop
-// takes.
+// takes. With --tensor-array each iteration also writes its new x into a
+// TensorArray of n elements and carries on with what it reads back (issue
+// 37's overhead of an array element per iteration).
 //
 //   bench_while [--iterations N] [--parallel-iterations P] [--rounds R]
+//               [--tensor-array]
 //
 // Reports the best of R runs of the whole loop: the first run of a process
 // shares the cores with OpenBLAS's threads, which spin for about 0.1 s
@@ -25,6 +28,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/tensor_array.hpp"
 #include "common/process_memory.hpp"
 #include "json_line.hpp"
 
@@ -51,6 +55,9 @@ int main(int argc, char** argv) {
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
   bool trace = false;
+  bool tensor_array = false;
+  app.add_flag("--tensor-array", tensor_array,
+               "Write and read back a TensorArray element per iteration");
   app.add_flag("--trace", trace,
                "Trace every run (run_options::trace): the cost of tracing");
   CLI11_PARSE(app, argc, argv);
@@ -60,6 +67,14 @@ int main(int argc, char** argv) {
                                            {8}, {0, 0, 0, 0, 0, 0, 0, 0}));
   graph::while_options options;
   options.parallel_iterations = parallel;
+  graph::tensor_array ta;
+  std::vector<graph::output> vars{
+    graph::constant(s.sub("i0"), 0.0, dtype::int64), x0};
+  if (tensor_array) {
+    ta = graph::tensor_array::make(s.sub("ta"), graph::cast(s, n, dtype::int32),
+                                   {dtype::float32});
+    vars.push_back(ta.flow());
+  }
   auto outs = graph::while_loop(
     s,
     [&](const graph::scope& c, const std::vector<graph::output>& v) {
@@ -77,10 +92,17 @@ int main(int argc, char** argv) {
         [&](const graph::scope&) { return std::vector<graph::output>{v[1]}; });
       auto next = graph::add(b, graph::mul(b, x[0], graph::constant(b, 0.5)),
                              graph::constant(b, 1.0));
-      return std::vector<graph::output>{
+      std::vector<graph::output> out{
         graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)), next};
+      if (tensor_array) {
+        auto i = graph::cast(b, v[0], dtype::int32);
+        auto written = ta.with_flow(v[2]).write(b, i, next);
+        out[1] = written.read(b, i);
+        out.push_back(written.flow());
+      }
+      return out;
     },
-    {graph::constant(s.sub("i0"), 0.0, dtype::int64), x0}, options);
+    vars, options);
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.status().to_string().c_str());
     return 1;
@@ -128,6 +150,7 @@ int main(int argc, char** argv) {
   bench::print_json_line(
     {{"us_per_iteration", bench::rounded(us, 3)},
      {"iterations", iterations},
+     {"tensor_array", tensor_array},
      {"peak_rss_mb", bench::rounded(test::peak_rss_mb(), 1)}});
   return 0;
 }

@@ -23,6 +23,9 @@ public:
   /// The width of the output.
   virtual int64_t output_size() const = 0;
 
+  /// The cell's weights, for an optimizer's var_list.
+  virtual std::vector<output> weights() const = 0;
+
   /// Builds one step in `s`: from x [batch, depth] and the state's parts
   /// ([batch, width] each), the output [batch, output_size] and the next
   /// state's parts.
@@ -44,6 +47,7 @@ public:
 
   std::vector<int64_t> state_sizes() const override;
   int64_t output_size() const override;
+  std::vector<output> weights() const override;
   std::vector<output> step(const scope& s, const output& x,
                            const std::vector<output>& state,
                            output* out) const override;
@@ -69,6 +73,7 @@ public:
 
   std::vector<int64_t> state_sizes() const override;
   int64_t output_size() const override;
+  std::vector<output> weights() const override;
   std::vector<output> step(const scope& s, const output& x,
                            const std::vector<output>& state,
                            output* out) const override;
@@ -96,6 +101,7 @@ public:
 
   std::vector<int64_t> state_sizes() const override;
   int64_t output_size() const override;
+  std::vector<output> weights() const override;
   std::vector<output> step(const scope& s, const output& x,
                            const std::vector<output>& state,
                            output* out) const override;

@@ -143,6 +143,15 @@ public:
     for (int d = 0; d < rank; ++d)
       if (reduced[static_cast<size_t>(d)])
         count *= x.shape().dim(d);
+    if (count == 1) {
+      // Nothing to combine (no axis, or axes of size 1: what a gradient's
+      // broadcast reduction gets for operands of one shape): the input's
+      // buffer, in the output's shape.
+      core::tensor same;
+      ACTORFLOW_OP_REQUIRES_OK(ctx, x.reshaped(out_shape, &same));
+      ctx.set_output(0, std::move(same));
+      return;
+    }
     core::tensor* out = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
     T* z = out->mutable_data<T>();
