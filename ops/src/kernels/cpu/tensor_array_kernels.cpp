@@ -12,11 +12,11 @@ namespace actorflow::ops::cpu {
 namespace {
 
 /// A string scalar handle, or a status saying what input 0 was instead.
-core::status handle_of(const core::tensor& h, std::string* out) {
+core::status handle_of(const core::tensor& h, const std::string** out) {
   if (h.dtype() != core::dtype::string || h.num_elements() != 1)
     return core::invalid_argument_error(
       "a TensorArray handle is a string scalar, got ", h.debug_string(2));
-  *out = h.data<std::string>()[0];
+  *out = h.data<std::string>();
   return core::status::ok();
 }
 
@@ -56,13 +56,13 @@ public:
   }
 
   void compute(kernel_context& ctx) final {
-    std::string handle;
+    const std::string* handle = nullptr;
     ACTORFLOW_OP_REQUIRES_OK(ctx, handle_of(ctx.input(0), &handle));
-    auto ta = resources_.find_tensor_array(handle);
+    auto ta = resources_.find_tensor_array(*handle);
     ACTORFLOW_OP_REQUIRES(
       ctx, ta != nullptr,
-      core::not_found_error("no TensorArray '", handle, "' in this step"));
-    run(ctx, handle, *ta);
+      core::not_found_error("no TensorArray '", *handle, "' in this step"));
+    run(ctx, *handle, *ta);
   }
 
 protected:
