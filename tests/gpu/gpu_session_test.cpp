@@ -4,14 +4,18 @@
 // for the GPU without a GPU kernel falls back to the CPU. Skipped where no
 // GPU is visible (CI).
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "actorflow/actors/session.hpp"
 #include "actorflow/devices/gpu.hpp"
+#include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
+#include "actorflow/graph/rnn.hpp"
 #include "actorflow/graph/training_ops.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
@@ -192,3 +196,45 @@ TEST_F(gpu_session, a_node_without_a_gpu_kernel_falls_back_to_the_cpu) {
 }
 
 } // namespace
+
+TEST_F(gpu_session,
+       a_dynamic_rnn_with_its_cell_on_the_gpu_computes_as_on_the_cpu) {
+  // An LSTM through dynamic_rnn with sequence_length, and its gradients,
+  // asked for on gpu:0: the cell's products and activations run there,
+  // the TensorArrays (no GPU kernels) stay with their handles on the CPU,
+  // and the elements cross by copies each iteration.
+  std::vector<std::string> fetches;
+  auto build = [&](graph::scope& s) {
+    constexpr int64_t depth = 8, units = 16;
+    std::vector<float> xv, kv;
+    for (int i = 0; i < 4 * 6 * depth; ++i)
+      xv.push_back(static_cast<float>(std::sin(0.37 * i)));
+    for (int i = 0; i < (depth + units) * 4 * units; ++i)
+      kv.push_back(static_cast<float>(0.2 * std::cos(0.61 * i)));
+    auto x = graph::constant(s.sub("x"),
+                             tensor::from_vector<float>({4, 6, depth}, xv));
+    auto kernel = graph::constant(
+      s.sub("kernel"),
+      tensor::from_vector<float>({depth + units, 4 * units}, kv));
+    auto bias = graph::zeros(s.sub("bias"), {4 * units}, dtype::float32);
+    auto lengths = graph::constant(
+      s.sub("lengths"), tensor::from_vector<int32_t>({4}, {6, 2, 5, 1}));
+    auto r = graph::dynamic_rnn(s, graph::lstm_cell{kernel, bias}, x, lengths);
+    auto loss = graph::reduce_sum(s, r.outputs * r.outputs, {0, 1, 2})
+                + graph::reduce_sum(s, r.state[0], {0, 1});
+    auto g = graph::gradients(s, {loss}, {x, kernel});
+    fetches
+      = {r.outputs.name(), r.state[1].name(), g.at(0)->name(), g.at(1)->name()};
+  };
+  actors::run_metadata gpu_md, cpu_md;
+  auto gpu = run("gpu:0", build, fetches, {}, {}, 2, &gpu_md);
+  auto cpu = run("cpu:0", build, fetches, {}, {}, 1, &cpu_md);
+  ASSERT_EQ(gpu.size(), 4u);
+  ASSERT_EQ(cpu.size(), 4u);
+  const char* names[] = {"outputs", "h", "d_x", "d_kernel"};
+  for (size_t i = 0; i < 4; ++i)
+    test::expect_all_near(gpu[i], cpu[i], 1e-4, names[i]);
+  EXPECT_GE(on_gpu(gpu_md, "MatMul") + on_gpu(gpu_md, "_FusedMatMul"), 1);
+  EXPECT_GE(on_gpu(gpu_md, "Sigmoid"), 1);
+  EXPECT_EQ(on_gpu(gpu_md, "TensorArrayWriteV3"), 0);
+}
