@@ -394,3 +394,51 @@ TEST_F(tensor_arrays, gradient_arrays_read_unwritten_elements_as_zeros) {
   auto st = run(s, {}, {closed.at(0)}, &after);
   EXPECT_NE(st.message().find("closed"), std::string::npos) << st.to_string();
 }
+
+TEST_F(tensor_arrays, gradients_through_nested_loops_match_differences) {
+  // map_fn over rows, each row through a scan: the inner loop's arrays
+  // live in the outer loop's frame, one set per outer iteration.
+  graph::scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, {3, 4});
+  auto w = graph::placeholder(s.sub("w"), dtype::float64, {});
+  auto ys = graph::map_fn(
+    s,
+    [&](const graph::scope& b, outputs row) {
+      auto running = graph::scan(
+        b,
+        [&](const graph::scope& c, outputs acc, outputs v) {
+          return outputs{graph::tanh(c, graph::mul(c, acc[0], w) + v[0])};
+        },
+        {row[0]}, {graph::constant(b, 0.0, dtype::float64)});
+      return outputs{graph::reduce_sum(b, running[0] * running[0], {0})};
+    },
+    {x});
+  auto loss = graph::reduce_sum(s, ys[0], {0});
+  auto g = graph::gradients(s, {loss}, {x, w});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  ASSERT_TRUE(g.at(0) && g.at(1));
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<double> xv;
+  for (int i = 0; i < 12; ++i)
+    xv.push_back(std::cos(0.8 * i + 0.1));
+  auto xt = tensor::from_vector<double>({3, 4}, xv);
+  auto wt = tensor::scalar(0.7);
+  std::vector<tensor> grads;
+  auto st = sess.run({{x.name(), xt}, {w.name(), wt}},
+                     {g.at(0)->name(), g.at(1)->name()}, {}, &grads);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  auto loss_at = [&](const tensor& xa, const tensor& wa) {
+    std::vector<tensor> out;
+    EXPECT_TRUE(
+      sess.run({{x.name(), xa}, {w.name(), wa}}, {loss.name()}, {}, &out)
+        .is_ok());
+    return out.empty() ? NAN : out[0].scalar_value<double>();
+  };
+  EXPECT_LT(worst_gradient_error(
+              xt, grads[0], [&](const tensor& v) { return loss_at(v, wt); }),
+            1e-8);
+  EXPECT_LT(worst_gradient_error(
+              wt, grads[1], [&](const tensor& v) { return loss_at(xt, v); }),
+            1e-8);
+}
