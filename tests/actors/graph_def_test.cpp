@@ -204,6 +204,10 @@ TEST(graph_def_import, what_the_engine_lacks_is_an_error_naming_the_node) {
        core::errc::invalid_argument, "r", "frobnicate"},
       {R"(node { name: "p" op: "Placeholder" attr { key: "dtype" value { i: 3 } } })",
        core::errc::invalid_argument, "p", "dtype"},
+      // An attr the engine lacks, at a value other than TensorFlow's default.
+      {R"(node { name: "e" op: "Equal" attr { key: "T" value { type: DT_FLOAT } }
+                    attr { key: "incompatible_shape_error" value { b: false } } })",
+       core::errc::invalid_argument, "e", "incompatible_shape_error"},
       {R"(node { name: "h" op: "Placeholder" attr { key: "dtype" value { type: DT_RESOURCE } } })",
        core::errc::unimplemented, "h", "DT_RESOURCE"},
       {R"(node { name: "k" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }

@@ -18,6 +18,7 @@
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
+#include "common/central_differences.hpp"
 #include "common/golden.hpp"
 
 using namespace actorflow;
@@ -88,14 +89,6 @@ protected:
   std::map<std::string, tensor> golden = test::load_golden("control_flow.txt");
 };
 
-/// A copy of `t` with element `i` moved by `delta`.
-tensor moved(const tensor& t, int64_t i, double delta) {
-  tensor copy;
-  EXPECT_TRUE(t.deep_copy(&copy).is_ok());
-  copy.mutable_data<double>()[i] += delta;
-  return copy;
-}
-
 } // namespace
 
 TEST_F(lstm_gradient, differentiates_nothing_that_was_not_asked_for) {
@@ -155,18 +148,12 @@ TEST_F(lstm_gradient, matches_central_differences_for_every_weight) {
              {net.dw->name(), net.db->name()}, {}, &grads)
         .is_ok());
     ASSERT_EQ(grads.size(), 2u);
-    constexpr double h = 1e-6;
-    double worst = 0;
-    for (int64_t i = 0; i < w.num_elements(); ++i) {
-      auto numeric
-        = (loss_at(moved(w, i, h), b) - loss_at(moved(w, i, -h), b)) / (2 * h);
-      worst = std::max(worst, std::abs(grads[0].data<double>()[i] - numeric));
-    }
-    for (int64_t i = 0; i < b.num_elements(); ++i) {
-      auto numeric
-        = (loss_at(w, moved(b, i, h)) - loss_at(w, moved(b, i, -h))) / (2 * h);
-      worst = std::max(worst, std::abs(grads[1].data<double>()[i] - numeric));
-    }
+    auto worst
+      = std::max(test::worst_gradient_error(
+                   w, grads[0], [&](const tensor& v) { return loss_at(v, b); }),
+                 test::worst_gradient_error(b, grads[1], [&](const tensor& v) {
+                   return loss_at(w, v);
+                 }));
     EXPECT_LT(worst, 1e-8) << "T = " << steps;
   }
 }

@@ -14,6 +14,7 @@
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/rnn.hpp"
+#include "common/central_differences.hpp"
 #include "common/golden.hpp"
 
 using namespace actorflow;
@@ -142,16 +143,5 @@ TEST_F(rnn, basic_cell_gradients_match_differences_past_each_length) {
         .is_ok());
     return l.empty() ? NAN : l[0].scalar_value<double>();
   };
-  constexpr double h = 1e-6;
-  double worst = 0;
-  for (int64_t i = 0; i < kt.num_elements(); ++i) {
-    tensor up, down;
-    ASSERT_TRUE(kt.deep_copy(&up).is_ok());
-    ASSERT_TRUE(kt.deep_copy(&down).is_ok());
-    up.mutable_data<double>()[i] += h;
-    down.mutable_data<double>()[i] -= h;
-    auto numeric = (loss_at(up) - loss_at(down)) / (2 * h);
-    worst = std::max(worst, std::abs(out[0].data<double>()[i] - numeric));
-  }
-  EXPECT_LT(worst, 1e-8);
+  EXPECT_LT(test::worst_gradient_error(kt, out[0], loss_at), 1e-8);
 }

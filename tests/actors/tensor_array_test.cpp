@@ -17,6 +17,7 @@
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/tensor_array.hpp"
+#include "common/central_differences.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -24,6 +25,7 @@ using core::tensor;
 using graph::output;
 using graph::tensor_array;
 using outputs = std::vector<graph::output>;
+using test::worst_gradient_error;
 
 namespace {
 
@@ -57,28 +59,6 @@ protected:
 
 output i32(const graph::scope& s, int32_t v) {
   return graph::constant(s, v);
-}
-
-/// A copy of `t` with element `i` moved by `delta`.
-tensor moved(const tensor& t, int64_t i, double delta) {
-  tensor copy;
-  EXPECT_TRUE(t.deep_copy(&copy).is_ok());
-  copy.mutable_data<double>()[i] += delta;
-  return copy;
-}
-
-/// The largest difference between `grad` and central differences of the
-/// scalar `loss_at` around `x`.
-template <class F>
-double worst_gradient_error(const tensor& x, const tensor& grad, F loss_at) {
-  constexpr double h = 1e-6;
-  double worst = 0;
-  for (int64_t i = 0; i < x.num_elements(); ++i) {
-    auto numeric
-      = (loss_at(moved(x, i, h)) - loss_at(moved(x, i, -h))) / (2 * h);
-    worst = std::max(worst, std::abs(grad.data<double>()[i] - numeric));
-  }
-  return worst;
 }
 
 } // namespace
