@@ -8,6 +8,7 @@
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/tensor_array.hpp"
 #include "builder_util.hpp"
+#include "sequence_loop.hpp"
 
 namespace actorflow::graph {
 
@@ -37,17 +38,6 @@ int64_t units_of(const output& kernel, int64_t parts) {
 output affine(const scope& s, const output& x, const output& h,
               const output& kernel, const output& bias) {
   return bias_add(s, matmul(s, concat(s, {x, h}, 1), kernel), bias);
-}
-
-output int32_scalar(const scope& s, const char* hint, int64_t v) {
-  return detail::int_constant(s, hint, {v}, true, core::dtype::int32);
-}
-
-/// Dimension `d` of `x` as an int32 scalar: a constant where known.
-output dim_of(const scope& s, const output& x, int d) {
-  if (x.shape().known_rank() && x.shape().dim(d) >= 0)
-    return int32_scalar(s, "dim", x.shape().dim(d));
-  return reshape(s, slice(s, shape_of(s, x), {d}, {1}), std::vector<int64_t>{});
 }
 
 /// Zeros of [dims..., width], the leading dims given as int32 scalars.
@@ -204,8 +194,8 @@ rnn_result dynamic_rnn(const scope& scope_in, const rnn_cell& cell,
   }
   auto type = inputs.dtype();
   auto x = o.time_major ? inputs : transpose(s, inputs, {1, 0, 2});
-  auto steps = dim_of(s, x, 0);
-  auto batch = dim_of(s, x, 1);
+  auto steps = detail::dim_of(s, x, 0);
+  auto batch = detail::dim_of(s, x, 1);
   auto sizes = cell.state_sizes();
   auto state = initial_state;
   if (state.empty())
@@ -225,56 +215,35 @@ rnn_result dynamic_rnn(const scope& scope_in, const rnn_cell& cell,
       s, steps,
       cast(s, reduce_max(s, sequence_length, {0}), core::dtype::int32));
   tensor_array::options in_opts{type};
-  in_opts.element_shape
-    = core::shape{std::vector<int64_t>(in.dims().begin() + 1, in.dims().end())};
-  if (!o.time_major)
-    in_opts.element_shape = core::shape{in.dim(0), in.dim(2)};
+  in_opts.element_shape = detail::row_shape(x.shape());
   auto input_ta = tensor_array::make(s.sub("input"), steps, in_opts)
                     .unstack(s.sub("input"), x);
-  tensor_array::options out_opts{type};
-  out_opts.element_shape
-    = core::shape{in_opts.element_shape.dim(0), cell.output_size()};
-  auto output_ta = tensor_array::make(s.sub("output"), length, out_opts);
-  std::vector<output> vars{int32_scalar(s, "time", 0)};
-  vars.insert(vars.end(), state.begin(), state.end());
-  vars.push_back(output_ta.flow());
   auto n = state.size();
-  auto body = [&](const scope& b, const std::vector<output>& v) {
-    const auto& time = v[0];
-    std::vector<output> now(v.begin() + 1,
-                            v.begin() + 1 + static_cast<long>(n));
-    output out;
-    auto next = cell.step(b, input_ta.read(b, time), now, &out);
-    if (next.size() != n) {
-      b.record_error(core::invalid_argument_error(
-        "dynamic_rnn: the cell's step gave ", next.size(), " state parts, ",
-        "its state has ", n));
-      return std::vector<output>{};
-    }
-    if (sequence_length.valid()) {
-      // Past its length a sequence's output is zeros and its state stays.
-      auto done = greater_equal(b, time, sequence_length);
-      out = select(b, done, zeros_like(b, out), out);
-      for (size_t k = 0; k < n; ++k)
-        next[k] = select(b, done, now[k], next[k]);
-    }
-    std::vector<output> vars_next{add(b, time, int32_scalar(b, "one", 1))};
-    vars_next.insert(vars_next.end(), next.begin(), next.end());
-    vars_next.push_back(
-      output_ta.with_flow(v[1 + n]).write(b, time, out).flow());
-    return vars_next;
-  };
-  while_options wo;
-  wo.parallel_iterations = o.parallel_iterations;
-  auto outs = while_loop(
-    s.sub("while"),
-    [&](const scope& c, const std::vector<output>& v) {
-      return less(c, v[0], length);
-    },
-    body, vars, wo);
-  if (outs.size() != vars.size())
+  auto step
+    = [&](const scope& b, const output& time, const std::vector<output>& now) {
+        output out;
+        auto next = cell.step(b, input_ta.read(b, time), now, &out);
+        if (next.size() != n) {
+          b.record_error(core::invalid_argument_error(
+            "dynamic_rnn: the cell's step gave ", next.size(), " state parts, ",
+            "its state has ", n));
+          return std::vector<output>{};
+        }
+        if (sequence_length.valid()) {
+          // Past its length a sequence's output is zeros and its state stays.
+          auto done = greater_equal(b, time, sequence_length);
+          out = select(b, done, zeros_like(b, out), out);
+          for (size_t k = 0; k < n; ++k)
+            next[k] = select(b, done, now[k], next[k]);
+        }
+        next.push_back(out);
+        return next;
+      };
+  auto loop = detail::index_loop(s.sub("while"), length, 0, false, state,
+                                 {type}, o.parallel_iterations, step);
+  if (loop.carried.size() != n)
     return result;
-  auto stacked = output_ta.with_flow(outs[1 + n]).stack(s);
+  auto stacked = loop.results[0].stack(s);
   if (sequence_length.valid())
     stacked = concat(
       s,
@@ -282,8 +251,7 @@ rnn_result dynamic_rnn(const scope& scope_in, const rnn_cell& cell,
                          cell.output_size(), type)},
       0);
   result.outputs = o.time_major ? stacked : transpose(s, stacked, {1, 0, 2});
-  result.state.assign(outs.begin() + 1,
-                      outs.begin() + 1 + static_cast<long>(n));
+  result.state = std::move(loop.carried);
   return result;
 }
 

@@ -4,33 +4,17 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "builder_state.hpp"
 #include "builder_util.hpp"
+#include "sequence_loop.hpp"
 
 namespace actorflow::graph {
 
 namespace {
 
-output int32_scalar(const scope& s, const char* hint, int64_t v) {
-  return detail::int_constant(s, hint, {v}, true, core::dtype::int32);
-}
+using detail::int32_scalar;
 
 /// [0, n) as an int32 vector.
 output indices_to(const scope& s, const output& n) {
   return range(s, int32_scalar(s, "start", 0), n, int32_scalar(s, "delta", 1));
-}
-
-/// The first dimension of `x`, an int32 scalar.
-output rows_of(const scope& s, const output& x) {
-  if (x.shape().known_rank() && x.shape().rank() > 0 && x.shape().dim(0) >= 0)
-    return int32_scalar(s, "rows", x.shape().dim(0));
-  return reshape(s, slice(s, shape_of(s, x), {0}, {1}), std::vector<int64_t>{});
-}
-
-/// Dimensions 1.. of `s`, or unknown.
-core::shape row_shape(const core::shape& s) {
-  if (!s.known_rank() || s.rank() == 0)
-    return core::shape::unknown();
-  return core::shape{
-    std::vector<int64_t>(s.dims().begin() + 1, s.dims().end())};
 }
 
 } // namespace
@@ -147,7 +131,7 @@ output tensor_array::stack(const scope& s) const {
 
 tensor_array tensor_array::scatter(const scope& s, const output& indices,
                                    const output& value) const {
-  learn_shape(s, row_shape(value.shape()));
+  learn_shape(s, detail::row_shape(value.shape()));
   return with_flow(detail::first(
     on(s).add_node("TensorArrayScatterV3", "TensorArrayScatter",
                    {handle_, indices, value, flow_}, {{"T", value.dtype()}})));
@@ -155,14 +139,15 @@ tensor_array tensor_array::scatter(const scope& s, const output& indices,
 
 tensor_array tensor_array::unstack(const scope& s, const output& value) const {
   auto at = s.sub("TensorArrayUnstack");
-  return scatter(at, indices_to(at, rows_of(at, value)), value);
+  return scatter(at, indices_to(at, detail::dim_of(at, value, 0)), value);
 }
 
 output tensor_array::concat(const scope& s) const {
   auto element = element_shape();
-  return detail::first(on(s).add_node(
-    "TensorArrayConcatV3", "TensorArrayConcat", {handle_, flow_},
-    {{"dtype", dtype()}, {"element_shape_except0", row_shape(element)}}));
+  return detail::first(
+    on(s).add_node("TensorArrayConcatV3", "TensorArrayConcat", {handle_, flow_},
+                   {{"dtype", dtype()},
+                    {"element_shape_except0", detail::row_shape(element)}}));
 }
 
 tensor_array tensor_array::split(const scope& s, const output& value,

@@ -422,3 +422,26 @@ TEST_F(tensor_arrays, gradients_through_nested_loops_match_differences) {
               wt, grads[1], [&](const tensor& v) { return loss_at(xt, v); }),
             1e-8);
 }
+
+TEST_F(tensor_arrays, reads_of_one_index_add_up_in_the_gradient_array) {
+  // Index 0 read twice (clear_after_read off): both reads' gradients are
+  // written to index 0 of the gradient array, which adds them (TensorFlow's
+  // multiple_writes_aggregate), so d/dx = 3 + 5 per element.
+  graph::scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, {2});
+  tensor_array::options o{dtype::float64};
+  o.clear_after_read = false;
+  auto ta = tensor_array::make(s, 1, o).write(s, i32(s, 0), x);
+  auto a = ta.read(s.sub("a"), i32(s, 0));
+  auto b = ta.read(s.sub("b"), i32(s, 0));
+  auto loss = graph::reduce_sum(
+    s, graph::mul(s, a, graph::constant(s, 3.0, dtype::float64))
+         + graph::mul(s, b, graph::constant(s, 5.0, dtype::float64)),
+    {0});
+  auto g = graph::gradients(s, {loss}, {x});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto out = run_ok(s, {{x.name(), tensor::from_vector<double>({2}, {1, 2})}},
+                    {*g.at(0)});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0], tensor::from_vector<double>({2}, {8, 8}));
+}
