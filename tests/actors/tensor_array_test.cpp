@@ -435,8 +435,9 @@ TEST_F(tensor_arrays, reads_of_one_index_add_up_in_the_gradient_array) {
   auto a = ta.read(s.sub("a"), i32(s, 0));
   auto b = ta.read(s.sub("b"), i32(s, 0));
   auto loss = graph::reduce_sum(
-    s, graph::mul(s, a, graph::constant(s, 3.0, dtype::float64))
-         + graph::mul(s, b, graph::constant(s, 5.0, dtype::float64)),
+    s,
+    graph::mul(s, a, graph::constant(s, 3.0, dtype::float64))
+      + graph::mul(s, b, graph::constant(s, 5.0, dtype::float64)),
     {0});
   auto g = graph::gradients(s, {loss}, {x});
   ASSERT_TRUE(s.ok()) << s.status().to_string();
