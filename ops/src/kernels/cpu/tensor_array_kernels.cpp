@@ -20,18 +20,15 @@ core::status handle_of(const core::tensor& h, const std::string** out) {
   return core::status::ok();
 }
 
-/// Reads `t` (an int32/int64 vector or scalar) as indices.
+/// Reads `t` (an int32/int64 vector or scalar) as indices, after checking
+/// it is one (read_ints does not).
 core::status int_list(const core::tensor& t, const char* what,
                       std::vector<int64_t>* out) {
   if (t.shape().rank() > 1
       || (t.dtype() != core::dtype::int32 && t.dtype() != core::dtype::int64))
     return core::invalid_argument_error(what, " must be an int vector, got ",
                                         t.debug_string(2));
-  out->resize(static_cast<size_t>(t.num_elements()));
-  for (int64_t i = 0; i < t.num_elements(); ++i)
-    (*out)[static_cast<size_t>(i)] = t.dtype() == core::dtype::int32
-                                       ? t.data<int32_t>()[i]
-                                       : t.data<int64_t>()[i];
+  *out = read_ints(t);
   return core::status::ok();
 }
 
