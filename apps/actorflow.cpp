@@ -15,6 +15,7 @@
 #include "graph_show.hpp"
 #include "op_list.hpp"
 #include "run.hpp"
+#include "sample.hpp"
 #include "train.hpp"
 #include "worker.hpp"
 
@@ -81,7 +82,12 @@ int run(int argc, char** argv) {
     "train", "Train a classifier on a dataset through an input queue, with "
              "a checkpoint and the test accuracy after each epoch; the last "
              "line is JSON");
-  train_cmd->add_option("dataset", train.dataset, "fashion-mnist")->required();
+  train_cmd
+    ->add_option("dataset", train.dataset,
+                 "fashion-mnist (a classifier), or char-rnn (a "
+                 "character-level language model on text)")
+    ->required()
+    ->check(CLI::IsMember({"fashion-mnist", "char-rnn"}));
   train_cmd->add_option("--data-dir", train.data_dir,
                         "Where the dataset's .gz files are (default: "
                         "/usr/share/datasets/fashion-mnist)");
@@ -122,7 +128,8 @@ int run(int argc, char** argv) {
     ->capture_default_str();
   train_cmd
     ->add_option("--checkpoint-dir", train.checkpoint_dir,
-                 "Checkpoints go to <dir>/fashion-mnist-<model>")
+                 "Checkpoints go to <dir>/fashion-mnist-<model> "
+                 "(char-rnn: <dir>/char-rnn)")
     ->capture_default_str();
   train_cmd->add_option("--keep", train.keep, "Checkpoints to keep")
     ->capture_default_str()
@@ -178,6 +185,67 @@ int run(int argc, char** argv) {
                "gradient applied once per step (default: each worker applies "
                "its own, asynchronously)")
     ->needs(cluster_opt);
+  auto* text = train_cmd->add_option_group(
+    "char-rnn", "The language model and its text (train char-rnn; its "
+                "defaults: --optimizer adam --lr 0.002 --batch 32 --epochs "
+                "1)");
+  text->add_option("--data", train.char_rnn.data,
+                   "A text file or folder: one sequence per fortune "
+                   "(between % lines) or paragraph (default: Debian's "
+                   "fortunes, /usr/share/games/fortunes)");
+  text->add_option("--cell", train.char_rnn.cell, "The recurrent cell")
+    ->capture_default_str()
+    ->check(CLI::IsMember({"lstm", "gru"}));
+  text->add_option("--layers", train.char_rnn.layers, "Recurrent layers")
+    ->capture_default_str()
+    ->check(int_range(1, 16));
+  text->add_option("--units", train.char_rnn.units, "Units of each layer")
+    ->capture_default_str()
+    ->check(int_range(1, 1 << 16));
+  text
+    ->add_option("--embed", train.char_rnn.embed,
+                 "Width of a character's embedding")
+    ->capture_default_str()
+    ->check(int_range(1, 1 << 16));
+  text
+    ->add_option("--max-len", train.char_rnn.max_len,
+                 "Longer sequences are cut into windows of this many "
+                 "characters")
+    ->capture_default_str()
+    ->check(int_range(1, 1 << 20));
+  text
+    ->add_option("--held-out-every", train.char_rnn.held_out_every,
+                 "Every n-th sequence is held out for the perplexity")
+    ->capture_default_str()
+    ->check(int_range(2, 1'000'000));
+  text
+    ->add_option("--clip-norm", train.char_rnn.clip_norm,
+                 "Clip the gradients to this global norm (0: do not)")
+    ->capture_default_str()
+    ->check(CLI::NonNegativeNumber);
+  sample_options sample;
+  auto* sample_cmd = app.add_subcommand(
+    "sample", "Print text a char-RNN trained by `actorflow train char-rnn` "
+              "generates after a prime, from its newest checkpoint");
+  sample_cmd
+    ->add_option("--checkpoint-dir", sample.checkpoint_dir,
+                 "What train char-rnn's --checkpoint-dir was")
+    ->capture_default_str();
+  sample_cmd->add_option("--prime", sample.prime, "The text to start from")
+    ->capture_default_str();
+  sample_cmd->add_option("--length", sample.length, "Characters to generate")
+    ->capture_default_str()
+    ->check(int_range(0, 1'000'000));
+  sample_cmd
+    ->add_option("--temperature", sample.temperature,
+                 "Below 1: likelier characters; above 1: more varied ones")
+    ->capture_default_str()
+    ->check(finite_positive());
+  sample_cmd
+    ->add_option("--seed", sample.seed,
+                 "Seed of the sampling (0: another each run)")
+    ->capture_default_str();
+  add_threads_option(sample_cmd, &sample.threads);
   worker_options worker;
   auto* worker_cmd = app.add_subcommand(
     "worker", "Serve one task of a cluster file: publish this process's "
@@ -262,8 +330,35 @@ int run(int argc, char** argv) {
     return run_demo(demo);
   if (ops_cmd->parsed())
     return list_ops(list);
-  if (train_cmd->parsed())
+  if (train_cmd->parsed()) {
+    // Flags of the other dataset's model are an error, not ignored.
+    auto text_flags
+      = {"--data",  "--cell",    "--layers",         "--units",
+         "--embed", "--max-len", "--held-out-every", "--clip-norm"};
+    auto image_flags = {"--data-dir", "--model", "--hidden",
+                        "--cluster",  "--sync",  "--restore-what-fits"};
+    for (const auto* flag :
+         train.dataset == "char-rnn" ? image_flags : text_flags)
+      if (train_cmd->count(flag) > 0) {
+        std::fprintf(stderr, "actorflow train: %s is not for %s\n", flag,
+                     train.dataset.c_str());
+        return EXIT_FAILURE;
+      }
+    if (train.dataset == "char-rnn") {
+      // Its own defaults where the flags are silent.
+      if (train_cmd->count("--optimizer") == 0)
+        train.optimizer = "adam";
+      if (train_cmd->count("--lr") == 0)
+        train.learning_rate = 0.002;
+      if (train_cmd->count("--batch") == 0)
+        train.batch = 32;
+      if (train_cmd->count("--epochs") == 0)
+        train.epochs = 1;
+    }
     return run_train(train);
+  }
+  if (sample_cmd->parsed())
+    return run_sample(sample);
   if (up_cmd->parsed())
     return run_cluster_up(up);
   if (worker_cmd->parsed())

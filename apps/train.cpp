@@ -16,6 +16,8 @@
 #include "actorflow/devices/gpu.hpp"
 #include "actorflow/net/summary_writer.hpp"
 #include "fashion_training.hpp"
+#include "progress_line.hpp"
+#include "step_tracer.hpp"
 
 namespace actorflow::apps {
 
@@ -32,69 +34,32 @@ double seconds_since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
 }
 
-std::string clock_text(double seconds) {
-  auto s = static_cast<long>(std::lround(std::max(0.0, seconds)));
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
-  return buf;
-}
-
-/// The progress of an epoch: one line redrawn at most ten times a second on
-/// a terminal, else a line per tenth of the epoch (logs, CI).
-class progress_line {
-public:
-  progress_line(bool enabled, bool terminal)
-    : enabled_(enabled), terminal_(terminal) {
-    // nop
-  }
-
-  void show(int epoch, int epochs, int64_t step, int64_t steps, double loss,
-            double samples_per_s, double eta_s) {
-    if (!enabled_)
-      return;
-    if (terminal_) {
-      if (step != steps && seconds_since(last_) < 0.1)
-        return;
-    } else if ((step * 10) / steps == ((step - 1) * 10) / steps) {
-      return; // not a new tenth
-    }
-    last_ = clock_type::now();
-    constexpr int width = 30;
-    auto filled = static_cast<int>(width * step / std::max<int64_t>(steps, 1));
-    std::string bar(static_cast<size_t>(filled), '=');
-    if (filled < width)
-      bar += '>' + std::string(static_cast<size_t>(width - filled - 1), ' ');
-    std::fprintf(stderr,
-                 "%sepoch %d/%d [%s] %lld/%lld loss %.4f  %.0f samples/s  "
-                 "ETA %s%s",
-                 terminal_ ? "\r" : "", epoch, epochs, bar.c_str(),
-                 static_cast<long long>(step), static_cast<long long>(steps),
-                 loss, samples_per_s, clock_text(eta_s).c_str(),
-                 terminal_ ? " " : "\n");
-    std::fflush(stderr);
-  }
-
-  void end_line() {
-    if (enabled_ && terminal_)
-      std::fputc('\n', stderr);
-  }
-
-private:
-  bool enabled_;
-  bool terminal_;
-  clock_type::time_point last_ = clock_type::now();
-};
-
 } // namespace
 
 int train_fail(const std::string& what) {
   return fail(what);
 }
 
+std::string engine_options_from(const train_options& o,
+                                actors::engine_options* eo) {
+  if (o.threads > 0) {
+    eo->threads_per_device = o.threads;
+    eo->scheduler_threads = o.threads;
+  }
+  if (o.device == "gpu") {
+    if (devices::visible_gpus() == 0)
+      return devices::cuda_enabled()
+               ? "--device gpu: no GPU is visible to CUDA"
+               : "--device gpu: this actorflow was built without CUDA "
+                 "(configure with nvcc on PATH)";
+    eo->default_device = "gpu:0";
+  }
+  return {};
+}
+
 std::string training_options_from(const train_options& o, training_options* t) {
   if (o.dataset != "fashion-mnist")
-    return "unknown dataset '" + o.dataset
-           + "' (the one dataset is fashion-mnist)";
+    return "unknown dataset '" + o.dataset + "' (fashion-mnist or char-rnn)";
   if (o.restore_what_fits && !o.resume)
     return "--restore-what-fits goes with --resume";
   t->batch = o.batch;
@@ -162,65 +127,6 @@ core::status restore_for_resume(const train_options& o,
   return core::status::ok();
 }
 
-namespace {
-
-/// Traces the training steps `--trace-steps` asks for and writes their
-/// Chrome trace once the last of them ran.
-class step_tracer {
-public:
-  explicit step_tracer(const train_options& o)
-    : path_(o.trace), first_(o.trace_steps.first), end_(o.trace_steps.second) {
-  }
-
-  /// The options of training step `step`'s runs.
-  actors::run_options options(int64_t step) const {
-    actors::run_options ro;
-    if (traces(step))
-      ro.trace = actors::trace_level::full;
-    return ro;
-  }
-
-  /// Keeps what a run of step `step` recorded.
-  void add(int64_t step, actors::run_metadata& md) {
-    if (traces(step))
-      trace_.add(std::move(md.stats));
-  }
-
-  /// Training step `step` is done: writes the trace after the last one.
-  core::status step_done(int64_t step) {
-    if (!traces(step) || step + 1 != end_)
-      return core::status::ok();
-    ACTORFLOW_RETURN_IF_ERROR(trace_.write(path_));
-    std::fprintf(stderr, "\ntrace of steps %lld..%lld written to %s\n",
-                 static_cast<long long>(first_),
-                 static_cast<long long>(end_ - 1), path_.c_str());
-    return core::status::ok();
-  }
-
-  /// Says so when the run ended before the steps to trace.
-  void warn_if_untraced(int64_t steps_run) const {
-    if (!path_.empty() && steps_run < end_)
-      std::fprintf(stderr,
-                   "no trace written: the run ended at step %lld, before "
-                   "--trace-steps %lld:%lld did\n",
-                   static_cast<long long>(steps_run),
-                   static_cast<long long>(first_),
-                   static_cast<long long>(end_));
-  }
-
-private:
-  bool traces(int64_t step) const {
-    return !path_.empty() && step >= first_ && step < end_;
-  }
-
-  std::string path_;
-  int64_t first_;
-  int64_t end_;
-  actors::chrome_trace trace_;
-};
-
-} // namespace
-
 /// An epoch's end in TensorBoard: the test accuracy and the epoch's
 /// samples per second, at global step `step`.
 core::status log_epoch(net::summary_writer& w, int64_t step, double accuracy,
@@ -248,7 +154,7 @@ int train_epochs(actors::session& sess, const fashion_training& g,
     return st;
   };
   progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0};
-  step_tracer tracer{o};
+  step_tracer tracer{o.trace, o.trace_steps};
   std::unique_ptr<net::summary_writer> summaries;
   if (!o.logdir.empty()) {
     auto st = net::summary_writer::open(o.logdir, &summaries);
@@ -350,6 +256,8 @@ int train_epochs(actors::session& sess, const fashion_training& g,
 }
 
 int run_train(const train_options& o) {
+  if (o.dataset == "char-rnn")
+    return run_train_char_rnn(o);
   training_options t;
   if (auto err = training_options_from(o, &t); !err.empty())
     return fail(err);
@@ -358,18 +266,8 @@ int run_train(const train_options& o) {
   if (!o.cluster.empty())
     return run_train_task(o, t);
   actors::engine_options eo;
-  if (o.threads > 0) {
-    eo.threads_per_device = o.threads;
-    eo.scheduler_threads = o.threads;
-  }
-  if (o.device == "gpu") {
-    if (devices::visible_gpus() == 0)
-      return fail(devices::cuda_enabled()
-                    ? "--device gpu: no GPU is visible to CUDA"
-                    : "--device gpu: this actorflow was built without CUDA "
-                      "(configure with nvcc on PATH)");
-    eo.default_device = "gpu:0";
-  }
+  if (auto err = engine_options_from(o, &eo); !err.empty())
+    return fail(err);
   actors::engine e{eo};
   if (!e.init_status().is_ok())
     return fail(e.init_status().to_string());

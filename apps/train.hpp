@@ -11,6 +11,22 @@
 
 namespace actorflow::apps {
 
+/// The model and text of `actorflow train char-rnn`.
+struct char_rnn_options {
+  /// A text file or folder; empty: Debian's fortunes.
+  std::string data;
+  std::string cell = "lstm";
+  int layers = 1;
+  int64_t units = 256;
+  int64_t embed = 64;
+  /// Sequences longer than this are cut into windows of it.
+  int64_t max_len = 100;
+  /// Every n-th sequence is held out for the perplexity.
+  int held_out_every = 20;
+  /// The gradients' global norm is clipped to this (0: not clipped).
+  double clip_norm = 5;
+};
+
 /// Options of `actorflow train`.
 struct train_options {
   std::string dataset = "fashion-mnist";
@@ -50,6 +66,8 @@ struct train_options {
   int summary_every = 100;
   /// The graph passes every run signature gets (`--graph-passes`).
   graph::pass_selection passes;
+  /// With dataset "char-rnn".
+  char_rnn_options char_rnn;
 };
 
 /// Trains a classifier on Fashion-MNIST through an input queue, with a
@@ -61,6 +79,11 @@ int run_train(const train_options& options);
 
 /// Prints `actorflow train: <what>`; returns the exit code 1.
 int train_fail(const std::string& what);
+
+/// The engine's threads and default device as `o` asks; an error message,
+/// or empty.
+std::string engine_options_from(const train_options& o,
+                                actors::engine_options* eo);
 
 /// The model and optimizer `o` asks for; an error message, or empty.
 std::string training_options_from(const train_options& o, training_options* t);
@@ -85,6 +108,11 @@ int train_epochs(actors::session& sess, const fashion_training& g,
                  int64_t steps_per_epoch, int64_t step,
                  actors::checkpoint_manager* checkpoints,
                  const std::string& after_step = {});
+
+/// `actorflow train char-rnn` (train_char_rnn.cpp): a character-level
+/// language model on text, with a progress line, the held-out perplexity
+/// and a checkpoint after each epoch; prints one JSON line at the end.
+int run_train_char_rnn(const train_options& o);
 
 /// `actorflow train --cluster F --task T` (train_cluster.cpp).
 int run_train_task(const train_options& o, const training_options& t);

@@ -34,6 +34,19 @@ expect_refused("--trace-steps FIRST:END needs END > FIRST"
                train fashion-mnist --trace /tmp/t.json --trace-steps 5:5)
 expect_refused("--trace-steps: 2 required"
                train fashion-mnist --trace /tmp/t.json --trace-steps 5)
+expect_refused("dataset: imagenet not in" train imagenet)
+expect_refused("--cell: rnn not in" train char-rnn --cell rnn)
+expect_refused("--layers: value 0 is not in" train char-rnn --layers 0)
+expect_refused("--units is not for fashion-mnist" train fashion-mnist --units 8)
+expect_refused("--hidden is not for char-rnn" train char-rnn --hidden 8)
+expect_refused("--cluster is not for char-rnn"
+               train char-rnn --cluster ${CLI} --task worker:0)
+expect_refused("no text file or folder at '/nonexistent'"
+               train char-rnn --data /nonexistent)
+expect_refused("--temperature: value 0 is not a finite number > 0"
+               sample --temperature 0)
+expect_refused("--prime: 1 required"
+               sample --prime "")
 expect_refused("--graph-passes: unknown graph pass 'fuse'"
                train fashion-mnist --graph-passes cse,fuse)
 expect_refused("graph show: .*not a valid Cap.n Proto graph"

@@ -1,0 +1,146 @@
+#include "char_rnn_model.hpp"
+
+#include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "actorflow/graph/array_ops.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
+
+namespace actorflow::apps {
+
+using core::dtype;
+
+namespace {
+
+/// A variable of `dims` uniform in [-bound, bound).
+graph::output uniform_variable(const graph::scope& s,
+                               const std::vector<int64_t>& dims, double bound,
+                               graph::seeds seed) {
+  auto u = graph::random_uniform(s.sub("init"), dims, dtype::float32, seed);
+  return graph::variable(
+    s, graph::sub(s, graph::mul(s, u, graph::constant(s, 2 * bound)),
+                  graph::constant(s, bound)));
+}
+
+} // namespace
+
+core::status save_char_rnn_config(const std::string& dir,
+                                  const char_rnn_config& config,
+                                  const char_vocabulary& vocab) {
+  nlohmann::ordered_json j{{"cell", config.cell},
+                           {"layers", config.layers},
+                           {"units", config.units},
+                           {"embed", config.embed},
+                           {"vocabulary", vocab.bytes()}};
+  auto path = dir + "/" + char_rnn_config_file;
+  std::ofstream out{path};
+  out << j.dump(1) << '\n';
+  if (!out)
+    return core::status{core::errc::internal, "cannot write " + path};
+  return core::status::ok();
+}
+
+core::status load_char_rnn_config(const std::string& dir,
+                                  char_rnn_config* config,
+                                  char_vocabulary* vocab) {
+  auto path = dir + "/" + char_rnn_config_file;
+  std::ifstream in{path};
+  if (!in)
+    return core::status{core::errc::not_found,
+                        "no " + path + ": not a char-rnn checkpoint directory"};
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  try {
+    config->cell = j.at("cell").get<std::string>();
+    config->layers = j.at("layers").get<int>();
+    config->units = j.at("units").get<int64_t>();
+    config->embed = j.at("embed").get<int64_t>();
+    auto bytes = j.at("vocabulary").get<std::vector<uint8_t>>();
+    *vocab = char_vocabulary{bytes};
+    config->vocab = vocab->size();
+  } catch (const nlohmann::json::exception& e) {
+    return core::status{core::errc::data_loss,
+                        path + " is damaged: " + e.what()};
+  }
+  if ((config->cell != "lstm" && config->cell != "gru") || config->layers < 1
+      || config->units < 1 || config->embed < 1 || config->vocab < 1)
+    return core::status{core::errc::data_loss,
+                        path
+                          + " is damaged: a cell, layers, units, embed or "
+                            "vocabulary out of range"};
+  return core::status::ok();
+}
+
+char_rnn_model::char_rnn_model(const graph::scope& s,
+                               const char_rnn_config& config)
+  : config_(config) {
+  const auto& c = config_;
+  embedding_ = uniform_variable(s.sub("embedding"), {c.vocab, c.embed}, 1.0,
+                                {c.seed, 1});
+  auto depth = c.embed;
+  for (int layer = 0; layer < c.layers; ++layer) {
+    auto ls = s.sub(c.cell + "_" + std::to_string(layer + 1));
+    graph::seeds seed{c.seed, 2 + layer};
+    if (c.cell == "gru")
+      cells_.push_back(std::make_unique<graph::gru_cell>(
+        graph::gru_cell::make(ls, depth, c.units, dtype::float32, seed)));
+    else
+      cells_.push_back(std::make_unique<graph::lstm_cell>(
+        graph::lstm_cell::make(ls, depth, c.units, dtype::float32, seed)));
+    depth = c.units;
+  }
+  auto bound = std::sqrt(6.0 / static_cast<double>(c.units + c.vocab));
+  weights_ = uniform_variable(s.sub("softmax_weights"), {c.units, c.vocab},
+                              bound, {c.seed, 2 + c.layers});
+  bias_ = graph::variable(s.sub("softmax_bias"),
+                          graph::zeros(s, {c.vocab}, dtype::float32));
+}
+
+char_rnn_model::result
+char_rnn_model::forward(const graph::scope& s, const graph::output& inputs,
+                        const graph::output& lengths,
+                        const std::vector<graph::output>& initial_state) const {
+  result r;
+  auto h = graph::gather(s, embedding_, inputs); // [batch, steps, embed]
+  size_t part = 0;
+  for (size_t layer = 0; layer < cells_.size(); ++layer) {
+    const auto& cell = *cells_[layer];
+    auto parts = cell.state_sizes().size();
+    std::vector<graph::output> initial;
+    if (!initial_state.empty())
+      initial.assign(initial_state.begin() + static_cast<std::ptrdiff_t>(part),
+                     initial_state.begin()
+                       + static_cast<std::ptrdiff_t>(part + parts));
+    part += parts;
+    auto rnn = graph::dynamic_rnn(s.sub("layer_" + std::to_string(layer + 1)),
+                                  cell, h, lengths, initial);
+    h = rnn.outputs;
+    r.state.insert(r.state.end(), rnn.state.begin(), rnn.state.end());
+  }
+  auto flat = graph::reshape(s, h, std::vector<int64_t>{-1, config_.units});
+  r.logits = graph::bias_add(s, graph::matmul(s, flat, weights_), bias_);
+  return r;
+}
+
+std::vector<int64_t> char_rnn_model::state_sizes() const {
+  std::vector<int64_t> sizes;
+  for (const auto& cell : cells_)
+    for (auto w : cell->state_sizes())
+      sizes.push_back(w);
+  return sizes;
+}
+
+std::vector<graph::output> char_rnn_model::variables() const {
+  std::vector<graph::output> vars{embedding_};
+  for (const auto& cell : cells_)
+    for (const auto& w : cell->weights())
+      vars.push_back(w);
+  vars.push_back(weights_);
+  vars.push_back(bias_);
+  return vars;
+}
+
+} // namespace actorflow::apps

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+
+#include "actorflow/graph/io_ops.hpp"
+#include "actorflow/graph/scope.hpp"
+#include "actorflow/graph/training_ops.hpp"
+#include "char_rnn_model.hpp"
+
+namespace actorflow::apps {
+
+/// The graph that trains a char_rnn_model on fed batches (text_batch):
+///
+/// - `inputs`, `targets` (int32 [batch, steps]) and `lengths` (int32
+///   [batch]) are placeholders;
+/// - `loss` is the batch's mean cross entropy over its real characters
+///   (masked past each sequence's length), `loss_sum` their sum (for the
+///   perplexity of held-out text, summed over batches);
+/// - `train` runs one step of the optimizer on the gradients clipped to a
+///   global norm of `clip_norm` (none for 0), and advances `global_step`;
+/// - `saver` saves and restores every variable (the optimizer's slots and
+///   the global step too, so a resumed run goes on where it was).
+struct char_rnn_training {
+  char_rnn_training(const graph::scope& s, const char_rnn_config& config,
+                    const graph::optimizer& optimizer, double clip_norm);
+
+  graph::scope scope;
+  char_rnn_model model;
+  std::string inputs, targets, lengths;
+  std::string loss, loss_sum, train, global_step, init;
+  graph::saver saver;
+};
+
+} // namespace actorflow::apps
