@@ -38,7 +38,9 @@ public:
         }
         std::string recv;
         core::input_ref r{src.name, e.control() ? 0 : e.port, e.control()};
-        auto frame = info_.node_frame[static_cast<size_t>(e.src)];
+        // The value lives in the consumer's frame: an Enter's output is
+        // inside the loop the Enter itself is outside of.
+        auto frame = info_.node_frame[i];
         ACTORFLOW_RETURN_IF_ERROR(transfer(src, r, node.device, frame, &recv));
         copy.inputs.push_back(r.control ? "^" + recv : recv);
       }
@@ -60,6 +62,15 @@ private:
       *recv = i->second;
       return core::status::ok();
     }
+    // A value entered into a loop as a constant is sent once per iteration:
+    // the control loop of its frame on its device triggers the Send (as
+    // every node in a loop must be reached from the loop).
+    std::string trigger;
+    if (frame != 0 && flow_role_of(src.op) == flow_role::enter) {
+      auto c = src.attrs.find("is_constant");
+      if (c != src.attrs.end() && std::get<bool>(c->second))
+        ACTORFLOW_RETURN_IF_ERROR(control_loop(frame, src.device, &trigger));
+    }
     auto& src_part = parts_[src.device];
     auto& dst_part = parts_[dst_device];
     auto id = std::to_string(next_id_++);
@@ -74,6 +85,8 @@ private:
       dummy.op = "Const";
       dummy.device = src.device;
       dummy.inputs = {"^" + src.name};
+      if (!trigger.empty())
+        dummy.inputs.push_back("^" + trigger);
       dummy.attrs = {{"value", core::tensor{core::dtype::float32, {0}}},
                      {"dtype", core::dtype::float32}};
       sent = dummy.name;
@@ -93,6 +106,8 @@ private:
     send.op = ops::runtime_op::send;
     send.device = src.device;
     send.inputs = {sent};
+    if (!trigger.empty())
+      send.inputs.push_back("^" + trigger);
     send.attrs = attrs;
     ACTORFLOW_RETURN_IF_ERROR(src_part.add(std::move(send)));
     core::node_def rv;

@@ -259,6 +259,59 @@ TEST_F(passes, a_loop_across_devices_gets_a_control_loop_per_device) {
   (void)outs;
 }
 
+// A variable on one device read inside a loop on the other (as
+// place_replica puts variables on the parameter server): its Enter takes
+// it by reference and stays with it, and the value the Enter sends lives
+// inside the loop, so its Recv hangs off the other device's control loop
+// rather than sitting in the root frame; the Send is triggered by the
+// control loop on the variable's device.
+TEST_F(passes, a_variable_entered_on_another_device_is_received_inside_a_loop) {
+  graph::scope s;
+  auto other = devs.all()[1]->name();
+  auto w
+    = graph::variable(s.sub("w").with_device(other), graph::constant(s, 2.0));
+  auto outs = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 5.0));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      return std::vector<graph::output>{graph::add(b, v[0], w)};
+    },
+    {graph::constant(s, 0.0)});
+  auto parts = partitioned(s);
+  ASSERT_EQ(parts.size(), 2u);
+  const auto& here = parts[devs.all()[0]->name()];
+  std::string merge;
+  for (const auto& n : here.nodes())
+    if (n.name.rfind("_cloop_", 0) == 0 && n.op == "Merge")
+      merge = n.name;
+  ASSERT_FALSE(merge.empty()) << "no control loop on cpu:0";
+  int recvs = 0;
+  for (const auto& n : here.nodes())
+    if (n.op == "_Recv") {
+      ++recvs;
+      EXPECT_EQ(n.inputs, std::vector<std::string>{"^" + merge}) << n.name;
+    }
+  EXPECT_EQ(recvs, 1);
+  // The Send of the loop constant runs once per iteration too: its own
+  // device's control loop triggers it.
+  const auto& there = parts[other];
+  std::string there_merge;
+  for (const auto& n : there.nodes())
+    if (n.name.rfind("_cloop_", 0) == 0 && n.op == "Merge")
+      there_merge = n.name;
+  ASSERT_FALSE(there_merge.empty()) << "no control loop on cpu:1";
+  int sends = 0;
+  for (const auto& n : there.nodes())
+    if (n.op == "_Send" && n.inputs[0].rfind("while/Enter", 0) == 0) {
+      ++sends;
+      EXPECT_EQ(n.inputs.back(), "^" + there_merge) << n.name;
+    }
+  EXPECT_EQ(sends, 1);
+  (void)outs;
+}
+
 // A fed placeholder on one CPU, a loop on the other: two partitions joined
 // by Send/Recv pairs, each with the dtypes validation would give it, the
 // feed's dtype and shape, and every node's device.
