@@ -335,8 +335,8 @@ int run(int argc, char** argv) {
     auto text_flags
       = {"--data",  "--cell",    "--layers",         "--units",
          "--embed", "--max-len", "--held-out-every", "--clip-norm"};
-    auto image_flags = {"--data-dir", "--model", "--hidden",
-                        "--cluster",  "--sync",  "--restore-what-fits"};
+    auto image_flags
+      = {"--data-dir", "--model", "--hidden", "--restore-what-fits"};
     for (const auto* flag :
          train.dataset == "char-rnn" ? image_flags : text_flags)
       if (train_cmd->count(flag) > 0) {

@@ -5,6 +5,7 @@
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
+#include "sync_replicas.hpp"
 
 namespace actorflow::apps {
 
@@ -35,8 +36,7 @@ void clip_by_global_norm(const graph::scope& s,
 
 char_rnn_training::char_rnn_training(const graph::scope& s,
                                      const char_rnn_config& config,
-                                     const graph::optimizer& optimizer,
-                                     double clip_norm)
+                                     const char_rnn_training_options& options)
   : scope(s), model(s.sub("model"), config) {
   auto in = s.sub("input");
   auto x = graph::placeholder(in.sub("inputs"), dtype::int32, {-1, -1});
@@ -75,19 +75,27 @@ char_rnn_training::char_rnn_training(const graph::scope& s,
   auto vars = model.variables();
   auto t = s.sub("train");
   auto grads = graph::gradients(t, {mean}, vars);
-  if (clip_norm > 0)
-    clip_by_global_norm(t.sub("clip"), grads, clip_norm);
-  auto update = graph::apply_gradients(t, grads, vars, optimizer);
+  if (options.clip_norm > 0)
+    clip_by_global_norm(t.sub("clip"), grads, options.clip_norm);
   auto step = graph::variable(s.sub("global_step"),
                               graph::constant(s, 0.0, dtype::int64));
-  train
-    = graph::assign_add(s.with_control_dependencies({update}).sub("advance"),
-                        step, graph::constant(s, 1.0, dtype::int64))
-        .node_name();
+  if (options.sync_replicas > 0) {
+    auto ops = sync_replicas(s, grads, vars, step, options.sync_replicas,
+                             options.sync_device, options.optimizer);
+    train = ops.train;
+    sync_apply = ops.apply;
+    sync_wait = ops.wait;
+  } else {
+    auto update = graph::apply_gradients(t, grads, vars, options.optimizer);
+    train
+      = graph::assign_add(s.with_control_dependencies({update}).sub("advance"),
+                          step, graph::constant(s, 1.0, dtype::int64))
+          .node_name();
+  }
   global_step = graph::identity(s.sub("read_step"), step).name();
   std::vector<std::pair<std::string, graph::output>> saved;
   for (const auto& node : s.graph_def().nodes())
-    if (node.op == "VariableV2")
+    if (node.op == "VariableV2" && node.name.rfind("sync_replicas/", 0) != 0)
       saved.emplace_back(node.name, s.output_of(node.name));
   saver = graph::make_saver(s.sub("saver"), saved);
   init = s.initializer().name;

@@ -9,6 +9,7 @@
 #include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "actorflow/graph/training_ops.hpp"
+#include "sync_replicas.hpp"
 
 namespace actorflow::apps {
 
@@ -64,7 +65,13 @@ fashion_training::fashion_training(const graph::scope& s,
   auto step = graph::variable(s.sub("global_step"),
                               graph::constant(s, 0.0, dtype::int64));
   if (options.sync_replicas > 0) {
-    sync_replicas(s, mean_loss, model.variables(), step, options);
+    auto vars = model.variables();
+    auto ops = apps::sync_replicas(
+      s, graph::gradients(s.sub("train"), {mean_loss}, vars), vars, step,
+      options.sync_replicas, options.sync_device, options.optimizer);
+    train = ops.train;
+    sync_apply = ops.apply;
+    sync_wait = ops.wait;
   } else {
     auto update = graph::minimize(s.sub("train"), mean_loss, model.variables(),
                                   options.optimizer);
@@ -103,77 +110,6 @@ fashion_training::fashion_training(const graph::scope& s,
       saved.emplace_back(node.name, s.output_of(node.name));
   saver = graph::make_saver(s.sub("saver"), saved);
   init = s.initializer().name;
-}
-
-void fashion_training::sync_replicas(const graph::scope& s,
-                                     const graph::output& loss,
-                                     const std::vector<graph::output>& vars,
-                                     const graph::output& step,
-                                     const training_options& options) {
-  auto replicas = options.sync_replicas;
-  auto grads = graph::gradients(s.sub("train"), {loss}, vars);
-  auto sync = s.sub("sync_replicas");
-  auto queues = sync.with_device(options.sync_device);
-  graph::queue::options token{{dtype::int32}, {core::shape{}}, -1};
-  auto arrived = graph::queue::fifo(queues.sub("arrived"), token);
-  auto one = graph::constant(queues, int32_t{1});
-  // Each replica adds its gradients to the accumulators, then says so.
-  std::vector<graph::output> accumulators;
-  std::vector<graph::operation> added;
-  for (size_t i = 0; i < vars.size(); ++i) {
-    if (!grads[i])
-      continue;
-    const auto& v = vars[i];
-    auto acc = graph::variable(sync.sub(v.node_name() + "_acc"),
-                               graph::zeros(sync, v.shape().dims(), v.dtype()));
-    accumulators.push_back(acc);
-    added.push_back(
-      graph::assign_add(sync.sub(v.node_name() + "_add"), acc, *grads[i], true)
-        .op());
-  }
-  train = arrived
-            .enqueue(s.sub("train")
-                       .with_device(options.sync_device)
-                       .with_control_dependencies(added),
-                     {one})
-            .name;
-  // The chief, once every replica has arrived, applies their mean.
-  auto all_in = arrived.dequeue_many(queues.sub("all_in"), replicas)[0];
-  auto gated = sync.with_control_dependencies({all_in.op()});
-  std::vector<std::optional<graph::output>> means;
-  std::vector<graph::output> applied_to;
-  auto scale = graph::constant(sync, 1.0 / static_cast<double>(replicas),
-                               vars.front().dtype());
-  for (size_t i = 0, a = 0; i < vars.size(); ++i)
-    if (grads[i]) {
-      means.emplace_back(graph::mul(gated, accumulators[a++], scale));
-      applied_to.push_back(vars[i]);
-    }
-  auto apply = graph::apply_gradients(sync.sub("apply"), means, applied_to,
-                                      options.optimizer);
-  auto after = sync.with_control_dependencies({apply});
-  std::vector<graph::operation> reset{
-    graph::assign_add(after.sub("advance"), step,
-                      graph::constant(after, 1.0, dtype::int64))
-      .op()};
-  for (const auto& acc : accumulators)
-    reset.push_back(graph::assign(after.sub(acc.node_name() + "_reset"), acc,
-                                  graph::zeros_like(after, acc))
-                      .op());
-  // ... and lets the others go on: a token for each.
-  auto released = queues.with_control_dependencies(reset);
-  std::vector<graph::operation> go_tokens;
-  sync_wait.assign(static_cast<size_t>(replicas), {});
-  for (int k = 1; k < replicas; ++k) {
-    auto go = graph::queue::fifo(queues.sub("go_" + std::to_string(k)), token);
-    go_tokens.push_back(go.enqueue(released.sub("release_" + std::to_string(k)),
-                                   {graph::constant(released, int32_t{1})}));
-    sync_wait[static_cast<size_t>(k)]
-      = go.dequeue(queues.sub("wait_" + std::to_string(k)))[0].name();
-  }
-  sync_apply = graph::no_op(sync.sub("step").with_control_dependencies(
-                              go_tokens.empty() ? reset : go_tokens))
-                 .name;
 }
 
 actors::feed_list fashion_training::data_feeds(const fashion_data& data) const {

@@ -59,11 +59,6 @@ struct fashion_training {
   graph::saver saver;
 
 private:
-  void sync_replicas(const graph::scope& s, const graph::output& loss,
-                     const std::vector<graph::output>& vars,
-                     const graph::output& step,
-                     const training_options& options);
-
   std::string images_in_, labels_in_;
 };
 

@@ -264,7 +264,7 @@ int run_train(const train_options& o) {
   if (o.trace_steps.second <= o.trace_steps.first)
     return fail("--trace-steps FIRST:END needs END > FIRST");
   if (!o.cluster.empty())
-    return run_train_task(o, t);
+    return run_train_task(o);
   actors::engine_options eo;
   if (auto err = engine_options_from(o, &eo); !err.empty())
     return fail(err);

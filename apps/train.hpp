@@ -114,7 +114,8 @@ int train_epochs(actors::session& sess, const fashion_training& g,
 /// and a checkpoint after each epoch; prints one JSON line at the end.
 int run_train_char_rnn(const train_options& o);
 
-/// `actorflow train --cluster F --task T` (train_cluster.cpp).
-int run_train_task(const train_options& o, const training_options& t);
+/// `actorflow train --cluster F --task T` (train_cluster.cpp), either
+/// dataset.
+int run_train_task(const train_options& o);
 
 } // namespace actorflow::apps

@@ -23,8 +23,7 @@
 #include "char_rnn_training.hpp"
 #include "progress_line.hpp"
 #include "step_tracer.hpp"
-#include "text_data.hpp"
-#include "train.hpp"
+#include "train_char_rnn.hpp"
 
 namespace actorflow::apps {
 
@@ -36,14 +35,7 @@ double seconds_since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
 }
 
-/// The text, cut into batches, and what a model that ignores context gets.
-struct char_rnn_data {
-  text_corpus corpus;
-  char_vocabulary vocab;
-  std::vector<text_batch> train, held_out;
-  int64_t train_characters = 0;
-  double unigram_perplexity = 0;
-};
+} // namespace
 
 core::status load_char_rnn_data(const train_options& o, char_rnn_data* d) {
   const auto& c = o.char_rnn;
@@ -67,13 +59,49 @@ core::status load_char_rnn_data(const train_options& o, char_rnn_data* d) {
     d->train_characters += b.characters;
   d->unigram_perplexity
     = unigram_perplexity(d->corpus.train, d->corpus.held_out, d->vocab);
+  if (!o.quiet)
+    std::fprintf(
+      stderr,
+      "%zu sequences (%lld characters to predict) for training, "
+      "%zu held out; %lld characters in the vocabulary; the "
+      "character-frequency model's held-out perplexity is %.2f\n",
+      d->corpus.train.size(), static_cast<long long>(d->train_characters),
+      d->corpus.held_out.size(), static_cast<long long>(d->vocab.size()),
+      d->unigram_perplexity);
   return core::status::ok();
 }
 
-/// The model the flags ask for over `vocab`, checked against what the
-/// checkpoints of `dir` were written with when resuming.
-core::status model_config(const train_options& o, const char_vocabulary& vocab,
-                          const std::string& dir, char_rnn_config* config) {
+void keep_shard(char_rnn_data* d, int index, int count) {
+  // As many batches on every worker (replicas in step take as many steps).
+  auto per_worker = d->train.size() / static_cast<size_t>(count);
+  std::vector<text_batch> shard;
+  d->train_characters = 0;
+  for (size_t k = 0; k < per_worker; ++k) {
+    auto& b
+      = d->train[static_cast<size_t>(index) + k * static_cast<size_t>(count)];
+    d->train_characters += b.characters;
+    shard.push_back(std::move(b));
+  }
+  d->train = std::move(shard);
+}
+
+std::string char_rnn_training_options_from(const train_options& o,
+                                           char_rnn_training_options* t) {
+  if (!graph::optimizer::parse(o.optimizer, &t->optimizer))
+    return "unknown optimizer '" + o.optimizer + "'";
+  t->optimizer.learning_rate = o.learning_rate;
+  t->clip_norm = o.char_rnn.clip_norm;
+  return {};
+}
+
+std::string char_rnn_checkpoint_dir(const train_options& o) {
+  return o.checkpoint_dir + "/char-rnn";
+}
+
+core::status char_rnn_config_from(const train_options& o,
+                                  const char_vocabulary& vocab,
+                                  const std::string& dir,
+                                  char_rnn_config* config) {
   config->cell = o.char_rnn.cell;
   config->layers = o.char_rnn.layers;
   config->units = o.char_rnn.units;
@@ -105,6 +133,8 @@ core::status model_config(const train_options& o, const char_vocabulary& vocab,
                             "--checkpoint-dir"};
   return core::status::ok();
 }
+
+namespace {
 
 /// The perplexity of the held-out batches.
 core::status held_out_perplexity(actors::session& sess,
@@ -144,29 +174,133 @@ int fail(const std::string& what) {
 
 } // namespace
 
+int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
+                          const char_rnn_data& d, const train_options& o,
+                          int64_t step, actors::checkpoint_manager* checkpoints,
+                          const std::string& after_step) {
+  std::unique_ptr<net::summary_writer> summaries;
+  if (!o.logdir.empty()) {
+    auto st = net::summary_writer::open(o.logdir, &summaries);
+    if (st.is_ok())
+      st = summaries->add_graph(g.scope.graph_def());
+    if (!st.is_ok())
+      return fail(st.to_string());
+    if (!o.quiet)
+      std::fprintf(stderr, "TensorBoard events go to %s\n",
+                   summaries->path().c_str());
+  }
+  auto steps_per_epoch = static_cast<int64_t>(d.train.size());
+  progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0, "chars/s"};
+  step_tracer tracer{o.trace, o.trace_steps};
+  std::vector<core::tensor> out;
+  double perplexity = 0, train_seconds = 0;
+  int64_t trained = 0, characters = 0;
+  for (auto epoch = static_cast<int>(step / steps_per_epoch); epoch < o.epochs;
+       ++epoch) {
+    auto order = epoch_order(d.train.size(), o.seed, epoch);
+    auto start = clock_type::now();
+    double loss = 0;
+    int64_t epoch_characters = 0;
+    for (auto k = step - epoch * steps_per_epoch; k < steps_per_epoch; ++k) {
+      const auto& b = d.train[order[static_cast<size_t>(k)]];
+      actors::run_metadata md;
+      auto st = sess.run(
+        tracer.options(step),
+        {{g.inputs, b.inputs}, {g.targets, b.targets}, {g.lengths, b.lengths}},
+        {g.loss}, {g.train}, &out, &md);
+      tracer.add(step, md);
+      if (st.is_ok())
+        loss = out[0].scalar_value<float>();
+      if (st.is_ok() && !after_step.empty()) {
+        std::vector<core::tensor> ignored;
+        st
+          = sess.run(tracer.options(step), {}, {}, {after_step}, &ignored, &md);
+        tracer.add(step, md);
+      }
+      if (st.is_ok())
+        st = tracer.step_done(step);
+      if (st.is_ok() && summaries != nullptr && step % o.summary_every == 0)
+        st = summaries->add_scalar("loss", loss, step);
+      if (!st.is_ok())
+        return fail(st.to_string());
+      ++step;
+      ++trained;
+      epoch_characters += b.characters;
+      auto elapsed = seconds_since(start);
+      progress.show(
+        epoch + 1, o.epochs, k + 1, steps_per_epoch, loss,
+        static_cast<double>(epoch_characters) / elapsed,
+        elapsed / static_cast<double>(epoch_characters)
+          * static_cast<double>(d.train_characters - epoch_characters));
+    }
+    progress.end_line();
+    auto epoch_seconds = seconds_since(start);
+    train_seconds += epoch_seconds;
+    characters += epoch_characters;
+    auto st = held_out_perplexity(sess, g, d.held_out, &perplexity);
+    if (st.is_ok() && checkpoints != nullptr)
+      st = checkpoints->save(step);
+    if (st.is_ok() && summaries != nullptr)
+      st = summaries->add_scalar("held_out_perplexity", perplexity, step);
+    if (st.is_ok() && summaries != nullptr)
+      st = summaries->add_scalar(
+        "chars_per_s", static_cast<double>(epoch_characters) / epoch_seconds,
+        step);
+    if (st.is_ok() && summaries != nullptr)
+      st = summaries->flush();
+    if (!st.is_ok())
+      return fail(st.to_string());
+    if (!o.quiet)
+      std::fprintf(stderr,
+                   "epoch %d/%d: loss %.4f, held-out perplexity %.3f "
+                   "(character frequencies: %.3f), %.1f s%s\n",
+                   epoch + 1, o.epochs, loss, perplexity, d.unigram_perplexity,
+                   epoch_seconds,
+                   checkpoints != nullptr
+                     ? (", checkpoint " + checkpoints->path(step)).c_str()
+                     : "");
+  }
+  tracer.warn_if_untraced(step);
+  if (trained == 0) {
+    // Resumed after the last epoch: report the restored model.
+    auto st = held_out_perplexity(sess, g, d.held_out, &perplexity);
+    if (!st.is_ok())
+      return fail(st.to_string());
+  }
+  auto round_to
+    = [](double x, double scale) { return std::round(x * scale) / scale; };
+  nlohmann::ordered_json line{
+    {"epochs", o.epochs},
+    {"steps", step},
+    {"held_out_perplexity", round_to(perplexity, 1e3)},
+    {"unigram_perplexity", round_to(d.unigram_perplexity, 1e3)},
+    {"chars_per_s", round_to(train_seconds > 0
+                               ? static_cast<double>(characters) / train_seconds
+                               : 0.0,
+                             1e1)},
+    {"ms_per_step",
+     round_to(trained > 0 ? 1e3 * train_seconds / static_cast<double>(trained)
+                          : 0.0,
+              1e3)}};
+  std::printf("%s\n", line.dump().c_str());
+  return 0;
+}
+
 int run_train_char_rnn(const train_options& o) {
   if (o.trace_steps.second <= o.trace_steps.first)
     return fail("--trace-steps FIRST:END needs END > FIRST");
-  graph::optimizer opt;
-  if (!graph::optimizer::parse(o.optimizer, &opt))
-    return fail("unknown optimizer '" + o.optimizer + "'");
-  opt.learning_rate = o.learning_rate;
+  if (!o.cluster.empty())
+    return run_train_task(o);
+  char_rnn_training_options t;
+  if (auto err = char_rnn_training_options_from(o, &t); !err.empty())
+    return fail(err);
   char_rnn_data data;
   auto st = load_char_rnn_data(o, &data);
   if (!st.is_ok())
     return fail(st.to_string());
-  if (!o.quiet)
-    std::fprintf(
-      stderr,
-      "%zu sequences (%lld characters to predict) for training, "
-      "%zu held out; %lld characters in the vocabulary; the "
-      "character-frequency model's held-out perplexity is %.2f\n",
-      data.corpus.train.size(), static_cast<long long>(data.train_characters),
-      data.corpus.held_out.size(), static_cast<long long>(data.vocab.size()),
-      data.unigram_perplexity);
-  auto dir = o.checkpoint_dir + "/char-rnn";
+  auto dir = char_rnn_checkpoint_dir(o);
   char_rnn_config config;
-  st = model_config(o, data.vocab, dir, &config);
+  st = char_rnn_config_from(o, data.vocab, dir, &config);
   if (!st.is_ok())
     return fail(st.to_string());
   actors::engine_options eo;
@@ -176,7 +310,7 @@ int run_train_char_rnn(const train_options& o) {
   if (!e.init_status().is_ok())
     return fail(e.init_status().to_string());
   graph::scope s{e.context().ops};
-  char_rnn_training g{s, config, opt, o.char_rnn.clip_norm};
+  char_rnn_training g{s, config, t};
   if (!s.ok())
     return fail(s.status().to_string());
   actors::session_options so;
@@ -193,103 +327,9 @@ int run_train_char_rnn(const train_options& o) {
   st = restore_for_resume(o, checkpoints, &step);
   if (st.is_ok())
     st = save_char_rnn_config(dir, config, data.vocab);
-  std::unique_ptr<net::summary_writer> summaries;
-  if (st.is_ok() && !o.logdir.empty()) {
-    st = net::summary_writer::open(o.logdir, &summaries);
-    if (st.is_ok())
-      st = summaries->add_graph(s.graph_def());
-    if (st.is_ok() && !o.quiet)
-      std::fprintf(stderr, "TensorBoard events go to %s\n",
-                   summaries->path().c_str());
-  }
   if (!st.is_ok())
     return fail(st.to_string());
-
-  auto steps_per_epoch = static_cast<int64_t>(data.train.size());
-  progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0, "chars/s"};
-  step_tracer tracer{o.trace, o.trace_steps};
-  double perplexity = 0, train_seconds = 0;
-  int64_t trained = 0, characters = 0;
-  for (auto epoch = static_cast<int>(step / steps_per_epoch); epoch < o.epochs;
-       ++epoch) {
-    auto order = epoch_order(data.train.size(), o.seed, epoch);
-    auto start = clock_type::now();
-    double loss = 0;
-    int64_t epoch_characters = 0;
-    for (auto k = step - epoch * steps_per_epoch; k < steps_per_epoch; ++k) {
-      const auto& b = data.train[order[static_cast<size_t>(k)]];
-      actors::run_metadata md;
-      st = sess.run(
-        tracer.options(step),
-        {{g.inputs, b.inputs}, {g.targets, b.targets}, {g.lengths, b.lengths}},
-        {g.loss}, {g.train}, &out, &md);
-      tracer.add(step, md);
-      if (st.is_ok())
-        st = tracer.step_done(step);
-      if (st.is_ok() && summaries != nullptr && step % o.summary_every == 0)
-        st = summaries->add_scalar("loss", out[0].scalar_value<float>(), step);
-      if (!st.is_ok())
-        return fail(st.to_string());
-      loss = out[0].scalar_value<float>();
-      ++step;
-      ++trained;
-      epoch_characters += b.characters;
-      auto elapsed = seconds_since(start);
-      progress.show(
-        epoch + 1, o.epochs, k + 1, steps_per_epoch, loss,
-        static_cast<double>(epoch_characters) / elapsed,
-        elapsed / static_cast<double>(epoch_characters)
-          * static_cast<double>(data.train_characters - epoch_characters));
-    }
-    progress.end_line();
-    auto epoch_seconds = seconds_since(start);
-    train_seconds += epoch_seconds;
-    characters += epoch_characters;
-    st = held_out_perplexity(sess, g, data.held_out, &perplexity);
-    if (st.is_ok())
-      st = checkpoints.save(step);
-    if (st.is_ok() && summaries != nullptr)
-      st = summaries->add_scalar("held_out_perplexity", perplexity, step);
-    if (st.is_ok() && summaries != nullptr)
-      st = summaries->add_scalar(
-        "chars_per_s", static_cast<double>(epoch_characters) / epoch_seconds,
-        step);
-    if (st.is_ok() && summaries != nullptr)
-      st = summaries->flush();
-    if (!st.is_ok())
-      return fail(st.to_string());
-    if (!o.quiet)
-      std::fprintf(stderr,
-                   "epoch %d/%d: loss %.4f, held-out perplexity %.3f "
-                   "(character frequencies: %.3f), %.1f s, checkpoint %s\n",
-                   epoch + 1, o.epochs, loss, perplexity,
-                   data.unigram_perplexity, epoch_seconds,
-                   checkpoints.path(step).c_str());
-  }
-  tracer.warn_if_untraced(step);
-  if (trained == 0) {
-    // Resumed after the last epoch: report the restored model.
-    st = held_out_perplexity(sess, g, data.held_out, &perplexity);
-    if (!st.is_ok())
-      return fail(st.to_string());
-  }
-  auto round_to
-    = [](double x, double scale) { return std::round(x * scale) / scale; };
-  nlohmann::ordered_json line{
-    {"epochs", o.epochs},
-    {"steps", step},
-    {"held_out_perplexity", round_to(perplexity, 1e3)},
-    {"unigram_perplexity", round_to(data.unigram_perplexity, 1e3)},
-    {"chars_per_s", round_to(train_seconds > 0
-                               ? static_cast<double>(characters) / train_seconds
-                               : 0.0,
-                             1e1)},
-    {"ms_per_step",
-     round_to(trained > 0 ? 1e3 * train_seconds / static_cast<double>(trained)
-                          : 0.0,
-              1e3)}};
-  std::printf("%s\n", line.dump().c_str());
-  return 0;
+  return train_char_rnn_epochs(sess, g, data, o, step, &checkpoints);
 }
 
 } // namespace actorflow::apps

@@ -23,6 +23,7 @@
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "train.hpp"
+#include "train_char_rnn.hpp"
 
 namespace actorflow::apps {
 
@@ -123,13 +124,208 @@ int run_ps(const train_options& o, const actors::cluster_spec& spec,
   return 0;
 }
 
-int run_worker(const train_options& o, const training_options& base,
+/// What a worker task trains: the part of a between-graph replicated job
+/// that depends on the dataset and its model.
+class replica_job {
+public:
+  virtual ~replica_job() = default;
+
+  /// Loads worker `index`'s shard of the data (of `workers`), and says how
+  /// many steps an epoch takes: as many on every worker, so that
+  /// synchronous replicas stay in step.
+  virtual core::status load(actors::engine& e, int index, int workers,
+                            int64_t* steps_per_epoch)
+    = 0;
+
+  /// Adds the training graph to `s`: with `sync_replicas` > 0, synchronous
+  /// replicas whose queues live on `sync_device`.
+  virtual void build(const graph::scope& s, int sync_replicas,
+                     const std::string& sync_device)
+    = 0;
+
+  /// The chief's initialisation of every variable, with `feeds()`.
+  virtual std::string init() const = 0;
+
+  /// The other workers' initialisation of their own variables (none:
+  /// empty), with `feeds()`.
+  virtual std::string local_init() const = 0;
+
+  virtual actors::feed_list feeds() const = 0;
+
+  /// Variables whose names start with this stay on the worker.
+  virtual std::string local_prefix() const = 0;
+
+  virtual const graph::saver& saver() const = 0;
+
+  virtual std::string checkpoint_dir() const = 0;
+
+  virtual std::string global_step() const = 0;
+
+  /// Replica `index`'s part of a synchronous step, run after each step.
+  virtual std::string after_step(int index) const = 0;
+
+  /// Trains from `step` with `o` as a worker's (its share of the batch);
+  /// returns the exit code.
+  virtual int train(actors::session& sess, const train_options& o, int64_t step,
+                    actors::checkpoint_manager* checkpoints,
+                    const std::string& after_step)
+    = 0;
+};
+
+/// Fashion-MNIST's MLP or CNN: each worker reads every n-th image and
+/// takes its share of each batch.
+class fashion_job : public replica_job {
+public:
+  fashion_job(const train_options& o, training_options t) : o_(o), t_(t) {
+  }
+
+  core::status load(actors::engine& e, int index, int workers,
+                    int64_t* steps_per_epoch) override {
+    if (o_.batch % workers != 0)
+      return core::status{core::errc::invalid_argument,
+                          "--batch " + std::to_string(o_.batch)
+                            + " does not split evenly over "
+                            + std::to_string(workers) + " workers"};
+    ACTORFLOW_RETURN_IF_ERROR(load_data(e, o_, &data_));
+    auto total = data_.train_images.shape().dim(0);
+    data_.train_images = every_nth(data_.train_images, index, workers);
+    data_.train_labels = every_nth(data_.train_labels, index, workers);
+    t_.batch = o_.batch / workers;
+    // Shards differ by a row at most.
+    *steps_per_epoch = steps_per_epoch_ = total / workers / t_.batch;
+    if (*steps_per_epoch < 1)
+      return core::status{core::errc::invalid_argument,
+                          "--batch is larger than a worker's shard of the "
+                          "data"};
+    return core::status::ok();
+  }
+
+  void build(const graph::scope& s, int sync_replicas,
+             const std::string& sync_device) override {
+    t_.sync_replicas = sync_replicas;
+    t_.sync_device = sync_device;
+    g_ = std::make_unique<fashion_training>(
+      s, data_.train_images.shape().dim(0), t_);
+  }
+
+  std::string init() const override {
+    return g_->init;
+  }
+  std::string local_init() const override {
+    return g_->data_init;
+  }
+  actors::feed_list feeds() const override {
+    return g_->data_feeds(data_);
+  }
+  std::string local_prefix() const override {
+    return "data/";
+  }
+  const graph::saver& saver() const override {
+    return g_->saver;
+  }
+  std::string checkpoint_dir() const override {
+    return o_.checkpoint_dir + "/fashion-mnist-" + o_.model;
+  }
+  std::string global_step() const override {
+    return g_->global_step;
+  }
+  std::string after_step(int index) const override {
+    return index == 0 ? g_->sync_apply
+                      : g_->sync_wait[static_cast<size_t>(index)];
+  }
+
+  int train(actors::session& sess, const train_options& o, int64_t step,
+            actors::checkpoint_manager* checkpoints,
+            const std::string& after_step) override {
+    auto per_worker = o;
+    per_worker.batch = static_cast<int>(t_.batch);
+    return train_epochs(sess, *g_, data_, per_worker, steps_per_epoch_, step,
+                        checkpoints, after_step);
+  }
+
+private:
+  const train_options& o_;
+  training_options t_;
+  fashion_data data_;
+  int64_t steps_per_epoch_ = 0;
+  std::unique_ptr<fashion_training> g_;
+};
+
+/// The char-RNN: each worker takes every n-th batch of the text.
+class char_rnn_job : public replica_job {
+public:
+  char_rnn_job(const train_options& o, char_rnn_training_options t)
+    : o_(o), t_(std::move(t)) {
+  }
+
+  core::status load(actors::engine&, int index, int workers,
+                    int64_t* steps_per_epoch) override {
+    ACTORFLOW_RETURN_IF_ERROR(load_char_rnn_data(o_, &data_));
+    if (data_.train.size() < static_cast<size_t>(workers))
+      return core::status{core::errc::invalid_argument,
+                          "the text has fewer batches than there are "
+                          "workers: a smaller --batch"};
+    keep_shard(&data_, index, workers);
+    *steps_per_epoch = static_cast<int64_t>(data_.train.size());
+    return char_rnn_config_from(o_, data_.vocab, checkpoint_dir(), &config_);
+  }
+
+  void build(const graph::scope& s, int sync_replicas,
+             const std::string& sync_device) override {
+    t_.sync_replicas = sync_replicas;
+    t_.sync_device = sync_device;
+    g_ = std::make_unique<char_rnn_training>(s, config_, t_);
+  }
+
+  std::string init() const override {
+    return g_->init;
+  }
+  std::string local_init() const override {
+    return {};
+  }
+  actors::feed_list feeds() const override {
+    return {};
+  }
+  std::string local_prefix() const override {
+    return {};
+  }
+  const graph::saver& saver() const override {
+    return g_->saver;
+  }
+  std::string checkpoint_dir() const override {
+    return char_rnn_checkpoint_dir(o_);
+  }
+  std::string global_step() const override {
+    return g_->global_step;
+  }
+  std::string after_step(int index) const override {
+    return index == 0 ? g_->sync_apply
+                      : g_->sync_wait[static_cast<size_t>(index)];
+  }
+
+  int train(actors::session& sess, const train_options& o, int64_t step,
+            actors::checkpoint_manager* checkpoints,
+            const std::string& after_step) override {
+    if (checkpoints != nullptr) {
+      auto st = save_char_rnn_config(checkpoint_dir(), config_, data_.vocab);
+      if (!st.is_ok())
+        return train_fail(st.to_string());
+    }
+    return train_char_rnn_epochs(sess, *g_, data_, o, step, checkpoints,
+                                 after_step);
+  }
+
+private:
+  const train_options& o_;
+  char_rnn_training_options t_;
+  char_rnn_data data_;
+  char_rnn_config config_;
+  std::unique_ptr<char_rnn_training> g_;
+};
+
+int run_worker(const train_options& o, replica_job& job,
                const actors::cluster_spec& spec,
                const actors::cluster_task& task, int workers) {
-  if (o.batch % workers != 0)
-    return train_fail("--batch " + std::to_string(o.batch)
-                      + " does not split evenly over " + std::to_string(workers)
-                      + " workers");
   auto opts = actors::worker_options(task, spec);
   if (o.threads > 0) {
     opts.threads_per_device = o.threads;
@@ -152,28 +348,13 @@ int run_worker(const train_options& o, const training_options& base,
   all.insert(all.end(), local.begin(), local.end());
   e.use_workers(all);
 
-  fashion_data data;
-  st = load_data(e, o, &data);
+  int64_t steps_per_epoch = 0;
+  st = job.load(e, task.index, workers, &steps_per_epoch);
   if (!st.is_ok())
     return train_fail(st.to_string());
-  auto total_examples = data.train_images.shape().dim(0);
-  data.train_images = every_nth(data.train_images, task.index, workers);
-  data.train_labels = every_nth(data.train_labels, task.index, workers);
-  auto t = base;
-  t.batch = o.batch / workers;
-  if (o.sync) {
-    t.sync_replicas = workers;
-    t.sync_device = "/job:ps/task:0/device:cpu:0";
-  }
-  auto n = data.train_images.shape().dim(0);
-  // The same for every worker (shards differ by a row at most): replicas
-  // in step must take as many steps.
-  auto steps_per_epoch = total_examples / workers / t.batch;
-  if (steps_per_epoch < 1)
-    return train_fail("--batch is larger than a worker's shard of the data");
-
+  const std::string ps_device = "/job:ps/task:0/device:cpu:0";
   graph::scope s{e.context().ops};
-  fashion_training g{s, n, t};
+  job.build(s, o.sync ? workers : 0, ps_device);
   sync_queues q{s, workers};
   if (!s.ok())
     return train_fail(s.status().to_string());
@@ -181,8 +362,8 @@ int run_worker(const train_options& o, const training_options& base,
   graph::graph_types types;
   st = graph::validate(def, e.context().ops, &types);
   if (st.is_ok())
-    st = graph::place_replica(def, types, "/job:ps/task:0/device:cpu:0",
-                              task.name() + "/device:cpu:0", "data/");
+    st = graph::place_replica(
+      def, types, ps_device, task.name() + "/device:cpu:0", job.local_prefix());
   actors::session_options so;
   so.pass_selection = o.passes;
   actors::session sess{e, so};
@@ -197,18 +378,18 @@ int run_worker(const train_options& o, const training_options& base,
   std::unique_ptr<actors::checkpoint_manager> checkpoints;
   if (chief) {
     // The chief initialises everything, restores, then lets the others go.
-    st = sess.run(g.data_feeds(data), {}, {g.init}, &out);
+    st = sess.run(job.feeds(), {}, {job.init()}, &out);
     if (st.is_ok()) {
       checkpoints = std::make_unique<actors::checkpoint_manager>(
-        sess, g.saver, o.checkpoint_dir + "/fashion-mnist-" + o.model, "model",
-        o.keep);
+        sess, job.saver(), job.checkpoint_dir(), "model", o.keep);
       st = restore_for_resume(o, *checkpoints, &step);
     }
     if (st.is_ok() && !q.ready_put.empty())
       st = sess.run({}, {}, {q.ready_put}, &out);
   } else {
-    // Its own data, then it waits until the chief has initialised.
-    st = sess.run(g.data_feeds(data), {}, {g.data_init}, &out);
+    // Its own variables, then it waits until the chief has initialised.
+    if (!job.local_init().empty())
+      st = sess.run(job.feeds(), {}, {job.local_init()}, &out);
     if (st.is_ok() && !o.quiet)
       std::fprintf(stderr, "%s waits for the chief to initialise\n",
                    task.name().c_str());
@@ -216,24 +397,19 @@ int run_worker(const train_options& o, const training_options& base,
       st = sess.run({}, {q.ready_take}, {}, &out);
     // Replicas in step start where the chief resumed.
     if (st.is_ok() && o.sync)
-      st = sess.run({}, {g.global_step}, {}, &out);
+      st = sess.run({}, {job.global_step()}, {}, &out);
     if (st.is_ok() && o.sync)
       step = out[0].scalar_value<int64_t>();
   }
   if (!st.is_ok())
     return train_fail(st.to_string());
   auto per_worker = o;
-  per_worker.batch = static_cast<int>(t.batch);
   if (!chief) { // the chief's trace has ps:0's part too; it logs the job
     per_worker.trace.clear();
     per_worker.logdir.clear();
   }
-  std::string after_step;
-  if (o.sync)
-    after_step
-      = chief ? g.sync_apply : g.sync_wait[static_cast<size_t>(task.index)];
-  auto rc = train_epochs(sess, g, data, per_worker, steps_per_epoch, step,
-                         checkpoints.get(), after_step);
+  auto rc = job.train(sess, per_worker, step, checkpoints.get(),
+                      o.sync ? job.after_step(task.index) : std::string{});
   if (rc == 0) {
     // Training is over either way: ps:0 may already have stopped once the
     // other workers' tokens and this one's were in, before this step's
@@ -248,7 +424,7 @@ int run_worker(const train_options& o, const training_options& base,
 
 } // namespace
 
-int run_train_task(const train_options& o, const training_options& t) {
+int run_train_task(const train_options& o) {
   actors::cluster_spec spec;
   auto st = actors::cluster_spec::load(o.cluster, &spec);
   if (!st.is_ok())
@@ -275,8 +451,21 @@ int run_train_task(const train_options& o, const training_options& t) {
     pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   if (task->job == "ps")
     return run_ps(o, spec, *task, workers);
-  if (task->job == "worker")
-    return run_worker(o, t, spec, *task, workers);
+  if (task->job == "worker") {
+    std::unique_ptr<replica_job> job;
+    if (o.dataset == "char-rnn") {
+      char_rnn_training_options t;
+      if (auto err = char_rnn_training_options_from(o, &t); !err.empty())
+        return train_fail(err);
+      job = std::make_unique<char_rnn_job>(o, t);
+    } else {
+      training_options t;
+      if (auto err = training_options_from(o, &t); !err.empty())
+        return train_fail(err);
+      job = std::make_unique<fashion_job>(o, t);
+    }
+    return run_worker(o, *job, spec, *task, workers);
+  }
   return train_fail("task '" + o.task + "' is neither ps nor worker");
 }
 

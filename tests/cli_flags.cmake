@@ -39,8 +39,6 @@ expect_refused("--cell: rnn not in" train char-rnn --cell rnn)
 expect_refused("--layers: value 0 is not in" train char-rnn --layers 0)
 expect_refused("--units is not for fashion-mnist" train fashion-mnist --units 8)
 expect_refused("--hidden is not for char-rnn" train char-rnn --hidden 8)
-expect_refused("--cluster is not for char-rnn"
-               train char-rnn --cluster ${CLI} --task worker:0)
 expect_refused("no text file or folder at '/nonexistent'"
                train char-rnn --data /nonexistent)
 expect_refused("--temperature: value 0 is not a finite number > 0"

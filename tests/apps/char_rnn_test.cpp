@@ -128,10 +128,10 @@ TEST(char_rnn_model, a_batch_loss_is_its_sequences_losses_each_alone) {
   config.layers = 2;
   auto vocab = char_vocabulary::of({"abcdefgh"});
   config.vocab = vocab.size();
-  graph::optimizer adam;
-  adam.kind = graph::optimizer::algorithm::adam;
-  adam.learning_rate = 0.05;
-  apps::char_rnn_training g{s, config, adam, 5.0};
+  apps::char_rnn_training_options options;
+  options.optimizer.kind = graph::optimizer::algorithm::adam;
+  options.optimizer.learning_rate = 0.05;
+  apps::char_rnn_training g{s, config, options};
   ASSERT_TRUE(s.ok()) << s.status().to_string();
   actors::session sess{e};
   std::vector<tensor> out;

@@ -1,7 +1,8 @@
 // `actorflow train --cluster F --task worker:N`: between-graph replicated
-// training of a small MLP over a ps process and two worker processes, one
-// epoch, asynchronous updates. The chief initialises and checkpoints; both
-// workers learn from their shards.
+// training of a small MLP, and of a small char-RNN, over a ps process and
+// two worker processes, one epoch, asynchronous or synchronous updates.
+// The chief initialises and checkpoints; both workers learn from their
+// shards.
 
 #include <filesystem>
 #include <fstream>
@@ -32,14 +33,15 @@ double json_number(const std::string& output, const std::string& key) {
                                                 : -1.0;
 }
 
-/// What the two workers printed, after training one epoch of a small MLP
-/// over a ps process and them (`mode`: "" or " --sync"), and whether the
-/// chief wrote its checkpoint.
+/// What the two workers printed, after training one epoch over a ps
+/// process and them (`job`: what follows `actorflow train`, less the
+/// cluster flags), and whether the chief wrote the checkpoint `checkpoint`
+/// (a path under --checkpoint-dir).
 struct two_workers {
   test::command_result chief, second;
   bool checkpoint = false;
 
-  explicit two_workers(const std::string& mode) {
+  two_workers(const std::string& job, const std::string& checkpoint_path) {
     test::children_keep_exit_code_under_lsan();
     // The ps task is a plain worker: the trainers make the queues they
     // share on it; workers serve nothing, so their ports are only names.
@@ -58,21 +60,35 @@ struct two_workers {
           << "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n";
     }
     auto train = [&](int index) {
-      return test::run_command(
-        std::string{ACTORFLOW_CLI} + " train fashion-mnist --cluster " + config
-        + " --task worker:" + std::to_string(index) + mode
-        + " --hidden 32 --epochs 1 --threads 1 --quiet --checkpoint-dir "
-        + (dir / "ck").string());
+      return test::run_command(std::string{ACTORFLOW_CLI} + " train " + job
+                               + " --cluster " + config
+                               + " --task worker:" + std::to_string(index)
+                               + " --epochs 1 --threads 1 --quiet "
+                                 "--checkpoint-dir "
+                               + (dir / "ck").string());
     };
     auto other = std::async(std::launch::async, train, 1);
     chief = train(0);
     second = other.get();
-    // Each worker took 30000 / 64 steps.
-    checkpoint
-      = std::filesystem::exists(dir / "ck" / "fashion-mnist-mlp" / "model-468");
+    checkpoint = std::filesystem::exists(dir / "ck" / checkpoint_path);
     std::filesystem::remove_all(dir);
   }
 };
+
+/// Each worker takes 30000 / 64 steps of the small MLP.
+two_workers mlp(const std::string& mode) {
+  return {"fashion-mnist --hidden 32" + mode, "fashion-mnist-mlp/model-468"};
+}
+
+/// One of Debian's fortune files (scripts/setup.sh installs them).
+const std::string fortunes = "/usr/share/games/fortunes/science";
+
+/// A small LSTM on one fortune file: 94 batches of 16, 47 a worker.
+two_workers char_rnn(const std::string& mode) {
+  return {"char-rnn --data " + fortunes
+            + " --units 32 --embed 16 --batch 16 --lr 0.01" + mode,
+          "char-rnn/model-47"};
+}
 
 bool have_data() {
   return std::filesystem::exists(std::string{apps::fashion_mnist_dir}
@@ -84,7 +100,7 @@ bool have_data() {
 TEST(train_cluster, two_workers_learn_asynchronously_through_a_ps_task) {
   if (!have_data())
     GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
-  two_workers run{""};
+  auto run = mlp("");
   ASSERT_TRUE(run.chief.ok()) << run.chief.output;
   ASSERT_TRUE(run.second.ok()) << run.second.output;
   // One epoch of the small MLP reaches ~0.83 in one process.
@@ -100,12 +116,41 @@ TEST(train_cluster, two_workers_learn_in_step_with_sync) {
   // evaluate the very same variables at the end.
   if (!have_data())
     GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
-  two_workers run{" --sync"};
+  auto run = mlp(" --sync");
   ASSERT_TRUE(run.chief.ok()) << run.chief.output;
   ASSERT_TRUE(run.second.ok()) << run.second.output;
   auto accuracy = json_number(run.chief.output, "test_accuracy");
   EXPECT_GE(accuracy, 0.75) << run.chief.output;
   EXPECT_EQ(json_number(run.second.output, "test_accuracy"), accuracy)
+    << run.second.output;
+  EXPECT_TRUE(run.checkpoint) << run.chief.output;
+}
+
+TEST(train_cluster, two_workers_train_a_char_rnn_asynchronously) {
+  if (!std::filesystem::exists(fortunes))
+    GTEST_SKIP() << "needs Debian's fortunes (setup installs them)";
+  auto run = char_rnn("");
+  ASSERT_TRUE(run.chief.ok()) << run.chief.output;
+  ASSERT_TRUE(run.second.ok()) << run.second.output;
+  for (const auto* worker : {&run.chief, &run.second}) {
+    auto model = json_number(worker->output, "held_out_perplexity");
+    auto unigram = json_number(worker->output, "unigram_perplexity");
+    EXPECT_GT(model, 1.0) << worker->output;
+    EXPECT_LT(model, unigram) << worker->output;
+  }
+  EXPECT_TRUE(run.checkpoint) << run.chief.output;
+}
+
+TEST(train_cluster, two_workers_train_a_char_rnn_in_step_with_sync) {
+  if (!std::filesystem::exists(fortunes))
+    GTEST_SKIP() << "needs Debian's fortunes (setup installs them)";
+  auto run = char_rnn(" --sync");
+  ASSERT_TRUE(run.chief.ok()) << run.chief.output;
+  ASSERT_TRUE(run.second.ok()) << run.second.output;
+  auto model = json_number(run.chief.output, "held_out_perplexity");
+  EXPECT_LT(model, json_number(run.chief.output, "unigram_perplexity"))
+    << run.chief.output;
+  EXPECT_EQ(json_number(run.second.output, "held_out_perplexity"), model)
     << run.second.output;
   EXPECT_TRUE(run.checkpoint) << run.chief.output;
 }
