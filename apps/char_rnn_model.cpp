@@ -80,16 +80,34 @@ char_rnn_model::char_rnn_model(const graph::scope& s,
   const auto& c = config_;
   embedding_ = uniform_variable(s.sub("embedding"), {c.vocab, c.embed}, 1.0,
                                 {c.seed, 1});
+  // Each cell reads its weights once per step, outside its loop, on the
+  // device that runs it (TensorFlow's caching_device): over a cluster the
+  // variables stay on the parameter server and the loop does not fetch
+  // them again each iteration.
+  auto read_all = [](const graph::scope& ls, const graph::rnn_cell& cell) {
+    std::vector<graph::output> reads;
+    for (const auto& w : cell.weights())
+      reads.push_back(graph::identity(ls.sub("read"), w));
+    return reads;
+  };
   auto depth = c.embed;
   for (int layer = 0; layer < c.layers; ++layer) {
     auto ls = s.sub(c.cell + "_" + std::to_string(layer + 1));
     graph::seeds seed{c.seed, 2 + layer};
-    if (c.cell == "gru")
-      cells_.push_back(std::make_unique<graph::gru_cell>(
-        graph::gru_cell::make(ls, depth, c.units, dtype::float32, seed)));
-    else
-      cells_.push_back(std::make_unique<graph::lstm_cell>(
-        graph::lstm_cell::make(ls, depth, c.units, dtype::float32, seed)));
+    if (c.cell == "gru") {
+      auto made
+        = graph::gru_cell::make(ls, depth, c.units, dtype::float32, seed);
+      auto r = read_all(ls, made);
+      cells_.push_back(
+        std::make_unique<graph::gru_cell>(r[0], r[1], r[2], r[3]));
+      cell_variables_.push_back(made.weights());
+    } else {
+      auto made
+        = graph::lstm_cell::make(ls, depth, c.units, dtype::float32, seed);
+      auto r = read_all(ls, made);
+      cells_.push_back(std::make_unique<graph::lstm_cell>(r[0], r[1]));
+      cell_variables_.push_back(made.weights());
+    }
     depth = c.units;
   }
   auto bound = std::sqrt(6.0 / static_cast<double>(c.units + c.vocab));
@@ -135,9 +153,8 @@ std::vector<int64_t> char_rnn_model::state_sizes() const {
 
 std::vector<graph::output> char_rnn_model::variables() const {
   std::vector<graph::output> vars{embedding_};
-  for (const auto& cell : cells_)
-    for (const auto& w : cell->weights())
-      vars.push_back(w);
+  for (const auto& layer : cell_variables_)
+    vars.insert(vars.end(), layer.begin(), layer.end());
   vars.push_back(weights_);
   vars.push_back(bias_);
   return vars;

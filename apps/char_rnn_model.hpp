@@ -78,7 +78,10 @@ public:
 private:
   char_rnn_config config_;
   graph::output embedding_, weights_, bias_;
+  /// The cells, over reads of their variables.
   std::vector<std::unique_ptr<graph::rnn_cell>> cells_;
+  /// Each layer's variables.
+  std::vector<std::vector<graph::output>> cell_variables_;
 };
 
 } // namespace actorflow::apps
