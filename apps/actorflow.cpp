@@ -193,17 +193,17 @@ int run(int argc, char** argv) {
                    "A text file or folder: one sequence per fortune "
                    "(between % lines) or paragraph (default: Debian's "
                    "fortunes, /usr/share/games/fortunes)");
-  text->add_option("--cell", train.char_rnn.cell, "The recurrent cell")
+  text->add_option("--cell", train.char_rnn.model.cell, "The recurrent cell")
     ->capture_default_str()
     ->check(CLI::IsMember({"lstm", "gru"}));
-  text->add_option("--layers", train.char_rnn.layers, "Recurrent layers")
+  text->add_option("--layers", train.char_rnn.model.layers, "Recurrent layers")
     ->capture_default_str()
     ->check(int_range(1, 16));
-  text->add_option("--units", train.char_rnn.units, "Units of each layer")
+  text->add_option("--units", train.char_rnn.model.units, "Units of each layer")
     ->capture_default_str()
     ->check(int_range(1, 1 << 16));
   text
-    ->add_option("--embed", train.char_rnn.embed,
+    ->add_option("--embed", train.char_rnn.model.embed,
                  "Width of a character's embedding")
     ->capture_default_str()
     ->check(int_range(1, 1 << 16));

@@ -40,4 +40,16 @@ void step_tracer::warn_if_untraced(int64_t steps_run) const {
                  static_cast<long long>(first_), static_cast<long long>(end_));
 }
 
+core::status finish_step(actors::session& sess, step_tracer& tracer,
+                         int64_t step, const std::string& after_step) {
+  if (!after_step.empty()) {
+    std::vector<core::tensor> ignored;
+    actors::run_metadata md;
+    ACTORFLOW_RETURN_IF_ERROR(
+      sess.run(tracer.options(step), {}, {}, {after_step}, &ignored, &md));
+    tracer.add(step, md);
+  }
+  return tracer.step_done(step);
+}
+
 } // namespace actorflow::apps

@@ -39,4 +39,10 @@ private:
   actors::chrome_trace trace_;
 };
 
+/// Ends training step `step`: runs `after_step` (a synchronous replica's
+/// part of the step; none if empty), traced as the step is, then tells
+/// `tracer` the step is done.
+core::status finish_step(actors::session& sess, step_tracer& tracer,
+                         int64_t step, const std::string& after_step);
+
 } // namespace actorflow::apps

@@ -18,6 +18,7 @@
 #include "fashion_training.hpp"
 #include "progress_line.hpp"
 #include "step_tracer.hpp"
+#include "training_job.hpp"
 
 namespace actorflow::apps {
 
@@ -185,14 +186,8 @@ int train_epochs(actors::session& sess, const fashion_training& g,
       tracer.add(step, md);
       if (st.is_ok() && summarise)
         st = summaries->add_summary(out[1].scalar_value<std::string>(), step);
-      if (st.is_ok() && !after_step.empty()) {
-        std::vector<core::tensor> ignored;
-        st
-          = sess.run(tracer.options(step), {}, {}, {after_step}, &ignored, &md);
-        tracer.add(step, md);
-      }
       if (st.is_ok())
-        st = tracer.step_done(step);
+        st = finish_step(sess, tracer, step, after_step);
       if (!st.is_ok()) {
         runner.stop();
         return fail(st.to_string());
@@ -256,13 +251,11 @@ int train_epochs(actors::session& sess, const fashion_training& g,
 }
 
 int run_train(const train_options& o) {
-  if (o.dataset == "char-rnn")
-    return run_train_char_rnn(o);
-  training_options t;
-  if (auto err = training_options_from(o, &t); !err.empty())
-    return fail(err);
   if (o.trace_steps.second <= o.trace_steps.first)
     return fail("--trace-steps FIRST:END needs END > FIRST");
+  std::unique_ptr<training_job> job;
+  if (auto err = make_training_job(o, &job); !err.empty())
+    return fail(err);
   if (!o.cluster.empty())
     return run_train_task(o);
   actors::engine_options eo;
@@ -271,16 +264,11 @@ int run_train(const train_options& o) {
   actors::engine e{eo};
   if (!e.init_status().is_ok())
     return fail(e.init_status().to_string());
-  fashion_data data;
-  auto st = load_data(e, o, &data);
+  auto st = job->load(e, 0, 1);
   if (!st.is_ok())
     return fail(st.to_string());
-  auto n = data.train_images.shape().dim(0);
-  auto steps_per_epoch = n / o.batch;
-  if (steps_per_epoch < 1)
-    return fail("--batch is larger than the training set");
   graph::scope s{e.context().ops};
-  fashion_training g{s, n, t};
+  auto g = job->build(s, 0, {});
   if (!s.ok())
     return fail(s.status().to_string());
   actors::session_options so;
@@ -289,17 +277,16 @@ int run_train(const train_options& o) {
   std::vector<core::tensor> out;
   st = sess.extend(s.graph_def());
   if (st.is_ok())
-    st = sess.run(g.data_feeds(data), {}, {g.init}, &out);
+    st = sess.run(g.feeds, {}, {g.init}, &out);
   if (!st.is_ok())
     return fail(st.to_string());
-  actors::checkpoint_manager checkpoints{
-    sess, g.saver, o.checkpoint_dir + "/fashion-mnist-" + o.model, "model",
-    o.keep};
+  actors::checkpoint_manager checkpoints{sess, g.saver, g.checkpoint_dir,
+                                         "model", o.keep};
   int64_t step = 0;
   st = restore_for_resume(o, checkpoints, &step);
   if (!st.is_ok())
     return fail(st.to_string());
-  return train_epochs(sess, g, data, o, steps_per_epoch, step, &checkpoints);
+  return job->train(sess, o, step, &checkpoints, {});
 }
 
 } // namespace actorflow::apps

@@ -7,6 +7,7 @@
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/session.hpp"
+#include "char_rnn_model.hpp"
 #include "fashion_training.hpp"
 
 namespace actorflow::apps {
@@ -15,10 +16,9 @@ namespace actorflow::apps {
 struct char_rnn_options {
   /// A text file or folder; empty: Debian's fortunes.
   std::string data;
-  std::string cell = "lstm";
-  int layers = 1;
-  int64_t units = 256;
-  int64_t embed = 64;
+  /// The cell, layers, units and embedding (the vocabulary comes from the
+  /// text, the seed from `--seed`).
+  char_rnn_config model;
   /// Sequences longer than this are cut into windows of it.
   int64_t max_len = 100;
   /// Every n-th sequence is held out for the perplexity.
@@ -70,9 +70,12 @@ struct train_options {
   char_rnn_options char_rnn;
 };
 
-/// Trains a classifier on Fashion-MNIST through an input queue, with a
-/// progress line, test accuracy and a checkpoint after each epoch; prints
-/// one JSON line at the end. Returns the exit code.
+/// Trains the dataset's model (training_job.hpp) -- a classifier on
+/// Fashion-MNIST through an input queue, or a char-RNN on text -- in
+/// this process or, with `cluster`, as a task of a cluster, with a
+/// progress line, the test accuracy or held-out perplexity and a
+/// checkpoint after each epoch; prints one JSON line at the end. Returns
+/// the exit code.
 int run_train(const train_options& options);
 
 // -- shared by the single-process and the cluster job -------------------------
@@ -108,11 +111,6 @@ int train_epochs(actors::session& sess, const fashion_training& g,
                  int64_t steps_per_epoch, int64_t step,
                  actors::checkpoint_manager* checkpoints,
                  const std::string& after_step = {});
-
-/// `actorflow train char-rnn` (train_char_rnn.cpp): a character-level
-/// language model on text, with a progress line, the held-out perplexity
-/// and a checkpoint after each epoch; prints one JSON line at the end.
-int run_train_char_rnn(const train_options& o);
 
 /// `actorflow train --cluster F --task T` (train_cluster.cpp), either
 /// dataset.

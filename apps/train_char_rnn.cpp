@@ -102,10 +102,7 @@ core::status char_rnn_config_from(const train_options& o,
                                   const char_vocabulary& vocab,
                                   const std::string& dir,
                                   char_rnn_config* config) {
-  config->cell = o.char_rnn.cell;
-  config->layers = o.char_rnn.layers;
-  config->units = o.char_rnn.units;
-  config->embed = o.char_rnn.embed;
+  *config = o.char_rnn.model;
   config->vocab = vocab.size();
   config->seed = o.seed;
   if (!o.resume)
@@ -211,14 +208,8 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
       tracer.add(step, md);
       if (st.is_ok())
         loss = out[0].scalar_value<float>();
-      if (st.is_ok() && !after_step.empty()) {
-        std::vector<core::tensor> ignored;
-        st
-          = sess.run(tracer.options(step), {}, {}, {after_step}, &ignored, &md);
-        tracer.add(step, md);
-      }
       if (st.is_ok())
-        st = tracer.step_done(step);
+        st = finish_step(sess, tracer, step, after_step);
       if (st.is_ok() && summaries != nullptr && step % o.summary_every == 0)
         st = summaries->add_scalar("loss", loss, step);
       if (!st.is_ok())
@@ -284,52 +275,6 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
               1e3)}};
   std::printf("%s\n", line.dump().c_str());
   return 0;
-}
-
-int run_train_char_rnn(const train_options& o) {
-  if (o.trace_steps.second <= o.trace_steps.first)
-    return fail("--trace-steps FIRST:END needs END > FIRST");
-  if (!o.cluster.empty())
-    return run_train_task(o);
-  char_rnn_training_options t;
-  if (auto err = char_rnn_training_options_from(o, &t); !err.empty())
-    return fail(err);
-  char_rnn_data data;
-  auto st = load_char_rnn_data(o, &data);
-  if (!st.is_ok())
-    return fail(st.to_string());
-  auto dir = char_rnn_checkpoint_dir(o);
-  char_rnn_config config;
-  st = char_rnn_config_from(o, data.vocab, dir, &config);
-  if (!st.is_ok())
-    return fail(st.to_string());
-  actors::engine_options eo;
-  if (auto err = engine_options_from(o, &eo); !err.empty())
-    return fail(err);
-  actors::engine e{eo};
-  if (!e.init_status().is_ok())
-    return fail(e.init_status().to_string());
-  graph::scope s{e.context().ops};
-  char_rnn_training g{s, config, t};
-  if (!s.ok())
-    return fail(s.status().to_string());
-  actors::session_options so;
-  so.pass_selection = o.passes;
-  actors::session sess{e, so};
-  std::vector<core::tensor> out;
-  st = sess.extend(s.graph_def());
-  if (st.is_ok())
-    st = sess.run({}, {}, {g.init}, &out);
-  if (!st.is_ok())
-    return fail(st.to_string());
-  actors::checkpoint_manager checkpoints{sess, g.saver, dir, "model", o.keep};
-  int64_t step = 0;
-  st = restore_for_resume(o, checkpoints, &step);
-  if (st.is_ok())
-    st = save_char_rnn_config(dir, config, data.vocab);
-  if (!st.is_ok())
-    return fail(st.to_string());
-  return train_char_rnn_epochs(sess, g, data, o, step, &checkpoints);
 }
 
 } // namespace actorflow::apps

@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <thread>
 
 #include "actorflow/actors/cluster.hpp"
@@ -23,7 +22,7 @@
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "train.hpp"
-#include "train_char_rnn.hpp"
+#include "training_job.hpp"
 
 namespace actorflow::apps {
 
@@ -56,23 +55,6 @@ struct sync_queues {
     all_done = done.dequeue_many(s.sub("all_done"), workers)[0].name();
   }
 };
-
-/// Rows `index`, `index + count`, ... of `x` (the first dimension).
-core::tensor every_nth(const core::tensor& x, int64_t index, int64_t count) {
-  auto rows = x.shape().dim(0);
-  auto row_bytes = rows > 0 ? x.bytes() / static_cast<size_t>(rows) : 0;
-  auto n = (rows - index + count - 1) / count;
-  auto dims = x.shape().dims();
-  dims[0] = n;
-  core::tensor out{x.dtype(), core::shape{dims}};
-  auto* dst = static_cast<char*>(out.raw_mutable_data());
-  const auto* src = static_cast<const char*>(x.raw_data());
-  for (int64_t i = 0; i < n; ++i)
-    std::memcpy(dst + static_cast<size_t>(i) * row_bytes,
-                src + static_cast<size_t>(index + i * count) * row_bytes,
-                row_bytes);
-  return out;
-}
 
 /// Waits for SIGTERM or SIGINT (blocked in every thread beforehand).
 void wait_for_signal() {
@@ -124,206 +106,7 @@ int run_ps(const train_options& o, const actors::cluster_spec& spec,
   return 0;
 }
 
-/// What a worker task trains: the part of a between-graph replicated job
-/// that depends on the dataset and its model.
-class replica_job {
-public:
-  virtual ~replica_job() = default;
-
-  /// Loads worker `index`'s shard of the data (of `workers`), and says how
-  /// many steps an epoch takes: as many on every worker, so that
-  /// synchronous replicas stay in step.
-  virtual core::status load(actors::engine& e, int index, int workers,
-                            int64_t* steps_per_epoch)
-    = 0;
-
-  /// Adds the training graph to `s`: with `sync_replicas` > 0, synchronous
-  /// replicas whose queues live on `sync_device`.
-  virtual void build(const graph::scope& s, int sync_replicas,
-                     const std::string& sync_device)
-    = 0;
-
-  /// The chief's initialisation of every variable, with `feeds()`.
-  virtual std::string init() const = 0;
-
-  /// The other workers' initialisation of their own variables (none:
-  /// empty), with `feeds()`.
-  virtual std::string local_init() const = 0;
-
-  virtual actors::feed_list feeds() const = 0;
-
-  /// Variables whose names start with this stay on the worker.
-  virtual std::string local_prefix() const = 0;
-
-  virtual const graph::saver& saver() const = 0;
-
-  virtual std::string checkpoint_dir() const = 0;
-
-  virtual std::string global_step() const = 0;
-
-  /// Replica `index`'s part of a synchronous step, run after each step.
-  virtual std::string after_step(int index) const = 0;
-
-  /// Trains from `step` with `o` as a worker's (its share of the batch);
-  /// returns the exit code.
-  virtual int train(actors::session& sess, const train_options& o, int64_t step,
-                    actors::checkpoint_manager* checkpoints,
-                    const std::string& after_step)
-    = 0;
-};
-
-/// Fashion-MNIST's MLP or CNN: each worker reads every n-th image and
-/// takes its share of each batch.
-class fashion_job : public replica_job {
-public:
-  fashion_job(const train_options& o, training_options t) : o_(o), t_(t) {
-  }
-
-  core::status load(actors::engine& e, int index, int workers,
-                    int64_t* steps_per_epoch) override {
-    if (o_.batch % workers != 0)
-      return core::status{core::errc::invalid_argument,
-                          "--batch " + std::to_string(o_.batch)
-                            + " does not split evenly over "
-                            + std::to_string(workers) + " workers"};
-    ACTORFLOW_RETURN_IF_ERROR(load_data(e, o_, &data_));
-    auto total = data_.train_images.shape().dim(0);
-    data_.train_images = every_nth(data_.train_images, index, workers);
-    data_.train_labels = every_nth(data_.train_labels, index, workers);
-    t_.batch = o_.batch / workers;
-    // Shards differ by a row at most.
-    *steps_per_epoch = steps_per_epoch_ = total / workers / t_.batch;
-    if (*steps_per_epoch < 1)
-      return core::status{core::errc::invalid_argument,
-                          "--batch is larger than a worker's shard of the "
-                          "data"};
-    return core::status::ok();
-  }
-
-  void build(const graph::scope& s, int sync_replicas,
-             const std::string& sync_device) override {
-    t_.sync_replicas = sync_replicas;
-    t_.sync_device = sync_device;
-    g_ = std::make_unique<fashion_training>(
-      s, data_.train_images.shape().dim(0), t_);
-  }
-
-  std::string init() const override {
-    return g_->init;
-  }
-  std::string local_init() const override {
-    return g_->data_init;
-  }
-  actors::feed_list feeds() const override {
-    return g_->data_feeds(data_);
-  }
-  std::string local_prefix() const override {
-    return "data/";
-  }
-  const graph::saver& saver() const override {
-    return g_->saver;
-  }
-  std::string checkpoint_dir() const override {
-    return o_.checkpoint_dir + "/fashion-mnist-" + o_.model;
-  }
-  std::string global_step() const override {
-    return g_->global_step;
-  }
-  std::string after_step(int index) const override {
-    return index == 0 ? g_->sync_apply
-                      : g_->sync_wait[static_cast<size_t>(index)];
-  }
-
-  int train(actors::session& sess, const train_options& o, int64_t step,
-            actors::checkpoint_manager* checkpoints,
-            const std::string& after_step) override {
-    auto per_worker = o;
-    per_worker.batch = static_cast<int>(t_.batch);
-    return train_epochs(sess, *g_, data_, per_worker, steps_per_epoch_, step,
-                        checkpoints, after_step);
-  }
-
-private:
-  const train_options& o_;
-  training_options t_;
-  fashion_data data_;
-  int64_t steps_per_epoch_ = 0;
-  std::unique_ptr<fashion_training> g_;
-};
-
-/// The char-RNN: each worker takes every n-th batch of the text.
-class char_rnn_job : public replica_job {
-public:
-  char_rnn_job(const train_options& o, char_rnn_training_options t)
-    : o_(o), t_(std::move(t)) {
-  }
-
-  core::status load(actors::engine&, int index, int workers,
-                    int64_t* steps_per_epoch) override {
-    ACTORFLOW_RETURN_IF_ERROR(load_char_rnn_data(o_, &data_));
-    if (data_.train.size() < static_cast<size_t>(workers))
-      return core::status{core::errc::invalid_argument,
-                          "the text has fewer batches than there are "
-                          "workers: a smaller --batch"};
-    keep_shard(&data_, index, workers);
-    *steps_per_epoch = static_cast<int64_t>(data_.train.size());
-    return char_rnn_config_from(o_, data_.vocab, checkpoint_dir(), &config_);
-  }
-
-  void build(const graph::scope& s, int sync_replicas,
-             const std::string& sync_device) override {
-    t_.sync_replicas = sync_replicas;
-    t_.sync_device = sync_device;
-    g_ = std::make_unique<char_rnn_training>(s, config_, t_);
-  }
-
-  std::string init() const override {
-    return g_->init;
-  }
-  std::string local_init() const override {
-    return {};
-  }
-  actors::feed_list feeds() const override {
-    return {};
-  }
-  std::string local_prefix() const override {
-    return {};
-  }
-  const graph::saver& saver() const override {
-    return g_->saver;
-  }
-  std::string checkpoint_dir() const override {
-    return char_rnn_checkpoint_dir(o_);
-  }
-  std::string global_step() const override {
-    return g_->global_step;
-  }
-  std::string after_step(int index) const override {
-    return index == 0 ? g_->sync_apply
-                      : g_->sync_wait[static_cast<size_t>(index)];
-  }
-
-  int train(actors::session& sess, const train_options& o, int64_t step,
-            actors::checkpoint_manager* checkpoints,
-            const std::string& after_step) override {
-    if (checkpoints != nullptr) {
-      auto st = save_char_rnn_config(checkpoint_dir(), config_, data_.vocab);
-      if (!st.is_ok())
-        return train_fail(st.to_string());
-    }
-    return train_char_rnn_epochs(sess, *g_, data_, o, step, checkpoints,
-                                 after_step);
-  }
-
-private:
-  const train_options& o_;
-  char_rnn_training_options t_;
-  char_rnn_data data_;
-  char_rnn_config config_;
-  std::unique_ptr<char_rnn_training> g_;
-};
-
-int run_worker(const train_options& o, replica_job& job,
+int run_worker(const train_options& o, training_job& job,
                const actors::cluster_spec& spec,
                const actors::cluster_task& task, int workers) {
   auto opts = actors::worker_options(task, spec);
@@ -348,13 +131,12 @@ int run_worker(const train_options& o, replica_job& job,
   all.insert(all.end(), local.begin(), local.end());
   e.use_workers(all);
 
-  int64_t steps_per_epoch = 0;
-  st = job.load(e, task.index, workers, &steps_per_epoch);
+  st = job.load(e, task.index, workers);
   if (!st.is_ok())
     return train_fail(st.to_string());
   const std::string ps_device = "/job:ps/task:0/device:cpu:0";
   graph::scope s{e.context().ops};
-  job.build(s, o.sync ? workers : 0, ps_device);
+  auto g = job.build(s, o.sync ? workers : 0, ps_device);
   sync_queues q{s, workers};
   if (!s.ok())
     return train_fail(s.status().to_string());
@@ -362,8 +144,8 @@ int run_worker(const train_options& o, replica_job& job,
   graph::graph_types types;
   st = graph::validate(def, e.context().ops, &types);
   if (st.is_ok())
-    st = graph::place_replica(
-      def, types, ps_device, task.name() + "/device:cpu:0", job.local_prefix());
+    st = graph::place_replica(def, types, ps_device,
+                              task.name() + "/device:cpu:0", g.local_prefix);
   actors::session_options so;
   so.pass_selection = o.passes;
   actors::session sess{e, so};
@@ -378,18 +160,18 @@ int run_worker(const train_options& o, replica_job& job,
   std::unique_ptr<actors::checkpoint_manager> checkpoints;
   if (chief) {
     // The chief initialises everything, restores, then lets the others go.
-    st = sess.run(job.feeds(), {}, {job.init()}, &out);
+    st = sess.run(g.feeds, {}, {g.init}, &out);
     if (st.is_ok()) {
       checkpoints = std::make_unique<actors::checkpoint_manager>(
-        sess, job.saver(), job.checkpoint_dir(), "model", o.keep);
+        sess, g.saver, g.checkpoint_dir, "model", o.keep);
       st = restore_for_resume(o, *checkpoints, &step);
     }
     if (st.is_ok() && !q.ready_put.empty())
       st = sess.run({}, {}, {q.ready_put}, &out);
   } else {
     // Its own variables, then it waits until the chief has initialised.
-    if (!job.local_init().empty())
-      st = sess.run(job.feeds(), {}, {job.local_init()}, &out);
+    if (!g.local_init.empty())
+      st = sess.run(g.feeds, {}, {g.local_init}, &out);
     if (st.is_ok() && !o.quiet)
       std::fprintf(stderr, "%s waits for the chief to initialise\n",
                    task.name().c_str());
@@ -397,7 +179,7 @@ int run_worker(const train_options& o, replica_job& job,
       st = sess.run({}, {q.ready_take}, {}, &out);
     // Replicas in step start where the chief resumed.
     if (st.is_ok() && o.sync)
-      st = sess.run({}, {job.global_step()}, {}, &out);
+      st = sess.run({}, {g.global_step}, {}, &out);
     if (st.is_ok() && o.sync)
       step = out[0].scalar_value<int64_t>();
   }
@@ -408,8 +190,11 @@ int run_worker(const train_options& o, replica_job& job,
     per_worker.trace.clear();
     per_worker.logdir.clear();
   }
-  auto rc = job.train(sess, per_worker, step, checkpoints.get(),
-                      o.sync ? job.after_step(task.index) : std::string{});
+  std::string after_step;
+  if (o.sync)
+    after_step
+      = chief ? g.sync_apply : g.sync_wait[static_cast<size_t>(task.index)];
+  auto rc = job.train(sess, per_worker, step, checkpoints.get(), after_step);
   if (rc == 0) {
     // Training is over either way: ps:0 may already have stopped once the
     // other workers' tokens and this one's were in, before this step's
@@ -452,18 +237,9 @@ int run_train_task(const train_options& o) {
   if (task->job == "ps")
     return run_ps(o, spec, *task, workers);
   if (task->job == "worker") {
-    std::unique_ptr<replica_job> job;
-    if (o.dataset == "char-rnn") {
-      char_rnn_training_options t;
-      if (auto err = char_rnn_training_options_from(o, &t); !err.empty())
-        return train_fail(err);
-      job = std::make_unique<char_rnn_job>(o, t);
-    } else {
-      training_options t;
-      if (auto err = training_options_from(o, &t); !err.empty())
-        return train_fail(err);
-      job = std::make_unique<fashion_job>(o, t);
-    }
+    std::unique_ptr<training_job> job;
+    if (auto err = make_training_job(o, &job); !err.empty())
+      return train_fail(err);
     return run_worker(o, *job, spec, *task, workers);
   }
   return train_fail("task '" + o.task + "' is neither ps nor worker");
