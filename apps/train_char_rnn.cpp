@@ -1,11 +1,10 @@
-// `actorflow train char-rnn`: a character-level language model (embedding,
-// LSTM or GRU layers through graph::dynamic_rnn, softmax over the
-// characters) on text -- Debian's fortunes unless --data says otherwise --
-// one sequence per fortune or paragraph, batches of similar lengths fed
-// with their sequence_length, the loss masked past each sequence's end.
-// After each epoch: the perplexity of the held-out text beside the
-// character-frequency model's, and a checkpoint (with char-rnn.json, which
-// `actorflow sample` rebuilds the model from).
+// The char-RNN of `actorflow train char-rnn` (training_job.cpp runs it in
+// one process or as a cluster's replica): its text -- Debian's fortunes
+// unless --data says otherwise, one sequence per fortune or paragraph --
+// cut into batches of similar lengths, the model's shape checked against
+// the checkpoints it resumes from, and the training loop: after each
+// epoch the perplexity of the held-out text beside the character-frequency
+// model's and a checkpoint.
 
 #include <chrono>
 #include <cmath>

@@ -1,8 +1,9 @@
 // `actorflow train --cluster F --task T`: between-graph replication as
 // TensorFlow 1 did it. Each worker task is a process with its own client:
-// it builds the whole training graph, places the model's variables (and
-// their updates) on the ps task and the rest on itself, reads its shard of
-// the data and of each batch, and applies its own gradients to the shared
+// it builds the whole training graph (training_job.hpp: Fashion-MNIST's
+// classifier or the char-RNN), places the model's variables (and their
+// updates) on the ps task and the rest on itself, reads its shard of the
+// data, and applies its own gradients to the shared
 // variables (asynchronous training, Downpour-style) or, with --sync, adds
 // them to accumulators there, whose mean the chief applies once every
 // worker has (TensorFlow's SyncReplicasOptimizer). The chief (worker 0)

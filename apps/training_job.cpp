@@ -63,15 +63,17 @@ public:
     t_.sync_device = sync_device;
     g_ = std::make_unique<fashion_training>(
       s, data_.train_images.shape().dim(0), t_);
-    return {g_->init,
-            g_->data_init,
-            "data/",
-            g_->data_feeds(data_),
-            g_->global_step,
-            g_->sync_apply,
-            g_->sync_wait,
-            g_->saver,
-            o_.checkpoint_dir + "/fashion-mnist-" + o_.model};
+    training_graph out;
+    out.init = g_->init;
+    out.local_init = g_->data_init;
+    out.local_prefix = "data/";
+    out.feeds = g_->data_feeds(data_);
+    out.global_step = g_->global_step;
+    out.sync_apply = g_->sync_apply;
+    out.sync_wait = g_->sync_wait;
+    out.saver = g_->saver;
+    out.checkpoint_dir = o_.checkpoint_dir + "/fashion-mnist-" + o_.model;
+    return out;
   }
 
   int train(actors::session& sess, const train_options& o, int64_t step,
@@ -115,15 +117,14 @@ public:
     t_.sync_replicas = sync_replicas;
     t_.sync_device = sync_device;
     g_ = std::make_unique<char_rnn_training>(s, config_, t_);
-    return {g_->init,
-            {},
-            {},
-            {},
-            g_->global_step,
-            g_->sync_apply,
-            g_->sync_wait,
-            g_->saver,
-            char_rnn_checkpoint_dir(o_)};
+    training_graph out;
+    out.init = g_->init;
+    out.global_step = g_->global_step;
+    out.sync_apply = g_->sync_apply;
+    out.sync_wait = g_->sync_wait;
+    out.saver = g_->saver;
+    out.checkpoint_dir = char_rnn_checkpoint_dir(o_);
+    return out;
   }
 
   int train(actors::session& sess, const train_options& o, int64_t step,
