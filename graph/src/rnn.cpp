@@ -177,6 +177,60 @@ std::vector<output> gru_cell::step(const scope& s, const output& x,
   return {*out};
 }
 
+// -- multi_rnn_cell ----------------------------------------------------------
+
+multi_rnn_cell::multi_rnn_cell(
+  std::vector<std::shared_ptr<const rnn_cell>> cells)
+  : cells_(std::move(cells)) {
+  // nop
+}
+
+std::vector<int64_t> multi_rnn_cell::state_sizes() const {
+  std::vector<int64_t> sizes;
+  for (const auto& c : cells_)
+    for (auto w : c->state_sizes())
+      sizes.push_back(w);
+  return sizes;
+}
+
+int64_t multi_rnn_cell::output_size() const {
+  return cells_.empty() ? -1 : cells_.back()->output_size();
+}
+
+std::vector<output> multi_rnn_cell::weights() const {
+  std::vector<output> ws;
+  for (const auto& c : cells_)
+    for (auto& w : c->weights())
+      ws.push_back(std::move(w));
+  return ws;
+}
+
+std::vector<output> multi_rnn_cell::step(const scope& s, const output& x,
+                                         const std::vector<output>& state,
+                                         output* out) const {
+  std::vector<output> next;
+  auto h = x;
+  size_t part = 0;
+  for (size_t k = 0; k < cells_.size(); ++k) {
+    auto parts = cells_[k]->state_sizes().size();
+    if (part + parts > state.size())
+      return {}; // dynamic_rnn reports the missing parts
+    std::vector<output> own(state.begin() + static_cast<std::ptrdiff_t>(part),
+                            state.begin()
+                              + static_cast<std::ptrdiff_t>(part + parts));
+    part += parts;
+    output cell_out;
+    auto cell_next
+      = cells_[k]->step(s.sub("cell_" + std::to_string(k)), h, own, &cell_out);
+    if (cell_next.size() != parts)
+      return {};
+    h = cell_out;
+    next.insert(next.end(), cell_next.begin(), cell_next.end());
+  }
+  *out = h;
+  return next;
+}
+
 // -- dynamic_rnn -------------------------------------------------------------
 
 rnn_result dynamic_rnn(const scope& scope_in, const rnn_cell& cell,

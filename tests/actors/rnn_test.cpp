@@ -145,3 +145,62 @@ TEST_F(rnn, basic_cell_gradients_match_differences_past_each_length) {
   };
   EXPECT_LT(test::worst_gradient_error(kt, out[0], loss_at), 1e-8);
 }
+
+TEST_F(rnn, a_multi_cell_in_one_loop_equals_its_layers_one_loop_each) {
+  // An LSTM then a GRU, past each sequence's length too: one dynamic_rnn
+  // over multi_rnn_cell gives what two stacked dynamic_rnns give, outputs,
+  // every state part and every weight's gradient.
+  graph::scope s{e.context().ops};
+  auto x = graph::placeholder(s.sub("x"), dtype::float64, {2, -1, 3});
+  auto lengths = graph::constant(s, tensor::from_vector<int32_t>({2}, {2, 4}));
+  auto lstm = std::make_shared<graph::lstm_cell>(
+    graph::lstm_cell::make(s.sub("lstm"), 3, 4, dtype::float64, {5, 1}));
+  auto gru = std::make_shared<graph::gru_cell>(
+    graph::gru_cell::make(s.sub("gru"), 4, 2, dtype::float64, {5, 2}));
+  graph::multi_rnn_cell both{{lstm, gru}};
+  EXPECT_EQ(both.state_sizes(), (std::vector<int64_t>{4, 4, 2}));
+  EXPECT_EQ(both.output_size(), 2);
+  auto one = graph::dynamic_rnn(s.sub("one"), both, x, lengths);
+  auto first = graph::dynamic_rnn(s.sub("first"), *lstm, x, lengths);
+  auto second
+    = graph::dynamic_rnn(s.sub("second"), *gru, first.outputs, lengths);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  ASSERT_EQ(one.state.size(), 3u);
+  auto loss_of
+    = [&](const graph::output& out, const std::vector<output>& state) {
+        auto l = graph::reduce_sum(s, out * out, {0, 1, 2});
+        for (const auto& part : state)
+          l = l + graph::reduce_sum(s, part, {0, 1});
+        return l;
+      };
+  std::vector<output> stacked_state = first.state;
+  stacked_state.push_back(second.state[0]);
+  auto weights = both.weights();
+  ASSERT_EQ(weights.size(), 6u);
+  auto g_one = graph::gradients(s, {loss_of(one.outputs, one.state)}, weights);
+  auto g_two
+    = graph::gradients(s, {loss_of(second.outputs, stacked_state)}, weights);
+  std::vector<std::string> fetches{one.outputs.name(), second.outputs.name()};
+  for (size_t k = 0; k < 3; ++k) {
+    fetches.push_back(one.state[k].name());
+    fetches.push_back(stacked_state[k].name());
+  }
+  for (size_t k = 0; k < weights.size(); ++k) {
+    ASSERT_TRUE(g_one[k] && g_two[k]) << k;
+    fetches.push_back(g_one[k]->name());
+    fetches.push_back(g_two[k]->name());
+  }
+  auto init = s.initializer();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  ASSERT_TRUE(sess.run({}, {}, {init.name}, &out).is_ok());
+  std::vector<double> xv;
+  for (int i = 0; i < 2 * 4 * 3; ++i)
+    xv.push_back(std::sin(0.7 * i + 0.1));
+  auto st = sess.run({{x.name(), tensor::from_vector<double>({2, 4, 3}, xv)}},
+                     fetches, {}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  for (size_t k = 0; k < out.size(); k += 2)
+    test::expect_all_near(out[k], out[k + 1], 1e-12, fetches[k]);
+}

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "actorflow/graph/nn_ops.hpp"
@@ -109,6 +110,26 @@ public:
 private:
   output gate_kernel_, gate_bias_, candidate_kernel_, candidate_bias_;
   int64_t units_;
+};
+
+/// TensorFlow's MultiRNNCell: `cells` stacked in one step, each one's
+/// output the next one's input. The state is every cell's parts, first
+/// cell first; the output is the last cell's. One `dynamic_rnn` loop runs
+/// all layers, so layer k + 1 of step t can run beside layer k of step t +
+/// 1 (up to `parallel_iterations`).
+class multi_rnn_cell : public rnn_cell {
+public:
+  explicit multi_rnn_cell(std::vector<std::shared_ptr<const rnn_cell>> cells);
+
+  std::vector<int64_t> state_sizes() const override;
+  int64_t output_size() const override;
+  std::vector<output> weights() const override;
+  std::vector<output> step(const scope& s, const output& x,
+                           const std::vector<output>& state,
+                           output* out) const override;
+
+private:
+  std::vector<std::shared_ptr<const rnn_cell>> cells_;
 };
 
 /// How `dynamic_rnn` lays out and runs its loop.
