@@ -90,6 +90,7 @@ char_rnn_model::char_rnn_model(const graph::scope& s,
       reads.push_back(graph::identity(ls.sub("read"), w));
     return reads;
   };
+  std::vector<std::shared_ptr<const graph::rnn_cell>> layers;
   auto depth = c.embed;
   for (int layer = 0; layer < c.layers; ++layer) {
     auto ls = s.sub(c.cell + "_" + std::to_string(layer + 1));
@@ -98,18 +99,22 @@ char_rnn_model::char_rnn_model(const graph::scope& s,
       auto made
         = graph::gru_cell::make(ls, depth, c.units, dtype::float32, seed);
       auto r = read_all(ls, made);
-      cells_.push_back(
-        std::make_unique<graph::gru_cell>(r[0], r[1], r[2], r[3]));
-      cell_variables_.push_back(made.weights());
+      layers.push_back(
+        std::make_shared<graph::gru_cell>(r[0], r[1], r[2], r[3]));
+      variables_.push_back(made.weights());
     } else {
       auto made
         = graph::lstm_cell::make(ls, depth, c.units, dtype::float32, seed);
       auto r = read_all(ls, made);
-      cells_.push_back(std::make_unique<graph::lstm_cell>(r[0], r[1]));
-      cell_variables_.push_back(made.weights());
+      layers.push_back(std::make_shared<graph::lstm_cell>(r[0], r[1]));
+      variables_.push_back(made.weights());
     }
     depth = c.units;
   }
+  // Several layers step in one loop (TensorFlow's MultiRNNCell).
+  cell_ = layers.size() == 1
+            ? layers.front()
+            : std::make_shared<graph::multi_rnn_cell>(std::move(layers));
   auto bound = std::sqrt(6.0 / static_cast<double>(c.units + c.vocab));
   weights_ = uniform_variable(s.sub("softmax_weights"), {c.units, c.vocab},
                               bound, {c.seed, 2 + c.layers});
@@ -122,38 +127,22 @@ char_rnn_model::forward(const graph::scope& s, const graph::output& inputs,
                         const graph::output& lengths,
                         const std::vector<graph::output>& initial_state) const {
   result r;
-  auto h = graph::gather(s, embedding_, inputs); // [batch, steps, embed]
-  size_t part = 0;
-  for (size_t layer = 0; layer < cells_.size(); ++layer) {
-    const auto& cell = *cells_[layer];
-    auto parts = cell.state_sizes().size();
-    std::vector<graph::output> initial;
-    if (!initial_state.empty())
-      initial.assign(initial_state.begin() + static_cast<std::ptrdiff_t>(part),
-                     initial_state.begin()
-                       + static_cast<std::ptrdiff_t>(part + parts));
-    part += parts;
-    auto rnn = graph::dynamic_rnn(s.sub("layer_" + std::to_string(layer + 1)),
-                                  cell, h, lengths, initial);
-    h = rnn.outputs;
-    r.state.insert(r.state.end(), rnn.state.begin(), rnn.state.end());
-  }
+  auto x = graph::gather(s, embedding_, inputs); // [batch, steps, embed]
+  auto rnn = graph::dynamic_rnn(s, *cell_, x, lengths, initial_state);
+  r.state = rnn.state;
+  auto h = rnn.outputs;
   auto flat = graph::reshape(s, h, std::vector<int64_t>{-1, config_.units});
   r.logits = graph::bias_add(s, graph::matmul(s, flat, weights_), bias_);
   return r;
 }
 
 std::vector<int64_t> char_rnn_model::state_sizes() const {
-  std::vector<int64_t> sizes;
-  for (const auto& cell : cells_)
-    for (auto w : cell->state_sizes())
-      sizes.push_back(w);
-  return sizes;
+  return cell_->state_sizes();
 }
 
 std::vector<graph::output> char_rnn_model::variables() const {
   std::vector<graph::output> vars{embedding_};
-  for (const auto& layer : cell_variables_)
+  for (const auto& layer : variables_)
     vars.insert(vars.end(), layer.begin(), layer.end());
   vars.push_back(weights_);
   vars.push_back(bias_);

@@ -42,7 +42,8 @@ core::status load_char_rnn_config(const std::string& dir,
 
 /// A character-level language model's variables and forward pass:
 /// embedding [vocab, embed] -> `layers` LSTM or GRU layers of `units`
-/// through graph::dynamic_rnn -> dense [units, vocab]. The forward pass can
+/// (one graph::dynamic_rnn over a multi_rnn_cell) -> dense [units,
+/// vocab]. The forward pass can
 /// be built several times over the same variables (training, sampling).
 class char_rnn_model {
 public:
@@ -78,10 +79,11 @@ public:
 private:
   char_rnn_config config_;
   graph::output embedding_, weights_, bias_;
-  /// The cells, over reads of their variables.
-  std::vector<std::unique_ptr<graph::rnn_cell>> cells_;
+  /// The layers' cell (a multi_rnn_cell for several), over reads of
+  /// their variables.
+  std::shared_ptr<const graph::rnn_cell> cell_;
   /// Each layer's variables.
-  std::vector<std::vector<graph::output>> cell_variables_;
+  std::vector<std::vector<graph::output>> variables_;
 };
 
 } // namespace actorflow::apps
