@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -36,10 +37,13 @@ inline void release(std::vector<ops::entry>& inputs) {
 
 /// The tags of one node whose inputs have not all arrived. A node rarely
 /// waits on more than a few tags at once (an iteration of its loop, or a
-/// step, at a time; a few with parallel iterations or steps in flight):
-/// the first few entries sit in the table itself, found by comparing tags,
-/// and only more go to a hash map. An entry's input vector stays with its
-/// slot, so a tag that completes and the next one allocate nothing.
+/// step, at a time; a few with parallel iterations or steps in flight, up
+/// to `parallel_iterations` for a node that joins one iteration's value
+/// with the iteration before's): the first few entries sit in the table
+/// itself, the next ones in slots allocated once and kept, all found by
+/// comparing tags, and only beyond those do entries go to a hash map. An
+/// entry's input vector stays with its slot, so a tag that completes and
+/// the next one allocate nothing.
 class pending_table {
 public:
   /// The entry of `t`, or nullptr.
@@ -47,6 +51,10 @@ public:
     for (auto& s : near_)
       if (s.used && s.key == t)
         return &s.value;
+    if (more_used_ > 0)
+      for (auto& s : more_)
+        if (s->used && s->key == t)
+          return &s->value;
     if (far_.empty())
       return nullptr;
     auto i = far_.find(t);
@@ -57,11 +65,19 @@ public:
   /// (its inputs hold no values, their size is the last entry's).
   pending_inputs& add(const tag& t) {
     for (auto& s : near_)
-      if (!s.used) {
-        s.used = true;
-        s.key = t;
-        return s.value;
-      }
+      if (!s.used)
+        return take(s, t);
+    if (more_used_ < more_.size())
+      for (auto& s : more_)
+        if (!s->used) {
+          ++more_used_;
+          return take(*s, t);
+        }
+    if (more_.size() < max_more) {
+      more_.push_back(std::make_unique<slot>());
+      ++more_used_;
+      return take(*more_.back(), t);
+    }
     return far_[t];
   }
 
@@ -69,8 +85,13 @@ public:
   void remove(const tag& t, pending_inputs& p) {
     for (auto& s : near_)
       if (&s.value == &p) {
-        release(p.inputs);
-        s.used = false;
+        free(s);
+        return;
+      }
+    for (auto& s : more_)
+      if (&s->value == &p) {
+        free(*s);
+        --more_used_;
         return;
       }
     far_.erase(t);
@@ -82,8 +103,13 @@ public:
     for (auto& s : near_)
       if (s.used && pred(s.key)) {
         f(s.value);
-        release(s.value.inputs);
-        s.used = false;
+        free(s);
+      }
+    for (auto& s : more_)
+      if (s->used && pred(s->key)) {
+        f(s->value);
+        free(*s);
+        --more_used_;
       }
     for (auto i = far_.begin(); i != far_.end();)
       if (pred(i->first)) {
@@ -101,7 +127,23 @@ private:
     pending_inputs value;
   };
 
+  /// Slots kept beyond the table's own before entries go to the map.
+  static constexpr size_t max_more = 28;
+
+  static pending_inputs& take(slot& s, const tag& t) {
+    s.used = true;
+    s.key = t;
+    return s.value;
+  }
+
+  static void free(slot& s) {
+    release(s.value.inputs);
+    s.used = false;
+  }
+
   std::array<slot, 4> near_;
+  std::vector<std::unique_ptr<slot>> more_;
+  size_t more_used_ = 0;
   std::unordered_map<tag, pending_inputs, tag_hash> far_;
 };
 
