@@ -18,6 +18,7 @@ core::status register_ops(op_registry& registry) {
   ACTORFLOW_RETURN_IF_ERROR(defs::register_io_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_summary_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_data_flow_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_dispatch_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_tensor_array_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_grad_ops(registry));
   return defs::register_runtime_ops(registry);
@@ -33,6 +34,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_summary_kernels(registry);
   cpu::register_queue_kernels(registry);
   cpu::register_tensor_array_kernels(registry);
+  cpu::register_dispatch_kernels(registry);
   cpu::register_grad_kernels(registry);
   cpu::register_unary_kernels(registry);
   cpu::register_cast_select_kernels(registry);

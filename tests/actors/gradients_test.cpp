@@ -369,6 +369,32 @@ TEST_F(gradients, array_ops_match_finite_differences) {
             s, tensor::from_vector<int32_t>({2, 2}, {1, 3, 1, 0}));
           return graph::gather(s, v, idx);
         }));
+  auto int32s
+    = [](const scope& s, std::vector<int64_t> dims, std::vector<int32_t> v) {
+        return graph::constant(
+          s, tensor::from_vector<int32_t>(core::shape{std::move(dims)}, v));
+      };
+  check("DynamicPartition",
+        unary(u({2, 3, 2}), [&](const scope& s, const output& v) {
+          // Four partitions, one of them empty, joined to check them all.
+          auto parts = graph::dynamic_partition(
+            s, v, int32s(s, {2, 3}, {2, 0, 2, 1, 0, 2}), 4);
+          return graph::concat(s, parts, 0);
+        }));
+  check("DynamicStitch",
+        binary(u({3, 2}), u({1, 2, 2}, 2),
+               [&](const scope& s, const output& a, const output& b) {
+                 std::vector<output> indices{int32s(s, {3}, {0, 4, 2}),
+                                             int32s(s, {1, 2}, {1, 3})};
+                 return graph::dynamic_stitch(s, indices, {a, b});
+               }));
+  check("UnsortedSegmentSum",
+        unary(u({6, 2}), [&](const scope& s, const output& v) {
+          // Rows 0 and 2 share a segment; row 3 is dropped.
+          return graph::unsorted_segment_sum(
+            s, v, int32s(s, {6}, {0, 2, 0, -1, 1, 2}),
+            graph::constant(s, int32_t{4}));
+        }));
 }
 
 TEST_F(gradients, nn_ops_match_finite_differences) {
@@ -664,7 +690,10 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "StridedSlice",
     "Mod",
     "Prod",
-    "TopKV2"};
+    "TopKV2",
+    "DynamicPartition",
+    "DynamicStitch",
+    "UnsortedSegmentSum"};
   // The same functions as checked ops (the older forms of an op, RefSwitch),
   // Dropout (its own test), and the ops with no gradient.
   std::set<std::string> otherwise{

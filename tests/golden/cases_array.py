@@ -190,3 +190,60 @@ def add_cases(c):
     c.add("reverse_mask", "Reverse", [x, np.array([False, True, False])],
           [x[:, ::-1, :]], {"T": F32})
     c.add("reversev2_empty", "ReverseV2", [empty, i32(0)], [empty], {"T": F32})
+
+    # Dispatch: rows to partitions, rows back by index, rows summed by
+    # segment (a mixture of experts' dispatch and combine).
+    rows = np.arange(12, dtype=F32).reshape(6, 2) * 0.5 - 1.25
+    p = np.array([0, 2, 1, 0, 2, 2], I32)
+    c.add("dynamicpartition", "DynamicPartition", [rows, p],
+          [rows[p == k] for k in range(4)], {"T": F32, "num_partitions": 4})
+    p2 = np.array([[1, 0, 1], [0, 0, 1]], I32)
+    c.add("dynamicpartition_2d", "DynamicPartition", [xi[:, :, :2], p2],
+          [xi[:, :, :2][p2 == k] for k in range(2)],
+          {"T": I64, "num_partitions": 2})
+    c.add("dynamicpartition_out_of_range", "DynamicPartition",
+          [rows, np.array([0, 1, 2, 0, 1, 0], I32)],
+          attrs={"T": F32, "num_partitions": 2}, error="invalid_argument")
+    c.add("dynamicpartition_not_a_prefix", "DynamicPartition",
+          [rows, np.zeros(5, I32)], attrs={"T": F32, "num_partitions": 2},
+          error="invalid_argument")
+    i0, i1 = np.array([0, 4, 2], I32), np.array([[1, 3]], I32)
+    d0, d1 = rows[:3], rows[3:5].reshape(1, 2, 2)
+    merged = np.zeros((5, 2), F32)
+    merged[i0] = d0
+    merged[i1.ravel()] = d1.reshape(2, 2)
+    c.add("dynamicstitch", "DynamicStitch", [i0, i1, d0, d1], [merged],
+          {"T": F32, "N": 2})
+    over = np.array([1, 0], I32)
+    later = rows[:2][::-1] + 10
+    stitched = rows[:2].copy()
+    stitched[over] = later
+    c.add("dynamicstitch_later_wins", "DynamicStitch",
+          [np.array([0, 1], I32), over, rows[:2], later], [stitched],
+          {"T": F32, "N": 2})
+    c.add("dynamicstitch_negative", "DynamicStitch",
+          [np.array([0, -1], I32), rows[:2]], attrs={"T": F32, "N": 1},
+          error="invalid_argument")
+    c.add("dynamicstitch_shape_mismatch", "DynamicStitch",
+          [i0, i1, d0, rows[3:5]], attrs={"T": F32, "N": 2},
+          error="invalid_argument")
+    ids = np.array([0, 2, 0, -1, 1, 2], I32)
+    summed = np.zeros((4, 2), F32)
+    for i, s in enumerate(ids):
+        if s >= 0:
+            summed[s] += rows[i]
+    c.add("unsortedsegmentsum", "UnsortedSegmentSum",
+          [rows, ids, np.array(4, I32)], [summed],
+          {"T": F32, "Tindices": I32})
+    ids2 = np.array([[1, 1, 0], [0, -1, 1]], I64)
+    data2 = xi[:, :, :2]
+    want2 = np.zeros((3, 2), I64)
+    for (a_, b_), s in np.ndenumerate(ids2):
+        if s >= 0:
+            want2[s] += data2[a_, b_]
+    c.add("unsortedsegmentsum_2d", "UnsortedSegmentSum",
+          [data2, ids2, np.array(3, I64)], [want2],
+          {"T": I64, "Tindices": I64, "Tnumsegments": I64})
+    c.add("unsortedsegmentsum_id_too_large", "UnsortedSegmentSum",
+          [rows, np.array([0, 1, 2, 3, 4, 5], I32), np.array(4, I32)],
+          attrs={"T": F32, "Tindices": I32}, error="invalid_argument")

@@ -22,6 +22,7 @@ void register_io_kernels(kernel_registry& r);
 void register_summary_kernels(kernel_registry& r);
 void register_queue_kernels(kernel_registry& r);
 void register_tensor_array_kernels(kernel_registry& r);
+void register_dispatch_kernels(kernel_registry& r);
 void register_grad_kernels(kernel_registry& r);
 void register_unary_kernels(kernel_registry& r);
 void register_cast_select_kernels(kernel_registry& r);
