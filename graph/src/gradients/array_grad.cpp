@@ -218,7 +218,6 @@ void register_array_gradients(gradient_registry& r) {
   });
   auto gather_grad = [](const scope& s, const gradient_op& op,
                         const std::vector<output>& g, std::vector<output>* in) {
-    // Dense: one_hot(indices)^T @ g, so repeated indices add up.
     const auto& params = op.inputs[0];
     const auto& indices = op.inputs[1];
     int64_t axis = 0;
@@ -228,29 +227,18 @@ void register_array_gradients(gradient_registry& r) {
     if (axis != 0)
       return core::unimplemented_error("the gradient of ", op.node.op,
                                        " is built for axis 0");
-    auto type = params.dtype();
+    // The rows of g summed into the rows they were gathered from
+    // (TensorFlow's IndexedSlices, made dense): repeated indices add up.
     auto flat_indices = reshape(s, indices, std::vector<int64_t>{-1});
-    auto on = constant(s, 1.0, type);
-    auto off = constant(s, 0.0, type);
-    if (params.shape().fully_defined()) {
-      const auto& dims = params.shape().dims();
-      int64_t row_size = 1;
-      for (size_t i = 1; i < dims.size(); ++i)
-        row_size *= dims[i];
-      auto hot = one_hot(s, flat_indices, dims[0], on, off);
-      auto flat = reshape(s, g[0], std::vector<int64_t>{-1, row_size});
-      (*in)[0] = reshape(s, matmul(s, hot, flat, {true, false}), dims);
-      return status::ok();
-    }
-    // The params' shape as it is at run time, as TensorFlow's gradient
-    // reads it: rows from its first dimension, each row the rest.
     auto dims = shape_of(s, params);
     auto rows = strided_slice(s, dims, {0}, {1}, {1}, {0, 0, 0, 0, 1});
-    auto hot = one_hot(s, flat_indices, rows, on, off);
-    auto flat = reshape(
-      s, g[0],
-      stack(s, {size(s, flat_indices), constant(s, -1.0, core::dtype::int32)}));
-    (*in)[0] = reshape(s, matmul(s, hot, flat, {true, false}), dims);
+    auto row_shape = slice(s, dims, {1}, {-1});
+    auto count = reshape(s, size(s, flat_indices), std::vector<int64_t>{1});
+    auto flat = reshape(s, g[0], concat(s, {count, row_shape}, 0));
+    auto summed = unsorted_segment_sum(s, flat, flat_indices, rows);
+    (*in)[0] = params.shape().fully_defined()
+                 ? reshape(s, summed, params.shape().dims())
+                 : summed;
     return status::ok();
   };
   r.add("Gather", gather_grad);
