@@ -6,6 +6,11 @@
 
 namespace actorflow::apps {
 
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
+    .count();
+}
+
 std::string clock_text(double seconds) {
   auto s = static_cast<long>(std::lround(std::max(0.0, seconds)));
   char buf[32];
@@ -23,8 +28,7 @@ void progress_line::show(int epoch, int epochs, int64_t step, int64_t steps,
   if (!enabled_)
     return;
   if (terminal_) {
-    auto since = std::chrono::duration<double>(clock_type::now() - last_);
-    if (step != steps && since.count() < 0.1)
+    if (step != steps && seconds_since(last_) < 0.1)
       return;
   } else if ((step * 10) / steps == ((step - 1) * 10) / steps) {
     return; // not a new tenth

@@ -30,6 +30,9 @@ private:
   clock_type::time_point last_ = clock_type::now();
 };
 
+/// The seconds since `t`.
+double seconds_since(std::chrono::steady_clock::time_point t);
+
 /// `m:ss` of `seconds`.
 std::string clock_text(double seconds);
 

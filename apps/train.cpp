@@ -31,10 +31,6 @@ int fail(const std::string& what) {
   return 1;
 }
 
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
 } // namespace
 
 int train_fail(const std::string& what) {

@@ -26,16 +26,6 @@
 
 namespace actorflow::apps {
 
-namespace {
-
-using clock_type = std::chrono::steady_clock;
-
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
-} // namespace
-
 core::status load_char_rnn_data(const train_options& o, char_rnn_data* d) {
   const auto& c = o.char_rnn;
   auto path = c.data.empty() ? std::string{fortunes_dir} : c.data;
@@ -164,10 +154,6 @@ std::vector<size_t> epoch_order(size_t batches, int64_t seed, int epoch) {
   return order;
 }
 
-int fail(const std::string& what) {
-  return train_fail(what);
-}
-
 } // namespace
 
 int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
@@ -180,7 +166,7 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
     if (st.is_ok())
       st = summaries->add_graph(g.scope.graph_def());
     if (!st.is_ok())
-      return fail(st.to_string());
+      return train_fail(st.to_string());
     if (!o.quiet)
       std::fprintf(stderr, "TensorBoard events go to %s\n",
                    summaries->path().c_str());
@@ -194,7 +180,7 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
   for (auto epoch = static_cast<int>(step / steps_per_epoch); epoch < o.epochs;
        ++epoch) {
     auto order = epoch_order(d.train.size(), o.seed, epoch);
-    auto start = clock_type::now();
+    auto start = std::chrono::steady_clock::now();
     double loss = 0;
     int64_t epoch_characters = 0;
     for (auto k = step - epoch * steps_per_epoch; k < steps_per_epoch; ++k) {
@@ -212,7 +198,7 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
       if (st.is_ok() && summaries != nullptr && step % o.summary_every == 0)
         st = summaries->add_scalar("loss", loss, step);
       if (!st.is_ok())
-        return fail(st.to_string());
+        return train_fail(st.to_string());
       ++step;
       ++trained;
       epoch_characters += b.characters;
@@ -239,7 +225,7 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
     if (st.is_ok() && summaries != nullptr)
       st = summaries->flush();
     if (!st.is_ok())
-      return fail(st.to_string());
+      return train_fail(st.to_string());
     if (!o.quiet)
       std::fprintf(stderr,
                    "epoch %d/%d: loss %.4f, held-out perplexity %.3f "
@@ -255,7 +241,7 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
     // Resumed after the last epoch: report the restored model.
     auto st = held_out_perplexity(sess, g, d.held_out, &perplexity);
     if (!st.is_ok())
-      return fail(st.to_string());
+      return train_fail(st.to_string());
   }
   auto round_to
     = [](double x, double scale) { return std::round(x * scale) / scale; };

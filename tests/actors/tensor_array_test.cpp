@@ -54,6 +54,34 @@ protected:
     return out;
   }
 
+  /// Expects the gradients `g` of `loss` with respect to the placeholders
+  /// `x` and `w`, at `xt` and `wt`, to match central differences.
+  void expect_gradients_match(actors::session& sess, const output& loss,
+                              const output& x, const output& w,
+                              const std::vector<std::optional<output>>& g,
+                              const tensor& xt, const tensor& wt,
+                              const std::string& what) {
+    std::vector<tensor> grads;
+    auto st = sess.run({{x.name(), xt}, {w.name(), wt}},
+                       {g.at(0)->name(), g.at(1)->name()}, {}, &grads);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    auto loss_at = [&](const tensor& xa, const tensor& wa) {
+      std::vector<tensor> out;
+      EXPECT_TRUE(
+        sess.run({{x.name(), xa}, {w.name(), wa}}, {loss.name()}, {}, &out)
+          .is_ok());
+      return out.empty() ? NAN : out[0].scalar_value<double>();
+    };
+    EXPECT_LT(worst_gradient_error(
+                xt, grads[0], [&](const tensor& v) { return loss_at(v, wt); }),
+              1e-8)
+      << "d/dx" << what;
+    EXPECT_LT(worst_gradient_error(
+                wt, grads[1], [&](const tensor& v) { return loss_at(xt, v); }),
+              1e-8)
+      << "d/dw" << what;
+  }
+
   actors::engine e;
 };
 
@@ -277,25 +305,8 @@ TEST_F(tensor_arrays, gradients_through_map_fn_and_scan_match_differences) {
       xv.push_back(std::sin(0.7 * static_cast<double>(i) + 0.3));
     auto xt = tensor::from_vector<double>({steps, 3}, xv);
     auto wt = tensor::from_vector<double>({3}, {0.5, -0.8, 1.2});
-    std::vector<tensor> grads;
-    auto st = sess.run({{x.name(), xt}, {w.name(), wt}},
-                       {g.at(0)->name(), g.at(1)->name()}, {}, &grads);
-    ASSERT_TRUE(st.is_ok()) << st.to_string();
-    auto loss_at = [&](const tensor& xa, const tensor& wa) {
-      std::vector<tensor> out;
-      EXPECT_TRUE(
-        sess.run({{x.name(), xa}, {w.name(), wa}}, {loss.name()}, {}, &out)
-          .is_ok());
-      return out.empty() ? NAN : out[0].scalar_value<double>();
-    };
-    EXPECT_LT(worst_gradient_error(
-                xt, grads[0], [&](const tensor& v) { return loss_at(v, wt); }),
-              1e-8)
-      << "d/dx, T = " << steps;
-    EXPECT_LT(worst_gradient_error(
-                wt, grads[1], [&](const tensor& v) { return loss_at(xt, v); }),
-              1e-8)
-      << "d/dw, T = " << steps;
+    expect_gradients_match(sess, loss, x, w, g, xt, wt,
+                           ", T = " + std::to_string(steps));
   }
 }
 
@@ -404,23 +415,7 @@ TEST_F(tensor_arrays, gradients_through_nested_loops_match_differences) {
     xv.push_back(std::cos(0.8 * i + 0.1));
   auto xt = tensor::from_vector<double>({3, 4}, xv);
   auto wt = tensor::scalar(0.7);
-  std::vector<tensor> grads;
-  auto st = sess.run({{x.name(), xt}, {w.name(), wt}},
-                     {g.at(0)->name(), g.at(1)->name()}, {}, &grads);
-  ASSERT_TRUE(st.is_ok()) << st.to_string();
-  auto loss_at = [&](const tensor& xa, const tensor& wa) {
-    std::vector<tensor> out;
-    EXPECT_TRUE(
-      sess.run({{x.name(), xa}, {w.name(), wa}}, {loss.name()}, {}, &out)
-        .is_ok());
-    return out.empty() ? NAN : out[0].scalar_value<double>();
-  };
-  EXPECT_LT(worst_gradient_error(
-              xt, grads[0], [&](const tensor& v) { return loss_at(v, wt); }),
-            1e-8);
-  EXPECT_LT(worst_gradient_error(
-              wt, grads[1], [&](const tensor& v) { return loss_at(xt, v); }),
-            1e-8);
+  expect_gradients_match(sess, loss, x, w, g, xt, wt, "");
 }
 
 TEST_F(tensor_arrays, reads_of_one_index_add_up_in_the_gradient_array) {
