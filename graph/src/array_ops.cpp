@@ -178,29 +178,8 @@ output gather(const scope& s, const output& params, const output& indices,
                 {"Taxis", core::dtype::int64}}));
 }
 
-std::vector<output> dynamic_partition(const scope& s, const output& data,
-                                      const output& partitions,
-                                      int64_t num_partitions) {
-  return s.add_node("DynamicPartition", "DynamicPartition", {data, partitions},
-                    {{"T", data.dtype()}, {"num_partitions", num_partitions}});
-}
-
-output dynamic_stitch(const scope& s, const std::vector<output>& indices,
-                      const std::vector<output>& data) {
-  auto inputs = indices;
-  inputs.insert(inputs.end(), data.begin(), data.end());
-  return first(s.add_node(
-    "DynamicStitch", "DynamicStitch", inputs,
-    {{"N", static_cast<int64_t>(indices.size())},
-     {"T", data.empty() ? core::dtype::float32 : data.front().dtype()}}));
-}
-
-output unsorted_segment_sum(const scope& s, const output& data,
-                            const output& segment_ids,
-                            const output& num_segments) {
-  return typed(s, "UnsortedSegmentSum", {data, segment_ids, num_segments},
-               {{"Tindices", segment_ids.dtype()},
-                {"Tnumsegments", num_segments.dtype()}});
+output broadcast_to(const scope& s, const output& x, const output& shape) {
+  return typed(s, "BroadcastTo", {x, shape}, {{"Tidx", shape.dtype()}});
 }
 
 output tile(const scope& s, const output& x,

@@ -10,6 +10,7 @@ gradient_registry gradient_registry::with_builtins() {
   gradient_registry r;
   detail::register_math_gradients(r);
   detail::register_array_gradients(r);
+  detail::register_dispatch_gradients(r);
   detail::register_nn_gradients(r);
   detail::register_control_flow_gradients(r);
   detail::register_tensor_array_gradients(r);

@@ -30,6 +30,8 @@ ACTORFLOW_UNARY(ceil, "Ceil")
 ACTORFLOW_UNARY(round, "Round")
 ACTORFLOW_UNARY(tanh, "Tanh")
 ACTORFLOW_UNARY(sigmoid, "Sigmoid")
+ACTORFLOW_UNARY(erf, "Erf")
+ACTORFLOW_UNARY(erfc, "Erfc")
 ACTORFLOW_BINARY(div, "Div")
 ACTORFLOW_BINARY(floor_div, "FloorDiv")
 ACTORFLOW_BINARY(mod, "Mod")
@@ -46,6 +48,36 @@ ACTORFLOW_BINARY(not_equal, "NotEqual")
 
 #undef ACTORFLOW_UNARY
 #undef ACTORFLOW_BINARY
+
+output select_v2(const scope& s, const output& condition, const output& t,
+                 const output& e) {
+  return detail::first(
+    s.add_node("SelectV2", "SelectV2", {condition, t, e}, {{"T", t.dtype()}}));
+}
+
+namespace {
+
+output scan(const scope& s, const char* op, const output& x, int64_t axis,
+            bool exclusive, bool reverse) {
+  auto a = detail::int_constant(s, std::string{op} + "/axis", {axis}, true,
+                                core::dtype::int32);
+  return typed(s, op, {x, a},
+               {{"Tidx", core::dtype::int32},
+                {"exclusive", exclusive},
+                {"reverse", reverse}});
+}
+
+} // namespace
+
+output cumsum(const scope& s, const output& x, int64_t axis, bool exclusive,
+              bool reverse) {
+  return scan(s, "Cumsum", x, axis, exclusive, reverse);
+}
+
+output cumprod(const scope& s, const output& x, int64_t axis, bool exclusive,
+               bool reverse) {
+  return scan(s, "Cumprod", x, axis, exclusive, reverse);
+}
 
 output logical_not(const scope& s, const output& x) {
   return detail::first(s.add_node("LogicalNot", "LogicalNot", {x}, {}));

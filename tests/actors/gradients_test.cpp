@@ -14,6 +14,7 @@
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
+#include "actorflow/graph/dispatch_ops.hpp"
 #include "actorflow/graph/gradient_registry.hpp"
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
@@ -168,6 +169,8 @@ TEST_F(gradients, unary_math_ops_match_finite_differences) {
   check("Rsqrt", unary(positive({2, 3}), graph::rsqrt));
   check("Tanh", unary(x, graph::tanh));
   check("Sigmoid", unary(x, graph::sigmoid));
+  check("Erf", unary(x, graph::erf));
+  check("Erfc", unary(x, graph::erfc));
   check("Identity", unary(x, graph::identity));
   check("CheckNumerics", unary(x, [](const scope& s, const output& v) {
           return graph::check_numerics(s, v, "checked");
@@ -369,6 +372,9 @@ TEST_F(gradients, array_ops_match_finite_differences) {
             s, tensor::from_vector<int32_t>({2, 2}, {1, 3, 1, 0}));
           return graph::gather(s, v, idx);
         }));
+}
+
+TEST_F(gradients, dispatch_ops_match_finite_differences) {
   auto int32s
     = [](const scope& s, std::vector<int64_t> dims, std::vector<int32_t> v) {
         return graph::constant(
@@ -381,20 +387,84 @@ TEST_F(gradients, array_ops_match_finite_differences) {
             s, v, int32s(s, {2, 3}, {2, 0, 2, 1, 0, 2}), 4);
           return graph::concat(s, parts, 0);
         }));
-  check("DynamicStitch",
-        binary(u({3, 2}), u({1, 2, 2}, 2),
-               [&](const scope& s, const output& a, const output& b) {
-                 std::vector<output> indices{int32s(s, {3}, {0, 4, 2}),
-                                             int32s(s, {1, 2}, {1, 3})};
-                 return graph::dynamic_stitch(s, indices, {a, b});
-               }));
-  check("UnsortedSegmentSum",
-        unary(u({6, 2}), [&](const scope& s, const output& v) {
-          // Rows 0 and 2 share a segment; row 3 is dropped.
-          return graph::unsorted_segment_sum(
-            s, v, int32s(s, {6}, {0, 2, 0, -1, 1, 2}),
-            graph::constant(s, int32_t{4}));
+  auto stitch = [&](const char* op) {
+    return binary(
+      u({3, 2}), u({1, 2, 2}, 2),
+      [&, op](const scope& s, const output& a, const output& b) {
+        return head(s.add_node(
+          op, op, {int32s(s, {3}, {0, 4, 2}), int32s(s, {1, 2}, {1, 3}), a, b},
+          {{"N", int64_t{2}}, {"T", a.dtype()}}));
+      });
+  };
+  check("DynamicStitch", stitch("DynamicStitch"));
+  check("ParallelDynamicStitch", stitch("ParallelDynamicStitch"));
+  // Rows 0 and 2 share a segment, row 3 is dropped, segment 3 is empty.
+  auto segments = [&](auto fn, tensor data) {
+    return unary(std::move(data), [&, fn](const scope& s, const output& v) {
+      return fn(s, v, int32s(s, {6}, {0, 2, 0, -1, 1, 2}),
+                graph::constant(s, int32_t{4}));
+    });
+  };
+  check("UnsortedSegmentSum", segments(graph::unsorted_segment_sum, u({6, 2})));
+  check("UnsortedSegmentMax", segments(graph::unsorted_segment_max, u({6, 2})));
+  check("UnsortedSegmentMin", segments(graph::unsorted_segment_min, u({6, 2})));
+  check("UnsortedSegmentProd",
+        segments(graph::unsorted_segment_prod, u({6, 2})));
+  // Zeros: one in segment 2's first column (its gradient is the others'
+  // product), two in segment 0's second (all its gradients are 0).
+  check(
+    "UnsortedSegmentProd",
+    segments(graph::unsorted_segment_prod,
+             tensor::from_vector<double>({6, 2}, {0.5, 0, 0, 1.5, -1.25, 0, 2,
+                                                  2, 1.5, -0.75, 0.75, 1.25})));
+  auto sorted = int32s;
+  check("SegmentSum", unary(u({5, 2}), [&](const scope& s, const output& v) {
+          return graph::segment_sum(s, v, sorted(s, {5}, {0, 0, 2, 2, 3}));
         }));
+  check("SegmentMean", unary(u({5, 2}), [&](const scope& s, const output& v) {
+          return graph::segment_mean(s, v, sorted(s, {5}, {0, 0, 2, 2, 3}));
+        }));
+  // Coordinate [0, 1] twice: its gradients add up.
+  auto coords = [&](const scope& s) {
+    return int32s(s, {3, 2}, {0, 1, 2, 3, 0, 1});
+  };
+  check("GatherNd", unary(u({3, 4, 2}), [&](const scope& s, const output& v) {
+          return graph::gather_nd(s, v, coords(s));
+        }));
+  check("ScatterNd", unary(u({3, 2}), [&](const scope& s, const output& v) {
+          return graph::scatter_nd(s, coords(s), v, int32s(s, {3}, {3, 4, 2}));
+        }));
+  auto rows = [&](const scope& s) { return int32s(s, {2, 1}, {2, 0}); };
+  check("TensorScatterUpdate",
+        binary(u({3, 4}), u({2, 4}, 2),
+               [&](const scope& s, const output& t, const output& v) {
+                 return graph::tensor_scatter_update(s, t, rows(s), v);
+               }));
+  check("TensorScatterAdd",
+        binary(u({3, 4}), u({2, 4}, 2),
+               [&](const scope& s, const output& t, const output& v) {
+                 return graph::tensor_scatter_add(s, t, rows(s), v);
+               }));
+  check("BroadcastTo", unary(u({3, 1}), [&](const scope& s, const output& v) {
+          return graph::broadcast_to(s, v, int32s(s, {3}, {2, 3, 4}));
+        }));
+  check("SelectV2",
+        binary(u({2, 3}), u({3}, 2),
+               [](const scope& s, const output& t, const output& e) {
+                 auto c = graph::constant(
+                   s, tensor::from_vector<bool>({2, 1}, {true, false}));
+                 return graph::select_v2(s, c, t, e);
+               }));
+  for (bool exclusive : {false, true})
+    for (bool reverse : {false, true}) {
+      check("Cumsum", unary(u({2, 3, 2}), [=](const scope& s, const output& v) {
+              return graph::cumsum(s, v, 1, exclusive, reverse);
+            }));
+      check("Cumprod",
+            unary(positive({2, 3, 2}), [=](const scope& s, const output& v) {
+              return graph::cumprod(s, v, -2, exclusive, reverse);
+            }));
+    }
 }
 
 TEST_F(gradients, nn_ops_match_finite_differences) {
@@ -693,13 +763,30 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "TopKV2",
     "DynamicPartition",
     "DynamicStitch",
-    "UnsortedSegmentSum"};
+    "ParallelDynamicStitch",
+    "UnsortedSegmentSum",
+    "UnsortedSegmentMax",
+    "UnsortedSegmentMin",
+    "UnsortedSegmentProd",
+    "SegmentSum",
+    "SegmentMean",
+    "GatherNd",
+    "ScatterNd",
+    "TensorScatterUpdate",
+    "TensorScatterAdd",
+    "BroadcastTo",
+    "SelectV2",
+    "Cumsum",
+    "Cumprod",
+    "Erf",
+    "Erfc"};
   // The same functions as checked ops (the older forms of an op, RefSwitch),
   // Dropout (its own test), and the ops with no gradient.
   std::set<std::string> otherwise{
     "RefSwitch", "TopK", "BatchMatMul", "Concat", "Gather", "PadV2", "Reverse",
     "Dropout", "Sign", "Floor", "Ceil", "Round", "FloorDiv", "StopGradient",
     "ZerosLike", "OnesLike", "OneHot", "Shape", "Size", "Rank", "Range",
+    "Where",
     // tensor_array_test, against central differences
     "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3",
     "TensorArrayScatterV3", "TensorArrayConcatV3", "TensorArraySplitV3",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden op cases computed with numpy, for tests/ops/op_cases_test.cpp.
 
-Writes tests/golden/<family>_cases.txt (math, array, nn): each case names
+Writes tests/golden/<family>_cases.txt (math, array, nn, dispatch): each case names
 an op, its attrs and inputs, and either the outputs numpy computes or the
 error the kernel must report; and tests/golden/model.txt, a small network's
 forward pass (model_golden.py). Cases cover broadcasting corner cases,
@@ -18,6 +18,7 @@ import sys
 from case_writer import Cases
 from golden_io import write_or_check
 import cases_array
+import cases_dispatch
 import cases_math
 import cases_nn
 import model_golden
@@ -28,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def main():
     outputs = {}
     for family, module in (("math", cases_math), ("array", cases_array),
-                           ("nn", cases_nn)):
+                           ("nn", cases_nn), ("dispatch", cases_dispatch)):
         c = Cases()
         module.add_cases(c)
         outputs[os.path.join(HERE, family + "_cases.txt")] = c.text()

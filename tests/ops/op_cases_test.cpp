@@ -97,6 +97,10 @@ TEST(op_cases, nn_linalg_random_and_check_ops_match_numpy) {
   EXPECT_GT(run_cases("nn_cases.txt"), 50u);
 }
 
+TEST(op_cases, dispatch_segment_and_scan_ops_match_numpy) {
+  EXPECT_GT(run_cases("dispatch_cases.txt"), 50u);
+}
+
 TEST(op_cases, math_ops_match_numpy) {
   EXPECT_GT(run_cases("math_cases.txt"), 80u);
 }
@@ -104,7 +108,8 @@ TEST(op_cases, math_ops_match_numpy) {
 TEST(op_cases, every_op_is_checked_against_golden_data) {
   test::kernel_runner runner;
   std::set<std::string> covered;
-  for (const char* file : {"math_cases.txt", "array_cases.txt", "nn_cases.txt"})
+  for (const char* file : {"math_cases.txt", "array_cases.txt", "nn_cases.txt",
+                           "dispatch_cases.txt"})
     for (const auto& c : test::load_cases(file))
       covered.insert(c.op);
   // Checked by the older golden files (unary, binary, cast, reduce, spine),

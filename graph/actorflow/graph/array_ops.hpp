@@ -76,24 +76,11 @@ output strided_slice(const scope& s, const output& x,
 /// The slices of `params` along `axis` picked by `indices`.
 output gather(const scope& s, const output& params, const output& indices,
               int64_t axis = 0);
-/// TensorFlow's dynamic_partition: the rows of `data` under the elements
-/// of `partitions` (int32, its shape a prefix of data's) sent to output
-/// partitions[i], `num_partitions` outputs.
-std::vector<output> dynamic_partition(const scope& s, const output& data,
-                                      const output& partitions,
-                                      int64_t num_partitions);
-/// TensorFlow's dynamic_stitch: row j of data[k] at row indices[k][j] of
-/// the result (int32 indices; later ones win).
-output dynamic_stitch(const scope& s, const std::vector<output>& indices,
-                      const std::vector<output>& data);
-/// TensorFlow's unsorted_segment_sum: the rows of `data` under the
-/// elements of `segment_ids` added up per id into `num_segments` rows
-/// (a negative id drops its row).
-output unsorted_segment_sum(const scope& s, const output& data,
-                            const output& segment_ids,
-                            const output& num_segments);
 output tile(const scope& s, const output& x,
             const std::vector<int64_t>& multiples);
+/// `x` repeated along the dimensions where it broadcasts to `shape` (an
+/// int32/int64 vector), as NumPy broadcasts.
+output broadcast_to(const scope& s, const output& x, const output& shape);
 /// `paddings` holds (before, after) for each dimension.
 output pad(const scope& s, const output& x,
            const std::vector<std::pair<int64_t, int64_t>>& paddings);

@@ -24,6 +24,10 @@ output ceil(const scope& s, const output& x);
 output round(const scope& s, const output& x);
 output tanh(const scope& s, const output& x);
 output sigmoid(const scope& s, const output& x);
+/// The error function, 2/sqrt(pi) * integral of exp(-t^2) from 0 to x.
+output erf(const scope& s, const output& x);
+/// 1 - erf(x), without the cancellation for large x.
+output erfc(const scope& s, const output& x);
 output logical_not(const scope& s, const output& x);
 
 output div(const scope& s, const output& x, const output& y);
@@ -47,7 +51,18 @@ output logical_or(const scope& s, const output& x, const output& y);
 /// condition ? t : e, element-wise (or whole, for a scalar condition).
 output select(const scope& s, const output& condition, const output& t,
               const output& e);
+/// condition ? t : e with the three broadcast together (TensorFlow's
+/// where with three arguments).
+output select_v2(const scope& s, const output& condition, const output& t,
+                 const output& e);
 output cast(const scope& s, const output& x, core::dtype to);
+/// The running sum of `x` along `axis`: from the end with `reverse`, each
+/// element left out of its own with `exclusive`.
+output cumsum(const scope& s, const output& x, int64_t axis,
+              bool exclusive = false, bool reverse = false);
+/// The running product, as cumsum.
+output cumprod(const scope& s, const output& x, int64_t axis,
+               bool exclusive = false, bool reverse = false);
 output add_n(const scope& s, const std::vector<output>& xs);
 
 /// Reductions over `axes` (negative ones count from the end); as in

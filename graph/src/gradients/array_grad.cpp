@@ -4,6 +4,7 @@
 #include "../builder_util.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/dispatch_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "grad_util.hpp"
 
@@ -12,11 +13,6 @@ namespace actorflow::graph::detail {
 namespace {
 
 using core::status;
-
-status needs_constant(const gradient_op& op, const char* what) {
-  return core::unimplemented_error("the gradient of ", op.node.op, " needs ",
-                                   what);
-}
 
 /// The gradient of an op that only rearranges x's elements into another
 /// shape.
@@ -243,48 +239,6 @@ void register_array_gradients(gradient_registry& r) {
   };
   r.add("Gather", gather_grad);
   r.add("GatherV2", gather_grad);
-  // The rows each partition got, stitched back into data's order.
-  r.add("DynamicPartition",
-        [](const scope& s, const gradient_op& op, const std::vector<output>& g,
-           std::vector<output>* in) {
-          const auto& data = op.inputs[0];
-          const auto& partitions = op.inputs[1];
-          auto positions
-            = reshape(s,
-                      range(s, constant(s, int32_t{0}), size(s, partitions),
-                            constant(s, int32_t{1})),
-                      shape_of(s, partitions));
-          auto parts = dynamic_partition(s, positions, partitions,
-                                         static_cast<int64_t>(g.size()));
-          (*in)[0] = reshape(s, dynamic_stitch(s, parts, g), shape_of(s, data));
-          return status::ok();
-        });
-  // Each data input's rows, read back where they went (TensorFlow's rule:
-  // a row another one overwrote gets the gradient too).
-  r.add("DynamicStitch",
-        [](const scope& s, const gradient_op& op, const std::vector<output>& g,
-           std::vector<output>* in) {
-          auto n = op.inputs.size() / 2;
-          for (size_t k = 0; k < n; ++k)
-            (*in)[n + k] = gather(s, g[0], op.inputs[k]);
-          return status::ok();
-        });
-  // Each row gets its segment's gradient; a dropped row (negative id)
-  // gets zeros.
-  r.add("UnsortedSegmentSum",
-        [](const scope& s, const gradient_op& op, const std::vector<output>& g,
-           std::vector<output>* in) {
-          const auto& data = op.inputs[0];
-          const auto& ids = op.inputs[1];
-          if (!data.shape().known_rank() || !ids.shape().known_rank())
-            return needs_constant(op, "data and segment ids of known rank");
-          auto zero = constant(s, 0.0, ids.dtype());
-          auto kept = cast(s, greater_equal(s, ids, zero), data.dtype());
-          for (auto d = ids.shape().rank(); d < data.shape().rank(); ++d)
-            kept = expand_dims(s, kept, -1);
-          (*in)[0] = mul(s, gather(s, g[0], maximum(s, ids, zero)), kept);
-          return status::ok();
-        });
 }
 
 } // namespace actorflow::graph::detail

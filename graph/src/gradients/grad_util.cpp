@@ -46,6 +46,11 @@ output sum_over(const scope& s, const output& x, const output& axes,
                {{"keep_dims", keep_dims}, {"Tidx", axes.dtype()}});
 }
 
+core::status needs_constant(const gradient_op& op, const char* what) {
+  return core::unimplemented_error("the gradient of ", op.node.name, " (",
+                                   op.node.op, ") needs ", what);
+}
+
 output sum_to(const scope& s, const output& g, const output& x) {
   if (x.shape().fully_defined() && g.shape() == x.shape())
     return g;

@@ -20,6 +20,10 @@ bool constant_ints(const scope& s, const output& x, std::vector<int64_t>* out);
 /// An int32 vector constant.
 output int32_vector(const scope& s, const std::vector<int64_t>& values);
 
+/// The error of a gradient function that needs `what` (a constant, a
+/// known rank) of `op`, naming the node and its op.
+core::status needs_constant(const gradient_op& op, const char* what);
+
 /// `x` summed over the axes held by `axes` (a tensor).
 output sum_over(const scope& s, const output& x, const output& axes,
                 bool keep_dims = false);
@@ -41,6 +45,7 @@ output broadcast_back(const scope& s, const output& kept, const output& x,
 
 void register_math_gradients(gradient_registry& r);
 void register_array_gradients(gradient_registry& r);
+void register_dispatch_gradients(gradient_registry& r);
 void register_nn_gradients(gradient_registry& r);
 void register_control_flow_gradients(gradient_registry& r);
 void register_tensor_array_gradients(gradient_registry& r);

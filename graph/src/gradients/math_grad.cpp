@@ -111,6 +111,14 @@ void register_math_gradients(gradient_registry& r) {
             [](const scope& s, const gradient_op& op, const output& g) {
               return typed(s, "TanhGrad", {op.outputs[0], g});
             });
+  // d erf(x) = 2/sqrt(pi) exp(-x^2), erfc's its negative.
+  for (double sign : {1.0, -1.0})
+    add_unary(r, sign > 0 ? "Erf" : "Erfc",
+              [sign](const scope& s, const gradient_op& op, const output& g) {
+                const auto& x = op.inputs[0];
+                auto slope = scalar(s, sign * 1.1283791670955126, x);
+                return mul(s, g, mul(s, slope, exp(s, neg(s, square(s, x)))));
+              });
   add_unary(r, "Sigmoid",
             [](const scope& s, const gradient_op& op, const output& g) {
               return typed(s, "SigmoidGrad", {op.outputs[0], g});

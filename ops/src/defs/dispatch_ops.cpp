@@ -1,6 +1,6 @@
 // Dispatch and segment ops, TensorFlow's: DynamicPartition sends the rows
 // of a tensor to the output its partition number names, DynamicStitch puts
-// rows back together by index, and UnsortedSegmentSum adds up the rows of
+// rows back together by index, and the segment reductions fold the rows of
 // each segment -- what a mixture of experts dispatches and combines with.
 
 #include <algorithm>
@@ -79,6 +79,14 @@ core::status unsorted_segment_fn(shape_context& ctx) {
   return core::status::ok();
 }
 
+core::status sorted_segment_fn(shape_context& ctx) {
+  std::vector<int64_t> ids;
+  auto segments
+    = ctx.input_ints(1, &ids) ? (ids.empty() ? 0 : ids.back() + 1) : -1;
+  ctx.set_output(0, rows_of(segments, ctx.input(0), 1));
+  return core::status::ok();
+}
+
 } // namespace
 
 core::status register_dispatch_ops(op_registry& r) {
@@ -89,22 +97,38 @@ core::status register_dispatch_ops(op_registry& r) {
                                     .attr("num_partitions: int")
                                     .attr("T: type")
                                     .shape_fn(dynamic_partition_fn)));
-  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("DynamicStitch")
-                                    .input("indices: N * int32")
-                                    .input("data: N * T")
-                                    .output("merged: T")
-                                    .attr("N: int")
-                                    .attr("T: type")
-                                    .shape_fn(dynamic_stitch_fn)));
-  return r.add(op_def_builder("UnsortedSegmentSum")
-                 .input("data: T")
-                 .input("segment_ids: Tindices")
-                 .input("num_segments: Tnumsegments")
-                 .output("output: T")
-                 .attr("T: {float, double, int32, int64}")
-                 .attr("Tindices: {int32, int64}")
-                 .attr("Tnumsegments: {int32, int64} = int32")
-                 .shape_fn(unsorted_segment_fn));
+  // ParallelDynamicStitch differs only in leaving open which of two equal
+  // indices wins.
+  for (const char* name : {"DynamicStitch", "ParallelDynamicStitch"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("indices: N * int32")
+                                      .input("data: N * T")
+                                      .output("merged: T")
+                                      .attr("N: int")
+                                      .attr("T: type")
+                                      .shape_fn(dynamic_stitch_fn)));
+  const char* numbers = "T: {float, double, int32, int64}";
+  for (const char* name : {"UnsortedSegmentSum", "UnsortedSegmentProd",
+                           "UnsortedSegmentMax", "UnsortedSegmentMin"})
+    ACTORFLOW_RETURN_IF_ERROR(
+      r.add(op_def_builder(name)
+              .input("data: T")
+              .input("segment_ids: Tindices")
+              .input("num_segments: Tnumsegments")
+              .output("output: T")
+              .attr(numbers)
+              .attr("Tindices: {int32, int64}")
+              .attr("Tnumsegments: {int32, int64} = int32")
+              .shape_fn(unsorted_segment_fn)));
+  for (const char* name : {"SegmentSum", "SegmentMean"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("data: T")
+                                      .input("segment_ids: Tindices")
+                                      .output("output: T")
+                                      .attr(numbers)
+                                      .attr("Tindices: {int32, int64}")
+                                      .shape_fn(sorted_segment_fn)));
+  return core::status::ok();
 }
 
 } // namespace actorflow::ops::defs

@@ -231,8 +231,20 @@ core::status register_math_ops(op_registry& r) {
   ACTORFLOW_RETURN_IF_ERROR(
     add_elementwise(r,
                     {"Exp", "Log", "Log1p", "Sqrt", "Rsqrt", "Floor", "Ceil",
-                     "Round", "Tanh", "Sigmoid"},
+                     "Round", "Tanh", "Sigmoid", "Erf", "Erfc"},
                     1, floats));
+  // Running sums and products along `axis`; `exclusive` leaves each
+  // element out of its own, `reverse` runs from the end.
+  for (const char* name : {"Cumsum", "Cumprod"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("x: T")
+                                      .input("axis: Tidx")
+                                      .output("out: T")
+                                      .attr(std::string{"T: "} + numbers)
+                                      .attr("Tidx: {int32, int64} = int32")
+                                      .attr("exclusive: bool = false")
+                                      .attr("reverse: bool = false")
+                                      .shape_fn(unchanged_shape)));
   ACTORFLOW_RETURN_IF_ERROR(
     r.add(op_def_builder("MatMul")
             .input("a: T")

@@ -1,3 +1,4 @@
+#include "broadcast.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
 
@@ -126,21 +127,6 @@ ACTORFLOW_SCALAR_FN(logical_or_fn, x || y)
 
 #undef ACTORFLOW_VECTOR_FN
 #undef ACTORFLOW_SCALAR_FN
-
-/// Strides of `s` aligned to the last `rank` dimensions of the output, with
-/// 0 where `s` broadcasts.
-std::vector<int64_t> broadcast_strides(const core::shape& s, int rank,
-                                       const core::shape& out) {
-  std::vector<int64_t> strides(static_cast<size_t>(rank), 0);
-  int64_t stride = 1;
-  for (int i = s.rank() - 1; i >= 0; --i) {
-    auto oi = rank - s.rank() + i;
-    if (s.dim(i) != 1 || out.dim(oi) == 1)
-      strides[static_cast<size_t>(oi)] = s.dim(i) == 1 ? 0 : stride;
-    stride *= s.dim(i);
-  }
-  return strides;
-}
 
 /// What an integer op requires of its right operand.
 enum class rhs_rule { any, nonzero, non_negative };

@@ -1,41 +1,13 @@
-// DynamicPartition, DynamicStitch and UnsortedSegmentSum on rows: a row
-// is what lies under one element of the partitions, indices or segment
-// ids, whose shape is a prefix of the data's.
+// DynamicPartition and DynamicStitch on rows (rows.hpp): a mixture of
+// experts' dispatch and combine.
 
 #include "element_copy.hpp"
 #include "kernels.hpp"
+#include "rows.hpp"
 
 namespace actorflow::ops::cpu {
 
 namespace {
-
-/// Fails unless `prefix` is a prefix of `s`; names the inputs.
-core::status check_prefix(const core::shape& prefix, const core::shape& s,
-                          const char* prefix_name, const char* data_name) {
-  bool ok = prefix.rank() <= s.rank();
-  for (int d = 0; ok && d < prefix.rank(); ++d)
-    ok = prefix.dim(d) == s.dim(d);
-  if (ok)
-    return core::status::ok();
-  return core::invalid_argument_error(
-    prefix_name, "' shape ", prefix.to_string(), " is not a prefix of ",
-    data_name, "' shape ", s.to_string());
-}
-
-/// `s` without its first `skip` dimensions, `rows` in front.
-core::shape rows_shape(int64_t rows, const core::shape& s, int skip) {
-  std::vector<int64_t> dims{rows};
-  dims.insert(dims.end(), s.dims().begin() + skip, s.dims().end());
-  return core::shape{std::move(dims)};
-}
-
-/// The elements of one row of `data` under `outer` (a prefix's) elements.
-int64_t row_size(const core::shape& data, int skip) {
-  int64_t n = 1;
-  for (int d = skip; d < data.rank(); ++d)
-    n *= data.dim(d);
-  return n;
-}
 
 /// DynamicPartition: row i of `data` goes to output partitions[i], the
 /// rows of each output in their order in `data`.
@@ -141,64 +113,14 @@ public:
   }
 };
 
-/// UnsortedSegmentSum: row i of `data` added to row segment_ids[i] of a
-/// [num_segments, ...] zero tensor; a negative id drops the row.
-class unsorted_segment_sum_kernel : public basic_kernel {
-public:
-  explicit unsorted_segment_sum_kernel(kernel_construction&) {
-  }
-
-  void compute(kernel_context& ctx) override {
-    const auto& data = ctx.input(0);
-    const auto& ids_in = ctx.input(1);
-    int64_t segments = 0;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, read_scalar_int(ctx.input(2), "num_segments", &segments));
-    ACTORFLOW_OP_REQUIRES(ctx, segments >= 0,
-                          core::invalid_argument_error(
-                            "num_segments = ", segments, " is negative"));
-    ACTORFLOW_OP_REQUIRES_OK(ctx, check_prefix(ids_in.shape(), data.shape(),
-                                               "segment_ids'", "data's"));
-    auto ids = read_ints(ids_in);
-    for (size_t i = 0; i < ids.size(); ++i)
-      ACTORFLOW_OP_REQUIRES(ctx, ids[i] < segments,
-                            core::invalid_argument_error(
-                              "segment_ids[", i, "] = ", ids[i],
-                              " is not below num_segments = ", segments));
-    auto skip = ids_in.shape().rank();
-    auto inner = row_size(data.shape(), skip);
-    core::tensor* out = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx,
-      ctx.allocate_output(0, rows_shape(segments, data.shape(), skip), &out));
-    core::visit_dtype(data.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_arithmetic_v<T>) {
-        T* dst = out->mutable_data<T>();
-        std::fill_n(dst, out->num_elements(), T{0});
-        const T* src = data.data<T>();
-        for (size_t i = 0; i < ids.size(); ++i) {
-          if (ids[i] < 0)
-            continue;
-          const T* row = src + static_cast<int64_t>(i) * inner;
-          T* to = dst + ids[i] * inner;
-          for (int64_t e = 0; e < inner; ++e)
-            to[e] += row[e];
-        }
-      } else {
-        ctx.fail(core::unimplemented_error("UnsortedSegmentSum of ",
-                                           core::to_string(data.dtype())));
-      }
-    });
-  }
-};
-
 } // namespace
 
 void register_dispatch_kernels(kernel_registry& r) {
   r.add_any<dynamic_partition_kernel>("DynamicPartition", device_type);
   r.add_any<dynamic_stitch_kernel>("DynamicStitch", device_type);
-  r.add_any<unsorted_segment_sum_kernel>("UnsortedSegmentSum", device_type);
+  // TensorFlow's parallel form only leaves open which of two equal
+  // indices wins; this one picks the later, as DynamicStitch does.
+  r.add_any<dynamic_stitch_kernel>("ParallelDynamicStitch", device_type);
 }
 
 } // namespace actorflow::ops::cpu
