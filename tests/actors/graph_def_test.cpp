@@ -355,3 +355,20 @@ TEST_F(tensorflow_graphs, dynamic_rnns_over_lstm_and_gru_cells_and_gradients) {
     test::expect_all_near(out[i], golden["dynamic_rnn_" + names[i]], 1e-10,
                           names[i]);
 }
+
+TEST_F(tensorflow_graphs,
+       mixture_of_experts_dispatch_in_both_styles_and_grads) {
+  // tensor2tensor's dispatcher (Where, a dynamic SplitV, UnsortedSegmentSum)
+  // and dynamic_partition / dynamic_stitch, with erf, cumsum, gather_nd,
+  // scatter_nd, broadcast_to and TensorFlow's gradient graph of them all
+  // (ParallelDynamicStitch, ScatterNd, StridedSliceGrad, ...).
+  std::vector<std::string> names{"combined", "firsts", "load", "position",
+                                 "spread",   "d_w",    "d_x"};
+  auto out = run_file(
+    "moe_dispatch.pb",
+    {{"x", golden["moe_dispatch_x"]}, {"w", golden["moe_dispatch_w"]}}, names);
+  ASSERT_EQ(out.size(), names.size());
+  for (size_t i = 0; i < names.size(); ++i)
+    test::expect_all_near(out[i], golden["moe_dispatch_" + names[i]], 1e-10,
+                          names[i]);
+}

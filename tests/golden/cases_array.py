@@ -38,6 +38,9 @@ def add_cases(c):
     c.add("shape_scalar", "Shape", [np.array(3.0, F32)], [np.zeros(0, I32)],
           {"T": F32})
     c.add("rank", "Rank", [xi], [np.array(3, I32)], {"T": I64})
+    c.add("shapen", "ShapeN", [x, empty, np.array(1.5, F32)],
+          [np.array(x.shape, I64), np.array(empty.shape, I64),
+           np.zeros(0, I64)], {"T": F32, "N": 3, "out_type": I64})
 
     for name, shape in (("flat", [-1]), ("2d", [4, -1]), ("3d", [2, 2, 6]),
                         ("scalar_to_1", [1, 1])):

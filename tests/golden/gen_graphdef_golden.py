@@ -19,6 +19,9 @@ never needs TensorFlow.
 - nested_cond: tf.cond inside tf.cond on fed predicates, all four ways.
 - frozen_mlp: the MLP's inference graph with its variables frozen into
   constants (convert_variables_to_constants).
+- moe_dispatch: a top-2 mixture of experts dispatched in tensor2tensor's
+  style and by dynamic_partition / dynamic_stitch, with erf, cumsum,
+  gather_nd, scatter_nd, broadcast_to and its gradient graph.
 
 Inputs are small dyadic rationals. The CNN, the conds and the frozen
 MLP's forward pass compute in exactly representable values, so TensorFlow
@@ -306,6 +309,77 @@ def default_attrs(put, files):
         put("default_attrs_" + name, value)
 
 
+def moe_dispatch(put, files):
+    """A top-2 mixture of three tanh experts written with TensorFlow's own
+    ops in the two ways TensorFlow code dispatches rows: tensor2tensor's
+    (coordinates of the non-zero gates by where, rows gathered, split by
+    expert, combined by unsorted_segment_sum), and dynamic_partition /
+    dynamic_stitch on each row's first expert. Around them: the normal
+    CDF through erf (the load loss), exclusive cumsum positions,
+    gather_nd / scatter_nd, broadcast_to. Float64; the outputs and
+    d loss / d(x, expert weights) rounded to 12 digits."""
+    batch, depth, experts = 6, 3, 3
+    xv = dyadic([batch, depth], 24, 2)
+    wg = dyadic([depth, experts], 25, 4)
+    wv = dyadic([experts, depth, depth], 26, 4)
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float64, [batch, depth], name="x")
+        w = tf1.placeholder(tf.float64, [experts, depth, depth], name="w")
+        logits = tf.matmul(x, tf.constant(wg))
+        top, _ = tf.nn.top_k(logits, k=2)
+        keep = logits >= tf.stop_gradient(top[:, 1:])
+        masked = tf.where(keep, logits, tf.fill(tf.shape(logits),
+                                                 tf.constant(-1e9, tf.float64)))
+        gates = tf.nn.softmax(masked)
+        # Coordinates (expert, example) of the non-zero gates, by expert.
+        where = tf.cast(tf.where(tf.transpose(gates) > 0), tf.int32)
+        expert_index, batch_index = tf.unstack(where, num=2, axis=1)
+        sizes = tf.reduce_sum(tf.cast(gates > 0, tf.int32), [0])
+        nonzero = tf.gather(tf.reshape(gates, [-1]),
+                            batch_index * experts + expert_index)
+        parts = tf.split(tf.gather(x, batch_index), sizes, 0, num=experts)
+        outs = [tf.tanh(tf.matmul(p, w[k])) for k, p in enumerate(parts)]
+        rows = tf.concat(outs, 0) * tf.expand_dims(nonzero, 1)
+        combined = tf.math.unsorted_segment_sum(rows, batch_index, batch)
+        # Each row to its first expert and back.
+        first = tf.cast(tf.argmax(logits, 1), tf.int32)
+        pieces = tf.dynamic_partition(x, first, experts)
+        places = tf.dynamic_partition(tf.range(batch), first, experts)
+        firsts = tf.dynamic_stitch(
+            places, [tf.tanh(tf.matmul(p, w[k])) for k, p in
+                     enumerate(pieces)])
+        # The load loss's normal CDF, positions within each expert.
+        cdf = 0.5 * (1.0 + tf.math.erf(logits / np.sqrt(2.0)))
+        load = tf.reduce_sum(cdf, 0)
+        position = tf.math.cumsum(tf.cast(keep, tf.int32), axis=0,
+                                  exclusive=True)
+        picked = tf.gather_nd(combined, tf.stack([batch_index, tf.zeros_like(
+            batch_index)], 1))
+        spread = tf.scatter_nd(tf.expand_dims(expert_index, 1), picked,
+                               [experts])
+        wide = tf.broadcast_to(tf.reshape(load, [1, experts]),
+                               [batch, experts])
+        results = {"combined": combined, "firsts": firsts, "load": load,
+                   "position": position, "spread": spread}
+        for k, v in results.items():
+            tf.identity(v, name=k)
+        loss = (tf.reduce_sum(combined * combined) + tf.reduce_sum(firsts)
+                + tf.reduce_sum(spread) + tf.reduce_sum(wide * wide))
+        dx, dw = tf1.gradients(loss, [x, w])
+        tf.identity(dx, name="d_x")
+        tf.identity(dw, name="d_w")
+        names = sorted(results) + ["d_w", "d_x"]
+        with tf1.Session(graph=g) as sess:
+            want = sess.run([n + ":0" for n in names], {x: xv, w: wv})
+    files["moe_dispatch.pb"] = graph_bytes(g)
+    put("moe_dispatch_x", xv)
+    put("moe_dispatch_w", wv)
+    for name, value in zip(names, want):
+        put("moe_dispatch_" + name, value,
+            None if value.dtype == np.int32 else 12)
+
+
 def render():
     lines = []
     files = {}
@@ -325,6 +399,7 @@ def render():
     tensor_arrays(put, files)
     default_attrs(put, files)
     dynamic_rnns(put, files)
+    moe_dispatch(put, files)
     outputs = {os.path.join(HERE, "graphdef.txt"): "\n".join(lines) + "\n"}
     for name, data in files.items():
         outputs[os.path.join(OUT, name)] = data

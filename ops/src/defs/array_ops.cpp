@@ -115,6 +115,13 @@ core::status register_array_transform_ops(op_registry& r) {
                   .attr("T: type")
                   .attr(idx("out_type"))
                   .shape_fn(vector_of_rank_shape));
+  ops.push_back(op_def_builder("ShapeN")
+                  .input("input: N * T")
+                  .output("output: N * out_type")
+                  .attr("N: int")
+                  .attr("T: type")
+                  .attr(idx("out_type"))
+                  .shape_fn(vector_of_rank_shape));
   ops.push_back(op_def_builder("Rank")
                   .input("input: T")
                   .output("output: int32")

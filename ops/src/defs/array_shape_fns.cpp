@@ -33,8 +33,11 @@ core::status fill_shape(shape_context& ctx) {
 }
 
 core::status vector_of_rank_shape(shape_context& ctx) {
-  const auto& in = ctx.input(0);
-  ctx.set_output(0, core::shape{in.known_rank() ? in.rank() : -1});
+  // Shape, or ShapeN: a vector of each input's rank.
+  for (size_t i = 0; i < ctx.outputs().size(); ++i) {
+    const auto& in = ctx.input(i);
+    ctx.set_output(i, core::shape{in.known_rank() ? in.rank() : -1});
+  }
   return core::status::ok();
 }
 

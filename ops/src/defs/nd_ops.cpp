@@ -95,6 +95,9 @@ core::status select_v2_fn(shape_context& ctx) {
 
 core::status register_nd_ops(op_registry& r) {
   const char* index = "Tindices: {int32, int64}";
+  // TensorFlow's choice for a coordinate out of range; only its default
+  // (an error) is implemented.
+  const char* policy = "bad_indices_policy: string = ''";
   ACTORFLOW_RETURN_IF_ERROR(
     r.add(op_def_builder("Where")
             .input("input: T")
@@ -107,6 +110,7 @@ core::status register_nd_ops(op_registry& r) {
                                     .output("output: Tparams")
                                     .attr("Tparams: type")
                                     .attr(index)
+                                    .attr(policy)
                                     .shape_fn(gather_nd_fn)));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("ScatterNd")
                                     .input("indices: Tindices")
@@ -115,6 +119,7 @@ core::status register_nd_ops(op_registry& r) {
                                     .output("output: T")
                                     .attr("T: {float, double, int32, int64}")
                                     .attr(index)
+                                    .attr(policy)
                                     .shape_fn(scatter_nd_fn)));
   for (const char* name : {"TensorScatterUpdate", "TensorScatterAdd"})
     ACTORFLOW_RETURN_IF_ERROR(
@@ -127,6 +132,7 @@ core::status register_nd_ops(op_registry& r) {
                       ? "T: {float, double, int32, int64}"
                       : "T: type")
               .attr(index)
+              .attr(policy)
               .shape_fn(unchanged_shape)));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("BroadcastTo")
                                     .input("input: T")

@@ -73,6 +73,18 @@ core::status check_updates(const nd_plan& plan, const core::tensor& updates) {
                                       want.to_string());
 }
 
+/// Refuses a bad_indices_policy other than an error (TensorFlow's
+/// "IGNORE" skips coordinates out of range).
+core::status check_policy(kernel_construction& ctx) {
+  std::string policy;
+  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("bad_indices_policy", &policy));
+  if (policy.empty() || policy == "DEFAULT" || policy == "ERROR")
+    return core::status::ok();
+  return core::unimplemented_error("bad_indices_policy '", policy,
+                                   "': only an error for a coordinate out of "
+                                   "range is implemented");
+}
+
 /// Where: the coordinates of the non-zero (true) elements, row-major.
 class where_kernel : public basic_kernel {
 public:
@@ -111,7 +123,8 @@ public:
 /// GatherNd: output[i] = the slice of params at coordinate indices[i].
 class gather_nd_kernel : public basic_kernel {
 public:
-  explicit gather_nd_kernel(kernel_construction&) {
+  explicit gather_nd_kernel(kernel_construction& ctx) {
+    init_ = check_policy(ctx);
   }
 
   void compute(kernel_context& ctx) override {
@@ -138,7 +151,8 @@ public:
 template <class T, bool FromTensor, bool Add>
 class scatter_nd_kernel : public basic_kernel {
 public:
-  explicit scatter_nd_kernel(kernel_construction&) {
+  explicit scatter_nd_kernel(kernel_construction& ctx) {
+    init_ = check_policy(ctx);
   }
 
   void compute(kernel_context& ctx) override {

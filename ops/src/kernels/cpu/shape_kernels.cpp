@@ -73,13 +73,13 @@ struct like {
   using kernel = constant_like_kernel<T, Value>;
 };
 
-/// Writes `values` into output 0 as a vector (or scalar) of its dtype.
+/// Writes `values` into output `i` as a vector (or scalar) of its dtype.
 void emit_ints(kernel_context& ctx, const std::vector<int64_t>& values,
-               bool scalar) {
+               bool scalar, size_t i = 0) {
   core::tensor* out = nullptr;
   core::shape s
     = scalar ? core::shape{} : core::shape{static_cast<int64_t>(values.size())};
-  ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, s, &out));
+  ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(i, s, &out));
   for (size_t i = 0; i < values.size(); ++i)
     if (out->dtype() == core::dtype::int32)
       out->mutable_data<int32_t>()[i] = static_cast<int32_t>(values[i]);
@@ -98,9 +98,11 @@ public:
 
   void compute(kernel_context& ctx) override {
     const auto& s = ctx.input(0).shape();
-    if constexpr (Q == shape_query::shape)
-      emit_ints(ctx, s.dims(), false);
-    else if constexpr (Q == shape_query::rank)
+    if constexpr (Q == shape_query::shape) {
+      // Shape, or ShapeN: the shape of each input.
+      for (size_t i = 0; i < ctx.num_inputs(); ++i)
+        emit_ints(ctx, ctx.input(i).shape().dims(), false, i);
+    } else if constexpr (Q == shape_query::rank)
       emit_ints(ctx, {s.rank()}, true);
     else
       emit_ints(ctx, {s.num_elements()}, true);
@@ -283,6 +285,7 @@ void register_shape_kernels(kernel_registry& r) {
   r.add_typed<like<1>::kernel, bool, int32_t, int64_t, Eigen::half,
               Eigen::bfloat16, float, double>("OnesLike", device_type);
   r.add_any<shape_query_kernel<shape_query::shape>>("Shape", device_type);
+  r.add_any<shape_query_kernel<shape_query::shape>>("ShapeN", device_type);
   r.add_any<shape_query_kernel<shape_query::rank>>("Rank", device_type);
   r.add_any<shape_query_kernel<shape_query::size>>("Size", device_type);
   r.add_any<reshape_kernel>("Reshape", device_type);
