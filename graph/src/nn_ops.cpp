@@ -55,14 +55,18 @@ core::attr_map seed_attrs(seeds seed) {
   return {{"seed", seed.seed}, {"seed2", seed.seed2}};
 }
 
-output random(const scope& s, const char* op, const std::vector<int64_t>& dims,
+output random(const scope& s, const char* op, const output& shape,
               core::dtype type, seeds seed) {
   auto attrs = seed_attrs(seed);
   attrs.emplace("dtype", type);
-  attrs.emplace("T", core::dtype::int64);
-  return first(s.add_node(op, op,
-                          {int_constant(s, std::string{op} + "/shape", dims)},
-                          std::move(attrs)));
+  attrs.emplace("T", shape.dtype());
+  return first(s.add_node(op, op, {shape}, std::move(attrs)));
+}
+
+output random(const scope& s, const char* op, const std::vector<int64_t>& dims,
+              core::dtype type, seeds seed) {
+  return random(s, op, int_constant(s, std::string{op} + "/shape", dims), type,
+                seed);
 }
 
 } // namespace
@@ -159,6 +163,11 @@ output random_normal(const scope& s, const std::vector<int64_t>& dims,
   auto z = random(s, "RandomStandardNormal", dims, type, seed);
   return add(s, mul(s, z, constant(s.sub("stddev"), stddev, type)),
              constant(s.sub("mean"), mean, type));
+}
+
+output standard_normal(const scope& s, const output& shape, core::dtype type,
+                       seeds seed) {
+  return random(s, "RandomStandardNormal", shape, type, seed);
 }
 
 output truncated_normal(const scope& s, const std::vector<int64_t>& dims,

@@ -82,6 +82,11 @@ output random_uniform(const scope& s, const std::vector<int64_t>& dims,
 output random_normal(const scope& s, const std::vector<int64_t>& dims,
                      double mean = 0.0, double stddev = 1.0,
                      core::dtype type = core::dtype::float32, seeds seed = {});
+/// Standard normal values of a shape known only when the graph runs
+/// (`shape`: an int32/int64 vector).
+output standard_normal(const scope& s, const output& shape,
+                       core::dtype type = core::dtype::float32,
+                       seeds seed = {});
 /// Normal values more than two standard deviations out are drawn again.
 output truncated_normal(const scope& s, const std::vector<int64_t>& dims,
                         core::dtype type = core::dtype::float32,
