@@ -228,23 +228,27 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
     if (out->num_elements() == 0)
       return;
+    // The output as [m0, d0, m1, d1, ...]: one box that reads the input
+    // with stride 0 along each multiple (dimensions of size 1 left out,
+    // so the innermost loop runs along a real one).
     auto in_strides = strides_of(x.shape());
     auto out_strides = strides_of(out_shape);
-    std::vector<int64_t> rep(static_cast<size_t>(rank), 0);
-    for (int64_t c = 0; c < copies; ++c) {
-      int64_t base = 0;
-      for (int d = 0; d < rank; ++d) {
-        auto du = static_cast<size_t>(d);
-        base += rep[du] * x.shape().dim(d) * out_strides[du];
+    std::vector<int64_t> box, src, dst;
+    for (int d = 0; d < rank; ++d) {
+      auto du = static_cast<size_t>(d);
+      auto n = x.shape().dim(d);
+      if (multiples[du] != 1) {
+        box.push_back(multiples[du]);
+        src.push_back(0);
+        dst.push_back(n * out_strides[du]);
       }
-      copy_box(x, 0, in_strides, *out, base, out_strides, x.shape().dims());
-      for (int d = rank - 1; d >= 0; --d) {
-        auto du = static_cast<size_t>(d);
-        if (++rep[du] < multiples[du])
-          break;
-        rep[du] = 0;
+      if (n != 1) {
+        box.push_back(n);
+        src.push_back(in_strides[du]);
+        dst.push_back(out_strides[du]);
       }
     }
+    copy_box(x, 0, src, *out, 0, dst, box);
   }
 };
 
