@@ -84,10 +84,11 @@ int run(int argc, char** argv) {
              "line is JSON");
   train_cmd
     ->add_option("dataset", train.dataset,
-                 "fashion-mnist (a classifier), or char-rnn (a "
+                 "fashion-mnist (a classifier), moe (a Fashion-MNIST "
+                 "classifier through a mixture of experts), or char-rnn (a "
                  "character-level language model on text)")
     ->required()
-    ->check(CLI::IsMember({"fashion-mnist", "char-rnn"}));
+    ->check(CLI::IsMember({"fashion-mnist", "moe", "char-rnn"}));
   train_cmd->add_option("--data-dir", train.data_dir,
                         "Where the dataset's .gz files are (default: "
                         "/usr/share/datasets/fashion-mnist)");
@@ -185,6 +186,19 @@ int run(int argc, char** argv) {
                "gradient applied once per step (default: each worker applies "
                "its own, asynchronously)")
     ->needs(cluster_opt);
+  bool dense_twin = false;
+  auto* experts = train_cmd->add_option_group(
+    "moe", "The mixture of experts (train moe: images -> experts of "
+           "--hidden H1,H2 (default 256,256), k per image -> 10)");
+  experts->add_option("--experts", train.experts, "Experts")
+    ->capture_default_str()
+    ->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  experts->add_option("--k", train.k, "Experts per image")
+    ->capture_default_str()
+    ->check(CLI::Range(int64_t{1}, int64_t{4096}));
+  experts->add_flag("--dense", dense_twin,
+                    "Train the dense twin instead: an MLP of the same "
+                    "per-image compute (hidden k*H1,H2)");
   auto* text = train_cmd->add_option_group(
     "char-rnn", "The language model and its text (train char-rnn; its "
                 "defaults: --optimizer adam --lr 0.002 --batch 32 --epochs "
@@ -337,13 +351,31 @@ int run(int argc, char** argv) {
          "--embed", "--max-len", "--held-out-every", "--clip-norm"};
     auto image_flags
       = {"--data-dir", "--model", "--hidden", "--restore-what-fits"};
-    for (const auto* flag :
-         train.dataset == "char-rnn" ? image_flags : text_flags)
+    auto moe_flags = {"--experts", "--k", "--dense"};
+    std::vector<const char*> refused{text_flags};
+    if (train.dataset == "char-rnn")
+      refused.assign(image_flags);
+    if (train.dataset == "moe")
+      refused.push_back("--model");
+    else
+      refused.insert(refused.end(), moe_flags);
+    for (const auto* flag : refused)
       if (train_cmd->count(flag) > 0) {
         std::fprintf(stderr, "actorflow train: %s is not for %s\n", flag,
                      train.dataset.c_str());
         return EXIT_FAILURE;
       }
+    if (train.dataset == "moe") {
+      // Fashion-MNIST through a mixture of experts, or its dense twin.
+      train.dataset = "fashion-mnist";
+      if (train_cmd->count("--hidden") == 0)
+        train.hidden = {256, 256};
+      train.model = "moe";
+      if (dense_twin && train.hidden.size() == 2) {
+        train.model = "mlp";
+        train.hidden[0] *= train.k;
+      }
+    }
     if (train.dataset == "char-rnn") {
       // Its own defaults where the flags are silent.
       if (train_cmd->count("--optimizer") == 0)

@@ -13,6 +13,24 @@ using core::dtype;
 
 fashion_model::fashion_model(const graph::scope& s, model_options options)
   : options_(std::move(options)) {
+  if (options_.kind == "moe") {
+    // Each expert's two layers on its device, then the output layer; the
+    // gating weights last (zero: every expert alike until trained).
+    auto h1 = options_.hidden.at(0), h2 = options_.hidden.at(1);
+    const auto& devices = options_.expert_devices;
+    for (int64_t i = 0; i < options_.experts; ++i) {
+      auto es = s.sub("expert_" + std::to_string(i));
+      if (!devices.empty())
+        es = es.with_device(devices[static_cast<size_t>(i) % devices.size()]);
+      add_layer(es, "fc1", {784, h1}, 784);
+      add_layer(es, "fc2", {h1, h2}, h1);
+    }
+    add_layer(s, "out", {h2, 10}, h2);
+    gating_ = graph::moe_gating::make(s.sub("gating"), 784, options_.experts);
+    auto gates = gating_.weights();
+    vars_.insert(vars_.end(), gates.begin(), gates.end());
+    return;
+  }
   if (options_.kind == "cnn") {
     add_layer(s, "conv1", {5, 5, 1, 32}, 25);
     add_layer(s, "conv2", {5, 5, 32, 64}, 25 * 32);
@@ -57,13 +75,42 @@ graph::output fashion_model::pixels(const graph::scope& s,
                     graph::constant(s, mean / deviation));
 }
 
+graph::output fashion_model::dense(const graph::scope& s,
+                                   const graph::output& x, size_t layer,
+                                   bool relu) const {
+  auto y = graph::bias_add(s, graph::matmul(s, x, vars_[2 * layer]),
+                           vars_[2 * layer + 1]);
+  return relu ? graph::relu(s, y) : y;
+}
+
 graph::output fashion_model::logits(const graph::scope& s,
-                                    const graph::output& x) const {
+                                    const graph::output& x, bool training,
+                                    graph::moe_outputs* moe) const {
   auto dense = [&](const graph::output& h, size_t layer, bool relu) {
-    auto y = graph::bias_add(s, graph::matmul(s, h, vars_[2 * layer]),
-                             vars_[2 * layer + 1]);
-    return relu ? graph::relu(s, y) : y;
+    return this->dense(s, h, layer, relu);
   };
+  if (options_.kind == "moe") {
+    graph::moe_experts experts;
+    experts.count = options_.experts;
+    experts.output_size = options_.hidden.at(1);
+    experts.devices = options_.expert_devices;
+    experts.build
+      = [this](const graph::scope& b, const graph::output& rows, int64_t i) {
+          auto layer = static_cast<size_t>(2 * i);
+          return this->dense(b, this->dense(b, rows, layer, true), layer + 1,
+                             false);
+        };
+    graph::moe_options o;
+    o.k = options_.k;
+    o.seed = {options_.seed, 2000};
+    if (!training)
+      o.noise_scale = graph::constant(s, 0.0, core::dtype::float32);
+    auto m = graph::moe_layer(s, x, gating_, experts, o);
+    if (moe != nullptr)
+      *moe = m;
+    return dense(graph::relu(s, m.y), static_cast<size_t>(2 * options_.experts),
+                 false);
+  }
   if (options_.kind == "cnn") {
     graph::window_options same;
     graph::window_options pool;

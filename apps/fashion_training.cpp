@@ -57,11 +57,26 @@ fashion_training::fashion_training(const graph::scope& s,
   // The model, its loss and one step of the optimizer.
   fashion_model model{s.sub("model"), options.model};
   auto m = s.sub("model");
-  auto logits = model.logits(m, fashion_model::pixels(m, batch[0]));
+  graph::moe_outputs moe;
+  auto logits = model.logits(m, fashion_model::pixels(m, batch[0]), true, &moe);
   auto xent = graph::sparse_softmax_cross_entropy_with_logits(
     m, logits, graph::cast(m, batch[1], dtype::int64));
   auto mean_loss = graph::reduce_mean(s.sub("loss"), xent.first, {0});
   loss = mean_loss.name();
+  // A mixture of experts adds its balancing loss and counts the images
+  // each expert got (expert_load, reset by reset_load).
+  std::vector<graph::operation> counted;
+  if (moe.loss.valid()) {
+    mean_loss = graph::add(s.sub("loss"), mean_loss, moe.loss);
+    auto l = s.sub("expert_load");
+    auto rows = graph::variable(
+      l.sub("rows"),
+      graph::zeros(l.sub("init"), {options.model.experts}, dtype::int32));
+    counted.push_back(graph::assign_add(l.sub("count"), rows, moe.rows).op());
+    expert_load = graph::identity(l.sub("read"), rows).name();
+    reset_load = graph::assign(l.sub("reset"), rows, graph::zeros_like(l, rows))
+                   .node_name();
+  }
   auto step = graph::variable(s.sub("global_step"),
                               graph::constant(s, 0.0, dtype::int64));
   if (options.sync_replicas > 0) {
@@ -69,14 +84,19 @@ fashion_training::fashion_training(const graph::scope& s,
     auto ops = apps::sync_replicas(
       s, graph::gradients(s.sub("train"), {mean_loss}, vars), vars, step,
       options.sync_replicas, options.sync_device, options.optimizer);
-    train = ops.train;
+    train = counted.empty()
+              ? ops.train
+              : graph::no_op(s.sub("step").with_control_dependencies(
+                               {graph::operation{ops.train}, counted[0]}))
+                  .name;
     sync_apply = ops.apply;
     sync_wait = ops.wait;
   } else {
     auto update = graph::minimize(s.sub("train"), mean_loss, model.variables(),
                                   options.optimizer);
+    counted.push_back(update);
     auto advance
-      = graph::assign_add(s.with_control_dependencies({update}).sub("advance"),
+      = graph::assign_add(s.with_control_dependencies(counted).sub("advance"),
                           step, graph::constant(s, 1.0, dtype::int64));
     train = advance.node_name();
   }
@@ -93,7 +113,7 @@ fashion_training::fashion_training(const graph::scope& s,
   auto eval_in = graph::placeholder(ev.sub("images"), dtype::uint8, {-1, 784});
   auto eval_y = graph::placeholder(ev.sub("labels"), dtype::uint8, {-1});
   auto predicted = graph::arg_max(
-    ev, model.logits(ev, fashion_model::pixels(ev, eval_in)), 1);
+    ev, model.logits(ev, fashion_model::pixels(ev, eval_in), false), 1);
   auto hits
     = graph::equal(ev, predicted, graph::cast(ev, eval_y, dtype::int64));
   correct
@@ -106,7 +126,8 @@ fashion_training::fashion_training(const graph::scope& s,
   std::vector<std::pair<std::string, graph::output>> saved;
   for (const auto& node : s.graph_def().nodes())
     if (node.op == "VariableV2" && node.name.rfind("data/", 0) != 0
-        && node.name.rfind("sync_replicas/", 0) != 0)
+        && node.name.rfind("sync_replicas/", 0) != 0
+        && node.name.rfind("expert_load/", 0) != 0)
       saved.emplace_back(node.name, s.output_of(node.name));
   saver = graph::make_saver(s.sub("saver"), saved);
   init = s.initializer().name;

@@ -40,6 +40,9 @@ struct training_options {
 ///   others go) and replica k > 0 runs `sync_wait[k]`;
 /// - `correct` counts the right answers for images fed to `eval_images`
 ///   (uint8 [n, 784]) and labels to `eval_labels` (uint8 [n]);
+/// - with a mixture of experts, its balancing loss joins the minimised
+///   loss (`loss` stays the cross entropy), and `expert_load` reads the
+///   images each expert got since `reset_load` ran;
 /// - `saver` saves and restores every variable but the data;
 /// - `summaries`, fetched beside `loss`, is a serialized TensorBoard
 ///   summary of the batch's loss and a histogram of every weight.
@@ -56,6 +59,7 @@ struct fashion_training {
   std::string eval_images, eval_labels, correct;
   std::string sync_apply;
   std::vector<std::string> sync_wait;
+  std::string expert_load, reset_load;
   graph::saver saver;
 
 private:

@@ -62,9 +62,19 @@ std::string training_options_from(const train_options& o, training_options* t) {
   t->batch = o.batch;
   t->model.kind = o.model;
   t->model.seed = o.seed;
-  if (o.model != "mlp" && o.model != "cnn")
-    return "unknown model '" + o.model + "' (mlp or cnn)";
+  if (o.model != "mlp" && o.model != "cnn" && o.model != "moe")
+    return "unknown model '" + o.model + "' (mlp, cnn or moe)";
   t->model.hidden = o.hidden;
+  if (o.model == "moe") {
+    if (o.hidden.size() != 2)
+      return "a mixture of experts takes --hidden H1,H2 (each expert's two "
+             "layers)";
+    if (o.k > o.experts)
+      return "--k " + std::to_string(o.k) + " is more than --experts "
+             + std::to_string(o.experts);
+    t->model.experts = o.experts;
+    t->model.k = o.k;
+  }
   if (!graph::optimizer::parse(o.optimizer, &t->optimizer))
     return "unknown optimizer '" + o.optimizer
            + "' (sgd, momentum, nesterov, adagrad, rmsprop or adam)";
@@ -124,12 +134,46 @@ core::status restore_for_resume(const train_options& o,
   return core::status::ok();
 }
 
+/// A mixture of experts' share of the epoch's images per expert (read
+/// from `g.expert_load`, then reset); empty for other models.
+core::status expert_shares(actors::session& sess, const fashion_training& g,
+                           std::vector<double>* shares) {
+  shares->clear();
+  if (g.expert_load.empty())
+    return core::status::ok();
+  std::vector<core::tensor> out;
+  ACTORFLOW_RETURN_IF_ERROR(sess.run({}, {g.expert_load}, {}, &out));
+  const auto& rows = out[0];
+  double total = 0;
+  for (int64_t i = 0; i < rows.num_elements(); ++i)
+    total += rows.data<int32_t>()[i];
+  for (int64_t i = 0; i < rows.num_elements(); ++i)
+    shares->push_back(total > 0 ? rows.data<int32_t>()[i] / total : 0.0);
+  return sess.run({}, {}, {g.reset_load}, &out);
+}
+
+/// The shares as "12.5 % 13.1 % ...".
+std::string shares_text(const std::vector<double>& shares) {
+  std::string text;
+  char buf[32];
+  for (auto v : shares) {
+    std::snprintf(buf, sizeof buf, "%s%.1f%%", text.empty() ? "" : " ",
+                  100 * v);
+    text += buf;
+  }
+  return text;
+}
+
 /// An epoch's end in TensorBoard: the test accuracy and the epoch's
 /// samples per second, at global step `step`.
 core::status log_epoch(net::summary_writer& w, int64_t step, double accuracy,
-                       double samples_per_s) {
+                       double samples_per_s,
+                       const std::vector<double>& expert_shares) {
   ACTORFLOW_RETURN_IF_ERROR(w.add_scalar("accuracy", accuracy, step));
   ACTORFLOW_RETURN_IF_ERROR(w.add_scalar("samples_per_s", samples_per_s, step));
+  for (size_t i = 0; i < expert_shares.size(); ++i)
+    ACTORFLOW_RETURN_IF_ERROR(
+      w.add_scalar("expert_load/" + std::to_string(i), expert_shares[i], step));
   return w.flush();
 }
 
@@ -167,6 +211,7 @@ int train_epochs(actors::session& sess, const fashion_training& g,
   }
   double accuracy = 0, train_seconds = 0;
   int64_t trained = 0;
+  std::vector<double> shares;
   auto first_epoch = static_cast<int>(step / steps_per_epoch);
   for (int epoch = first_epoch; epoch < o.epochs; ++epoch) {
     auto start = clock_type::now();
@@ -201,12 +246,15 @@ int train_epochs(actors::session& sess, const fashion_training& g,
     auto epoch_seconds = seconds_since(start);
     train_seconds += epoch_seconds;
     auto st = evaluate(&accuracy);
+    if (st.is_ok())
+      st = expert_shares(sess, g, &shares);
     if (st.is_ok() && checkpoints != nullptr)
       st = checkpoints->save(step);
     if (st.is_ok() && summaries != nullptr)
       st = log_epoch(*summaries, step, accuracy,
                      static_cast<double>((steps_per_epoch - first_k) * o.batch)
-                       / epoch_seconds);
+                       / epoch_seconds,
+                     shares);
     if (!st.is_ok()) {
       runner.stop();
       return fail(st.to_string());
@@ -218,6 +266,9 @@ int train_epochs(actors::session& sess, const fashion_training& g,
                    checkpoints != nullptr
                      ? (", checkpoint " + checkpoints->path(step)).c_str()
                      : "");
+    if (!o.quiet && !shares.empty())
+      std::fprintf(stderr, "  images per expert: %s\n",
+                   shares_text(shares).c_str());
   }
   runner.stop();
   if (!runner.status().is_ok())
@@ -242,6 +293,12 @@ int train_epochs(actors::session& sess, const fashion_training& g,
                               {"test_accuracy", round_to(accuracy, 1e4)},
                               {"samples_per_s", round_to(samples_per_s, 1e1)},
                               {"ms_per_step", round_to(ms_per_step, 1e3)}};
+  if (!shares.empty()) {
+    std::vector<double> rounded;
+    for (auto v : shares)
+      rounded.push_back(round_to(v, 1e4));
+    line["expert_load"] = rounded;
+  }
   std::printf("%s\n", line.dump().c_str());
   return 0;
 }

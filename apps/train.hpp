@@ -68,6 +68,10 @@ struct train_options {
   graph::pass_selection passes;
   /// With dataset "char-rnn".
   char_rnn_options char_rnn;
+  /// With model "moe" (`actorflow train moe`): experts, and experts per
+  /// image.
+  int64_t experts = 8;
+  int64_t k = 2;
 };
 
 /// Trains the dataset's model (training_job.hpp) -- a classifier on

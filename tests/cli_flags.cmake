@@ -39,6 +39,12 @@ expect_refused("--cell: rnn not in" train char-rnn --cell rnn)
 expect_refused("--layers: value 0 is not in" train char-rnn --layers 0)
 expect_refused("--units is not for fashion-mnist" train fashion-mnist --units 8)
 expect_refused("--hidden is not for char-rnn" train char-rnn --hidden 8)
+expect_refused("--k is not for fashion-mnist" train fashion-mnist --k 2)
+expect_refused("--experts is not for char-rnn" train char-rnn --experts 2)
+expect_refused("--model is not for moe" train moe --model mlp)
+expect_refused("--k 3 is more than --experts 2" train moe --experts 2 --k 3)
+expect_refused("takes --hidden H1,H2" train moe --hidden 64)
+expect_refused("--experts: Value 0 not in range" train moe --experts 0)
 expect_refused("no text file or folder at '/nonexistent'"
                train char-rnn --data /nonexistent)
 expect_refused("--temperature: value 0 is not a finite number > 0"
