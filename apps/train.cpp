@@ -74,6 +74,7 @@ std::string training_options_from(const train_options& o, training_options* t) {
              + std::to_string(o.experts);
     t->model.experts = o.experts;
     t->model.k = o.k;
+    t->model.expert_devices = o.expert_devices;
   }
   if (!graph::optimizer::parse(o.optimizer, &t->optimizer))
     return "unknown optimizer '" + o.optimizer

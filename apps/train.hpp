@@ -72,6 +72,9 @@ struct train_options {
   /// image.
   int64_t experts = 8;
   int64_t k = 2;
+  /// Where the experts live (set from the cluster's `expert` job); empty:
+  /// with the rest of the model.
+  std::vector<std::string> expert_devices;
 };
 
 /// Trains the dataset's model (training_job.hpp) -- a classifier on

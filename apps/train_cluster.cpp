@@ -67,28 +67,49 @@ void wait_for_signal() {
   sigwait(&stop, &sig);
 }
 
-int run_ps(const train_options& o, const actors::cluster_spec& spec,
-           const actors::cluster_task& task, int workers) {
-  actors::engine e{actors::worker_options(task, spec)};
-  if (!e.init_status().is_ok())
-    return train_fail(e.init_status().to_string());
+/// Serves `task`'s devices (holding `what`) in `e` at its address;
+/// false (having said why) if it cannot.
+bool serve(actors::engine& e, const actors::cluster_task& task,
+           const char* what, bool quiet) {
+  if (!e.init_status().is_ok()) {
+    train_fail(e.init_status().to_string());
+    return false;
+  }
   uint16_t port = 0;
   auto st = actors::serve_worker(e, task.host, task.port, &port);
-  if (!st.is_ok())
-    return train_fail(st.to_string());
-  if (!o.quiet)
-    std::fprintf(stderr, "%s serves the variables on %s:%u\n",
-                 task.name().c_str(), task.host.c_str(),
-                 static_cast<unsigned>(port));
-  if (task.index != 0) {
-    wait_for_signal();
-    return 0;
+  if (!st.is_ok()) {
+    train_fail(st.to_string());
+    return false;
   }
+  if (!quiet)
+    std::fprintf(stderr, "%s serves %s on %s:%u\n", task.name().c_str(), what,
+                 task.host.c_str(), static_cast<unsigned>(port));
+  return true;
+}
+
+/// An expert task, or a ps task but the first: serves until a signal.
+int serve_until_signal(const actors::cluster_spec& spec,
+                       const actors::cluster_task& task, const char* what,
+                       bool quiet) {
+  actors::engine e{actors::worker_options(task, spec)};
+  if (!serve(e, task, what, quiet))
+    return 1;
+  wait_for_signal();
+  return 0;
+}
+
+int run_ps(const train_options& o, const actors::cluster_spec& spec,
+           const actors::cluster_task& task, int workers) {
+  if (task.index != 0)
+    return serve_until_signal(spec, task, "the variables", o.quiet);
+  actors::engine e{actors::worker_options(task, spec)};
+  if (!serve(e, task, "the variables", o.quiet))
+    return 1;
   // ps:0 ends when every worker is done (or on a signal).
   graph::scope s{e.context().ops};
   sync_queues q{s, workers};
   actors::session sess{e};
-  st = sess.extend(s.graph_def());
+  auto st = sess.extend(s.graph_def());
   if (!st.is_ok())
     return train_fail(st.to_string());
   std::thread waiter{[&] {
@@ -130,6 +151,19 @@ int run_worker(const train_options& o, training_job& job,
     return train_fail(st.to_string() + "\n  start the ps tasks first");
   auto all = e.workers();
   all.insert(all.end(), local.begin(), local.end());
+  if (!o.expert_devices.empty()) {
+    // A mixture's experts live on the expert tasks.
+    auto experts_only = spec;
+    experts_only.tasks.erase(
+      std::remove_if(experts_only.tasks.begin(), experts_only.tasks.end(),
+                     [](const auto& t) { return t.job != "expert"; }),
+      experts_only.tasks.end());
+    st = actors::connect_cluster(e, experts_only);
+    if (!st.is_ok())
+      return train_fail(st.to_string() + "\n  start the expert tasks first");
+    auto experts = e.workers();
+    all.insert(all.end(), experts.begin(), experts.end());
+  }
   e.use_workers(all);
 
   st = job.load(e, task.index, workers);
@@ -210,7 +244,8 @@ int run_worker(const train_options& o, training_job& job,
 
 } // namespace
 
-int run_train_task(const train_options& o) {
+int run_train_task(const train_options& options) {
+  auto o = options;
   actors::cluster_spec spec;
   auto st = actors::cluster_spec::load(o.cluster, &spec);
   if (!st.is_ok())
@@ -233,17 +268,24 @@ int run_train_task(const train_options& o) {
   sigemptyset(&stop);
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
-  if (task->job == "ps")
+  if (task->job == "ps" || task->job == "expert")
     pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   if (task->job == "ps")
     return run_ps(o, spec, *task, workers);
+  if (task->job == "expert")
+    return serve_until_signal(spec, *task, "a mixture's experts", o.quiet);
+  // A mixture of experts spreads its experts over the expert tasks.
+  if (o.model == "moe")
+    for (const auto& t : spec.tasks)
+      if (t.job == "expert")
+        o.expert_devices.push_back(t.name() + "/device:cpu:0");
   if (task->job == "worker") {
     std::unique_ptr<training_job> job;
     if (auto err = make_training_job(o, &job); !err.empty())
       return train_fail(err);
     return run_worker(o, *job, spec, *task, workers);
   }
-  return train_fail("task '" + o.task + "' is neither ps nor worker");
+  return train_fail("task '" + o.task + "' is neither ps, worker nor expert");
 }
 
 } // namespace actorflow::apps

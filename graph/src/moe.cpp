@@ -135,21 +135,21 @@ moe_outputs moe_layer(const scope& outer, const output& x,
   auto parts
     = dynamic_partition(s, gather(s, x, example_index), expert_index, n);
 
-  // Each expert on its device, run only when it has rows.
+  // Each expert on its device, run only when it has rows: the cond
+  // itself there, so that what it switches (the rows, the expert's
+  // weights) and the gradients of those switches stay with the expert.
   std::vector<output> results;
   for (int64_t i = 0; i < n; ++i) {
     auto es = s.sub("expert_" + std::to_string(i));
-    auto device
-      = experts.devices.empty()
-          ? std::string{}
-          : experts.devices[static_cast<size_t>(i) % experts.devices.size()];
     const auto& rows = parts[static_cast<size_t>(i)];
     auto has_rows = greater(es, size(es, rows), constant(es, int32_t{0}));
+    if (!experts.devices.empty())
+      es = es.with_device(
+        experts.devices[static_cast<size_t>(i) % experts.devices.size()]);
     results.push_back(cond(
       es, has_rows,
       [&](const scope& b) {
-        auto on = device.empty() ? b : b.with_device(device);
-        return std::vector<output>{experts.build(on, rows, i)};
+        return std::vector<output>{experts.build(b, rows, i)};
       },
       [&](const scope& b) {
         return std::vector<output>{zeros(b, {0, experts.output_size}, type)};

@@ -203,19 +203,26 @@ core::status place_replica(graph& g, const graph_types& types,
            && (local_prefix.empty() || name.rfind(local_prefix, 0) != 0);
   };
   auto& nodes = g.mutable_nodes();
+  // A shared variable's device: the one it asks for, else the ps.
+  auto home = [&](const std::string& name) {
+    const auto& d = nodes[static_cast<size_t>(g.index_of(name))].device;
+    return d.empty() ? ps : d;
+  };
   std::vector<std::string> devices(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
-    bool on_ps = shared(nodes[i].name);
-    for (size_t k = 0; k < types.inputs[i].size() && !on_ps; ++k) {
+    std::string with_variable = shared(nodes[i].name) ? ps : "";
+    for (size_t k = 0; k < types.inputs[i].size() && with_variable.empty();
+         ++k) {
       core::input_ref r;
       if (!core::input_ref::parse(nodes[i].inputs[k], &r))
         return core::invalid_argument_error("bad input '", nodes[i].inputs[k],
                                             "'")
           .with_context(nodes[i].name, nodes[i].op);
-      on_ps = types.inputs[i][k].is_ref && shared(r.node);
+      if (types.inputs[i][k].is_ref && shared(r.node))
+        with_variable = home(r.node);
     }
     devices[i] = !nodes[i].device.empty() ? nodes[i].device
-                 : on_ps                  ? ps
+                 : !with_variable.empty() ? with_variable
                                           : worker;
   }
   for (size_t i = 0; i < nodes.size(); ++i)

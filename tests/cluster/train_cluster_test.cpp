@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -153,4 +155,67 @@ TEST(train_cluster, two_workers_train_a_char_rnn_in_step_with_sync) {
   EXPECT_EQ(json_number(run.second.output, "held_out_perplexity"), model)
     << run.second.output;
   EXPECT_TRUE(run.checkpoint) << run.chief.output;
+}
+
+TEST(train_cluster, a_mixtures_experts_live_on_the_expert_tasks) {
+  // `train moe` over ps:0, expert:0 and expert:1 (plain worker processes)
+  // and one trainer: the experts' weights, compute and updates on the
+  // expert tasks, and only the rows each expert gets cross to it -- per
+  // step the 2 x 128 dispatched rows of 784 floats, the experts' 32-wide
+  // answers and their gradients, and the gating weights to and from the
+  // ps: 918,528 bytes and a few small tensors, where sending the whole
+  // batch to each of four experts would be 1.6 MB for the rows alone.
+  if (!have_data())
+    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
+  test::children_keep_exit_code_under_lsan();
+  test::worker_processes servers{
+    ACTORFLOW_CLI,
+    {test::job_tasks{"ps", 1, 1, 1, {}, {}, {}},
+     test::job_tasks{"expert", 2, 1, 1, {}, {}, {}}}};
+  ASSERT_TRUE(servers.ok()) << servers.error();
+  auto dir = std::filesystem::temp_directory_path()
+             / ("actorflow-train-moe-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto config = (dir / "cluster.yaml").string();
+  {
+    const auto& t = servers.spec().tasks;
+    std::ofstream out{config};
+    out << "jobs:\n  ps:\n    tasks: [127.0.0.1:" << t[0].port
+        << "]\n  expert:\n    tasks: [127.0.0.1:" << t[1].port
+        << ", 127.0.0.1:" << t[2].port
+        << "]\n  worker:\n    tasks: [127.0.0.1:1]\n";
+  }
+  auto trace = (dir / "trace.json").string();
+  auto run = test::run_command(
+    std::string{ACTORFLOW_CLI}
+    + " train moe --experts 4 --k 2 --hidden 32,32 --epochs 1 --threads 1"
+      " --quiet --cluster "
+    + config + " --task worker:0 --checkpoint-dir " + (dir / "ck").string()
+    + " --trace " + trace + " --trace-steps 10:12");
+  ASSERT_TRUE(run.ok()) << run.output;
+  EXPECT_GE(json_number(run.output, "test_accuracy"), 0.78) << run.output;
+  std::ifstream in{trace};
+  auto events = nlohmann::json::parse(in, nullptr, false);
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(events.is_object()) << "no trace";
+  std::set<std::string> processes;
+  std::vector<int64_t> step_bytes;
+  std::map<int64_t, std::string> pid_names;
+  for (const auto& e : events["traceEvents"]) {
+    if (e.value("name", "") == "process_name")
+      pid_names[e["pid"].get<int64_t>()] = e["args"]["name"];
+    if (e.value("cat", "") == "step")
+      step_bytes.push_back(e["args"]["process_bytes"].get<int64_t>());
+  }
+  for (const auto& e : events["traceEvents"])
+    if (e.value("cat", "") == "MatMul" || e.value("cat", "") == "_FusedMatMul")
+      processes.insert(pid_names[e["pid"].get<int64_t>()]);
+  EXPECT_TRUE(processes.count("/job:expert/task:0") == 1
+              && processes.count("/job:expert/task:1") == 1)
+    << "the experts' products did not run on the expert tasks";
+  ASSERT_EQ(step_bytes.size(), 2u);
+  for (auto bytes : step_bytes) {
+    EXPECT_GE(bytes, 918'528);
+    EXPECT_LE(bytes, 940'000);
+  }
 }

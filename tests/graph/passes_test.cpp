@@ -466,3 +466,30 @@ TEST(graph_index, marks_the_first_bad_input) {
   EXPECT_EQ(index.consumers(0).size(), 2u);
   EXPECT_TRUE(index.inputs(1)[1].control());
 }
+
+// place_replica: a shared variable without a device goes to the ps with
+// its updates; one that asks for a device (a mixture's expert) keeps it,
+// and so do its initializer and updates; the rest goes to the worker.
+TEST_F(passes, place_replica_keeps_updates_with_their_variables) {
+  graph::scope s;
+  const std::string ps = "/job:ps/task:0/device:cpu:0";
+  const std::string worker = "/job:worker/task:0/device:cpu:0";
+  const std::string expert = "/job:expert/task:1/device:cpu:0";
+  auto shared = graph::variable(s.sub("shared"), graph::constant(s, 1.0));
+  auto own = graph::variable(s.sub("expert").with_device(expert),
+                             graph::constant(s, 2.0));
+  auto step = graph::add(s.sub("sum"), shared, own);
+  auto a = graph::assign_add(s.sub("update_shared"), shared, step);
+  auto b = graph::assign_add(s.sub("update_expert"), own, step);
+  graph::graph_types types;
+  auto def = checked(s, &types);
+  ASSERT_TRUE(graph::place_replica(def, types, ps, worker, "").is_ok());
+  auto device_of = [&](const std::string& name) {
+    return def.nodes()[static_cast<size_t>(def.index_of(name))].device;
+  };
+  EXPECT_EQ(device_of(shared.node_name()), ps);
+  EXPECT_EQ(device_of(a.node_name()), ps);
+  EXPECT_EQ(device_of(own.node_name()), expert);
+  EXPECT_EQ(device_of(b.node_name()), expert);
+  EXPECT_EQ(device_of(step.node_name()), worker);
+}

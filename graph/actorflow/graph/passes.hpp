@@ -75,12 +75,14 @@ void pin_devices(graph& g, const pinned_devices& pinned);
 
 /// Asks for devices as TensorFlow's `replica_device_setter` does with one
 /// parameter server: each variable whose name does not start with
-/// `local_prefix` (empty: every variable is shared), and every node that
-/// takes one of them by reference (its initializer, its updates, a saver),
-/// on `ps`; every other node on `worker`; a node that asks for a device
-/// keeps it. Between-graph replication: each
-/// worker's client places its copy of the graph this way, and the
-/// replicas share the variables on `ps` by name. `types` are `g`'s.
+/// `local_prefix` (empty: every variable is shared) on `ps`, every node
+/// that takes one of them by reference (its initializer, its updates, a
+/// saver) with that variable (on `ps`, or on the device the variable asked
+/// for: a mixture's expert keeps its updates beside its weights); every
+/// other node on `worker`; a node that asks for a device keeps it.
+/// Between-graph replication: each worker's client places its copy of
+/// the graph this way, and the replicas share the variables on `ps` by
+/// name. `types` are `g`'s.
 core::status place_replica(graph& g, const graph_types& types,
                            const std::string& ps, const std::string& worker,
                            const std::string& local_prefix);
