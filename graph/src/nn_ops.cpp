@@ -170,6 +170,11 @@ output standard_normal(const scope& s, const output& shape, core::dtype type,
   return random(s, "RandomStandardNormal", shape, type, seed);
 }
 
+output standard_uniform(const scope& s, const output& shape, core::dtype type,
+                        seeds seed) {
+  return random(s, "RandomUniform", shape, type, seed);
+}
+
 output truncated_normal(const scope& s, const std::vector<int64_t>& dims,
                         core::dtype type, seeds seed) {
   return random(s, "TruncatedNormal", dims, type, seed);

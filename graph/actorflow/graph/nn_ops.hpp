@@ -87,6 +87,10 @@ output random_normal(const scope& s, const std::vector<int64_t>& dims,
 output standard_normal(const scope& s, const output& shape,
                        core::dtype type = core::dtype::float32,
                        seeds seed = {});
+/// Uniform values in [0, 1) of a shape known only when the graph runs.
+output standard_uniform(const scope& s, const output& shape,
+                        core::dtype type = core::dtype::float32,
+                        seeds seed = {});
 /// Normal values more than two standard deviations out are drawn again.
 output truncated_normal(const scope& s, const std::vector<int64_t>& dims,
                         core::dtype type = core::dtype::float32,
