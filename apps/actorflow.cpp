@@ -17,6 +17,7 @@
 #include "run.hpp"
 #include "sample.hpp"
 #include "train.hpp"
+#include "train_energy.hpp"
 #include "worker.hpp"
 
 namespace {
@@ -85,10 +86,12 @@ int run(int argc, char** argv) {
   train_cmd
     ->add_option("dataset", train.dataset,
                  "fashion-mnist (a classifier), moe (a Fashion-MNIST "
-                 "classifier through a mixture of experts), or char-rnn (a "
-                 "character-level language model on text)")
+                 "classifier through a mixture of experts), char-rnn (a "
+                 "character-level language model on text), rbm or "
+                 "autoencoder (energy models on Fashion-MNIST)")
     ->required()
-    ->check(CLI::IsMember({"fashion-mnist", "moe", "char-rnn"}));
+    ->check(CLI::IsMember(
+      {"fashion-mnist", "moe", "char-rnn", "rbm", "autoencoder"}));
   train_cmd->add_option("--data-dir", train.data_dir,
                         "Where the dataset's .gz files are (default: "
                         "/usr/share/datasets/fashion-mnist)");
@@ -199,6 +202,25 @@ int run(int argc, char** argv) {
   experts->add_flag("--dense", dense_twin,
                     "Train the dense twin instead: an MLP of the same "
                     "per-image compute (hidden k*H1,H2)");
+  energy_options energy;
+  auto* energies = train_cmd->add_option_group(
+    "rbm, autoencoder",
+    "The energy models (train rbm: --hidden 500, --epochs 3; train "
+    "autoencoder: --hidden 1000,500,250,2, --epochs of pretraining per RBM "
+    "2; both --batch 100)");
+  energies->add_option("--cd-k", energy.cd_k, "Gibbs steps of CD-k")
+    ->capture_default_str()
+    ->check(CLI::Range(int64_t{1}, int64_t{1000}));
+  energies->add_flag("--persistent", energy.persistent,
+                     "Persistent contrastive divergence");
+  energies
+    ->add_option("--finetune-epochs", energy.finetune_epochs,
+                 "autoencoder: epochs of fine-tuning by backpropagation")
+    ->capture_default_str()
+    ->check(int_range(0, 100'000));
+  energies->add_option("--out", energy.out,
+                       "Where the .npy files for scripts/energy_to_png.py "
+                       "go (default: rbm-out, autoencoder-out)");
   auto* text = train_cmd->add_option_group(
     "char-rnn", "The language model and its text (train char-rnn; its "
                 "defaults: --optimizer adam --lr 0.002 --batch 32 --epochs "
@@ -352,6 +374,46 @@ int run(int argc, char** argv) {
     auto image_flags
       = {"--data-dir", "--model", "--hidden", "--restore-what-fits"};
     auto moe_flags = {"--experts", "--k", "--dense"};
+    auto energy_flags
+      = {"--cd-k", "--persistent", "--finetune-epochs", "--out"};
+    if (train.dataset == "rbm" || train.dataset == "autoencoder") {
+      std::vector<const char*> others{text_flags};
+      others.insert(others.end(), moe_flags);
+      for (const auto* flag :
+           {"--model", "--optimizer", "--device", "--cluster", "--resume",
+            "--restore-what-fits", "--checkpoint-dir", "--trace", "--logdir",
+            "--graph-passes"})
+        others.push_back(flag);
+      if (train.dataset == "rbm")
+        others.push_back("--finetune-epochs");
+      for (const auto* flag : others)
+        if (train_cmd->count(flag) > 0) {
+          std::fprintf(stderr, "actorflow train: %s is not for %s\n", flag,
+                       train.dataset.c_str());
+          return EXIT_FAILURE;
+        }
+      bool rbm = train.dataset == "rbm";
+      energy.data_dir = train.data_dir;
+      energy.hidden = train_cmd->count("--hidden") > 0
+                        ? train.hidden
+                        : (rbm ? std::vector<int64_t>{500}
+                               : std::vector<int64_t>{1000, 500, 250, 2});
+      energy.epochs
+        = train_cmd->count("--epochs") > 0 ? train.epochs : (rbm ? 3 : 2);
+      energy.batch = train_cmd->count("--batch") > 0 ? train.batch : 100;
+      energy.learning_rate = train.learning_rate;
+      energy.seed = train.seed;
+      energy.threads = train.threads;
+      energy.quiet = train.quiet;
+      if (energy.out.empty())
+        energy.out = train.dataset + "-out";
+      if (rbm && energy.hidden.size() != 1) {
+        std::fprintf(stderr, "actorflow train: an rbm takes one --hidden "
+                             "size\n");
+        return EXIT_FAILURE;
+      }
+      return rbm ? run_train_rbm(energy) : run_train_autoencoder(energy);
+    }
     std::vector<const char*> refused{text_flags};
     if (train.dataset == "char-rnn")
       refused.assign(image_flags);
@@ -359,6 +421,7 @@ int run(int argc, char** argv) {
       refused.push_back("--model");
     else
       refused.insert(refused.end(), moe_flags);
+    refused.insert(refused.end(), energy_flags);
     for (const auto* flag : refused)
       if (train_cmd->count(flag) > 0) {
         std::fprintf(stderr, "actorflow train: %s is not for %s\n", flag,

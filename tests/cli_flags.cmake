@@ -45,6 +45,12 @@ expect_refused("--model is not for moe" train moe --model mlp)
 expect_refused("--k 3 is more than --experts 2" train moe --experts 2 --k 3)
 expect_refused("takes --hidden H1,H2" train moe --hidden 64)
 expect_refused("--experts: Value 0 not in range" train moe --experts 0)
+expect_refused("--k is not for rbm" train rbm --k 2)
+expect_refused("--finetune-epochs is not for rbm" train rbm --finetune-epochs 1)
+expect_refused("an rbm takes one --hidden size" train rbm --hidden 10,20)
+expect_refused("--cd-k is not for fashion-mnist" train fashion-mnist --cd-k 2)
+expect_refused("--persistent is not for moe" train moe --persistent)
+expect_refused("--cd-k: Value 0 not in range" train autoencoder --cd-k 0)
 expect_refused("no text file or folder at '/nonexistent'"
                train char-rnn --data /nonexistent)
 expect_refused("--temperature: value 0 is not a finite number > 0"
