@@ -207,29 +207,14 @@ public:
 private:
   static void generic(const core::tensor& x, const core::tensor& y,
                       core::tensor& out) {
-    const auto& os = out.shape();
-    int rank = os.rank();
-    auto xs = broadcast_strides(x.shape(), rank, os);
-    auto ys = broadcast_strides(y.shape(), rank, os);
-    std::vector<int64_t> index(static_cast<size_t>(rank), 0);
     const T* xp = x.data<T>();
     const T* yp = y.data<T>();
     auto* zp = out.mutable_data<out_type>();
-    int64_t xo = 0, yo = 0;
     Fn fn;
-    for (int64_t i = 0, n = out.num_elements(); i < n; ++i) {
-      zp[i] = fn(xp[xo], yp[yo]);
-      for (int d = rank - 1; d >= 0; --d) {
-        auto du = static_cast<size_t>(d);
-        xo += xs[du];
-        yo += ys[du];
-        if (++index[du] < os.dim(d))
-          break;
-        xo -= xs[du] * os.dim(d);
-        yo -= ys[du] * os.dim(d);
-        index[du] = 0;
-      }
-    }
+    for_each_broadcast<2>(out.shape(), {&x.shape(), &y.shape()},
+                          [&](int64_t i, const std::array<int64_t, 2>& at) {
+                            zp[i] = fn(xp[at[0]], yp[at[1]]);
+                          });
   }
 };
 

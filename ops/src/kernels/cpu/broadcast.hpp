@@ -3,6 +3,7 @@
 // Internal: NumPy broadcasting for the kernels that do it by index
 // (binary ops of unequal shapes, BroadcastTo, SelectV2).
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -14,5 +15,33 @@ namespace actorflow::ops::cpu {
 /// with 0 where `s` broadcasts.
 std::vector<int64_t> broadcast_strides(const core::shape& s, int rank,
                                        const core::shape& out);
+
+/// Calls `f(i, offsets)` for each element i of an `out`-shaped result, in
+/// order, with the element's offset in each of N broadcast inputs (whose
+/// shapes are `inputs`).
+template <size_t N, class F>
+void for_each_broadcast(const core::shape& out,
+                        const std::array<const core::shape*, N>& inputs,
+                        F&& f) {
+  int rank = out.rank();
+  std::array<std::vector<int64_t>, N> strides;
+  for (size_t k = 0; k < N; ++k)
+    strides[k] = broadcast_strides(*inputs[k], rank, out);
+  std::vector<int64_t> index(static_cast<size_t>(rank), 0);
+  std::array<int64_t, N> offsets{};
+  for (int64_t i = 0, n = out.num_elements(); i < n; ++i) {
+    f(i, offsets);
+    for (int d = rank - 1; d >= 0; --d) {
+      auto du = static_cast<size_t>(d);
+      for (size_t k = 0; k < N; ++k)
+        offsets[k] += strides[k][du];
+      if (++index[du] < out.dim(d))
+        break;
+      for (size_t k = 0; k < N; ++k)
+        offsets[k] -= strides[k][du] * out.dim(d);
+      index[du] = 0;
+    }
+  }
+}
 
 } // namespace actorflow::ops::cpu

@@ -82,33 +82,16 @@ public:
       return;
     }
     ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, out_shape, &out));
-    auto rank = out_shape.rank();
-    auto cs = broadcast_strides(c.shape(), rank, out_shape);
-    auto ts = broadcast_strides(t.shape(), rank, out_shape);
-    auto es = broadcast_strides(e.shape(), rank, out_shape);
     const bool* cp = c.data<bool>();
     visit_storage(t.dtype(), [&](auto tag) {
       using U = decltype(tag);
       const U* tp = t.data<U>();
       const U* ep = e.data<U>();
       U* op = out->mutable_data<U>();
-      std::vector<int64_t> index(static_cast<size_t>(rank), 0);
-      int64_t co = 0, to = 0, eo = 0;
-      for (int64_t i = 0, n = out->num_elements(); i < n; ++i) {
-        op[i] = cp[co] ? tp[to] : ep[eo];
-        for (int d = rank - 1; d >= 0; --d) {
-          auto du = static_cast<size_t>(d);
-          co += cs[du];
-          to += ts[du];
-          eo += es[du];
-          if (++index[du] < out_shape.dim(d))
-            break;
-          co -= cs[du] * out_shape.dim(d);
-          to -= ts[du] * out_shape.dim(d);
-          eo -= es[du] * out_shape.dim(d);
-          index[du] = 0;
-        }
-      }
+      for_each_broadcast<3>(out_shape, {&c.shape(), &t.shape(), &e.shape()},
+                            [&](int64_t i, const std::array<int64_t, 3>& at) {
+                              op[i] = cp[at[0]] ? tp[at[1]] : ep[at[2]];
+                            });
     });
   }
 };
