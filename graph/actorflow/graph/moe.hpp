@@ -32,7 +32,9 @@ struct moe_gating {
 };
 
 /// Builds expert `index` on `rows` [m, depth] in `s` (whose device is the
-/// expert's) and returns its rows [m, output_size].
+/// expert's) and returns its rows [m, output_size]. It runs inside the
+/// layer's cond for that expert: make the expert's variables beforehand
+/// (on its device) and only use them here.
 using moe_expert_fn
   = std::function<output(const scope& s, const output& rows, int64_t index)>;
 
