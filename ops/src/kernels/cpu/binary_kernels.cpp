@@ -128,6 +128,12 @@ ACTORFLOW_SCALAR_FN(logical_or_fn, x || y)
 #undef ACTORFLOW_VECTOR_FN
 #undef ACTORFLOW_SCALAR_FN
 
+/// A vector of `U` at any address.
+template <class U>
+using unaligned
+  = Eigen::TensorMap<Eigen::Tensor<U, 1, Eigen::RowMajor, Eigen::DenseIndex>,
+                     Eigen::Unaligned>;
+
 /// What an integer op requires of its right operand.
 enum class rhs_rule { any, nonzero, non_negative };
 
@@ -199,12 +205,57 @@ public:
         mutable_elements<out_type>(*out, begin, end)
           = Fn::tensor(ys.constant(value), ys);
       });
-    } else {
+    } else if (!rows(x, y, *out)) {
       generic(x, y, *out);
     }
   }
 
 private:
+  /// One operand of the output's shape, the other repeated along it a
+  /// run per element (`[n, m]` with `[n, 1]`: a row times its scalar) or
+  /// as a whole (`[n, m]` with `[m]`): Eigen over each run. False for
+  /// other broadcasts.
+  static bool rows(const core::tensor& x, const core::tensor& y,
+                   core::tensor& out) {
+    const auto& os = out.shape();
+    bool x_full = x.shape() == os;
+    const auto& full = x_full ? x : y;
+    const auto& part = x_full ? y : x;
+    if (full.shape() != os)
+      return false;
+    // Runs start anywhere: unaligned maps (core::tensor::map is aligned).
+    auto in_run = [](const core::tensor& t, int64_t begin, int64_t n) {
+      return unaligned<const T>{t.data<T>() + begin, n};
+    };
+    auto* z = out.mutable_data<out_type>();
+    int64_t run = 0;
+    if (repeats_each_element(os, part.shape(), &run) && run > 0) {
+      const T* p = part.data<T>();
+      for (int64_t r = 0, n = part.num_elements(); r < n; ++r) {
+        auto seg = in_run(full, r * run, run);
+        unaligned<out_type> to{z + r * run, run};
+        if (x_full)
+          to = Fn::tensor(seg, seg.constant(p[r]));
+        else
+          to = Fn::tensor(seg.constant(p[r]), seg);
+      }
+      return true;
+    }
+    auto period = part.num_elements();
+    if (!repeats_whole(os, part.shape()) || period == 0)
+      return false;
+    auto whole = in_run(part, 0, period);
+    for (int64_t b = 0, n = out.num_elements(); b < n; b += period) {
+      auto seg = in_run(full, b, period);
+      unaligned<out_type> to{z + b, period};
+      if (x_full)
+        to = Fn::tensor(seg, whole);
+      else
+        to = Fn::tensor(whole, seg);
+    }
+    return true;
+  }
+
   static void generic(const core::tensor& x, const core::tensor& y,
                       core::tensor& out) {
     const T* xp = x.data<T>();

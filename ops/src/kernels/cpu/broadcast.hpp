@@ -16,6 +16,16 @@ namespace actorflow::ops::cpu {
 std::vector<int64_t> broadcast_strides(const core::shape& s, int rank,
                                        const core::shape& out);
 
+/// Whether `small` broadcasts to `big` by repeating each of its elements
+/// over a run of `*run` output elements: small's dimensions are big's
+/// leading ones, then only 1s (`[n, 1]` to `[n, m]`: runs of m).
+bool repeats_each_element(const core::shape& big, const core::shape& small,
+                          int64_t* run);
+
+/// Whether `small` broadcasts to `big` by repeating all of it: small's
+/// dimensions are 1s, then big's trailing ones (`[m]` to `[n, m]`).
+bool repeats_whole(const core::shape& big, const core::shape& small);
+
 /// Calls `f(i, offsets)` for each element i of an `out`-shaped result, in
 /// order, with the element's offset in each of N broadcast inputs (whose
 /// shapes are `inputs`).

@@ -23,6 +23,44 @@ std::vector<int64_t> broadcast_strides(const core::shape& s, int rank,
 
 namespace {
 
+/// small's dimension d of big's rank (1 where small has none).
+int64_t aligned_dim(const core::shape& big, const core::shape& small, int d) {
+  auto k = d - (big.rank() - small.rank());
+  return k < 0 ? 1 : small.dim(k);
+}
+
+} // namespace
+
+bool repeats_each_element(const core::shape& big, const core::shape& small,
+                          int64_t* run) {
+  if (small.rank() > big.rank())
+    return false;
+  int d = 0;
+  while (d < big.rank() && aligned_dim(big, small, d) == big.dim(d))
+    ++d;
+  *run = 1;
+  for (int e = d; e < big.rank(); ++e) {
+    if (aligned_dim(big, small, e) != 1)
+      return false;
+    *run *= big.dim(e);
+  }
+  return true;
+}
+
+bool repeats_whole(const core::shape& big, const core::shape& small) {
+  if (small.rank() > big.rank())
+    return false;
+  int d = big.rank();
+  while (d > 0 && aligned_dim(big, small, d - 1) == big.dim(d - 1))
+    --d;
+  for (int e = 0; e < d; ++e)
+    if (aligned_dim(big, small, e) != 1)
+      return false;
+  return true;
+}
+
+namespace {
+
 /// `in` repeated to `out`'s shape (which it broadcasts to).
 void broadcast_into(const core::tensor& in, core::tensor& out) {
   const auto& os = out.shape();
