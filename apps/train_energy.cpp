@@ -24,6 +24,7 @@
 #include "actorflow/net/npy.hpp"
 #include "fashion_data.hpp"
 #include "progress_line.hpp"
+#include "train.hpp"
 
 namespace actorflow::apps {
 
@@ -66,15 +67,9 @@ struct energy_job {
 
   core::status load() {
     ACTORFLOW_RETURN_IF_ERROR(engine_.init_status());
-    auto dir
-      = o_.data_dir.empty() ? std::string{fashion_mnist_dir} : o_.data_dir;
-    auto st = load_fashion_mnist(engine_, dir, &data_);
-    if (!st.is_ok())
-      return core::status{st.code(),
-                          st.message()
-                            + "\n  Fashion-MNIST comes with Debian's "
-                              "dataset-fashion-mnist (scripts/setup.sh "
-                              "installs it); --data-dir points elsewhere"};
+    train_options where;
+    where.data_dir = o_.data_dir;
+    ACTORFLOW_RETURN_IF_ERROR(load_data(engine_, where, &data_));
     test_ = pixels(data_.test_images, 0, data_.test_images.shape().dim(0));
     std::error_code ec;
     std::filesystem::create_directories(o_.out, ec);

@@ -15,8 +15,8 @@ core::shape unknown_dims(int rank) {
   return core::shape{std::vector<int64_t>(static_cast<size_t>(rank), -1)};
 }
 
-/// Reads the values of input `i` as a shape vector; unknown unless
-/// constant (then with its length as rank if at least that is known).
+} // namespace
+
 core::shape shape_from_input(const shape_context& ctx, size_t i) {
   std::vector<int64_t> dims;
   if (ctx.input_ints(i, &dims))
@@ -24,8 +24,6 @@ core::shape shape_from_input(const shape_context& ctx, size_t i) {
   const auto& s = ctx.input(i);
   return unknown_dims(s.known_rank() && s.rank() == 1 ? int(s.dim(0)) : -1);
 }
-
-} // namespace
 
 core::status fill_shape(shape_context& ctx) {
   ctx.set_output(0, shape_from_input(ctx, 0));

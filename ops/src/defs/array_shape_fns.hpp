@@ -8,6 +8,10 @@
 
 namespace actorflow::ops::defs {
 
+/// Reads the values of input `i` as a shape vector; unknown unless
+/// constant (then with its length as rank if at least that is known).
+core::shape shape_from_input(const shape_context& ctx, size_t i);
+
 core::status fill_shape(shape_context& ctx);
 core::status vector_of_rank_shape(shape_context& ctx);
 core::status scalar_shape(shape_context& ctx);

@@ -3,6 +3,7 @@
 // ScatterNd / TensorScatterUpdate / TensorScatterAdd write slices named by
 // such coordinates, BroadcastTo and SelectV2 broadcast as NumPy does.
 
+#include "array_shape_fns.hpp"
 #include "defs.hpp"
 
 #include "actorflow/ops/shape_context.hpp"
@@ -10,23 +11,6 @@
 namespace actorflow::ops::defs {
 
 namespace {
-
-/// A shape of `rank` unknown dimensions (unknown rank for -1).
-core::shape unknown_dims(int64_t rank) {
-  if (rank < 0)
-    return core::shape::unknown();
-  return core::shape{std::vector<int64_t>(static_cast<size_t>(rank), -1)};
-}
-
-/// The shape held by int input `i`: exact when it is a constant, else as
-/// many unknown dimensions as its length says.
-core::shape shape_input(const shape_context& ctx, size_t i) {
-  std::vector<int64_t> dims;
-  if (ctx.input_ints(i, &dims))
-    return core::shape{std::move(dims)};
-  const auto& s = ctx.input(i);
-  return unknown_dims(s.rank() == 1 ? s.dim(0) : -1);
-}
 
 core::status where_fn(shape_context& ctx) {
   const auto& x = ctx.input(0);
@@ -65,12 +49,12 @@ core::status gather_nd_fn(shape_context& ctx) {
 }
 
 core::status scatter_nd_fn(shape_context& ctx) {
-  ctx.set_output(0, shape_input(ctx, 2));
+  ctx.set_output(0, shape_from_input(ctx, 2));
   return core::status::ok();
 }
 
 core::status broadcast_to_fn(shape_context& ctx) {
-  auto to = shape_input(ctx, 1);
+  auto to = shape_from_input(ctx, 1);
   core::shape out;
   if (to.fully_defined() && ctx.input(0).known_rank()) {
     ACTORFLOW_RETURN_IF_ERROR(broadcast_shapes(ctx.input(0), to, &out));
