@@ -24,6 +24,12 @@ inline output typed(const scope& s, const char* op,
   return first(s.add_node(op, op, inputs, std::move(attrs)));
 }
 
+/// The device the node of `x` requests (empty: none, or no such node).
+inline std::string requested_device(const scope& s, const output& x) {
+  const auto* def = s.graph_def().find(x.node_name());
+  return def == nullptr ? std::string{} : def->device;
+}
+
 /// A constant node named after `hint` holding `values` as a vector (or a
 /// scalar, with `scalar`) of `type` (int32 or int64).
 output int_constant(const scope& s, const std::string& hint,

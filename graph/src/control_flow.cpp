@@ -23,7 +23,7 @@ public:
     // nop
   }
 
-  output capture(const output& x) override {
+  output capture(const output& x, const std::string&) override {
     auto key = x.name();
     if (auto i = captured_.find(key); i != captured_.end())
       return i->second.get();
@@ -95,7 +95,7 @@ std::vector<output> cond(const scope& s, const output& pred,
     // branch's Switch.
     for (auto& o : outs)
       if (o.valid() && !ctx->contains(o.node_name()))
-        o = ctx->capture(o);
+        o = ctx->capture(o, {});
     results[branch] = std::move(outs);
   }
   if (!s.ok())
@@ -134,7 +134,7 @@ std::vector<output> while_loop(const scope& s, const loop_cond_fn& cond_fn,
 std::vector<output> detail::build_while_loop(
   const scope& s, const loop_cond_fn& cond_fn, const loop_body_fn& body_fn,
   const std::vector<output>& given_vars, const while_options& options,
-  std::function<output(const output&, bool*)> source) {
+  std::function<output(const output&, const std::string&, bool*)> source) {
   using detail::loop_context;
   if (!s.ok())
     return {};
@@ -276,7 +276,7 @@ std::vector<output> detail::build_while_loop(
   for (size_t i = 0; i < n; ++i) {
     auto& v = next[i];
     if (v.valid() && !body_ctx->contains(v.node_name()))
-      v = body_ctx->capture(v); // the body returned an outside tensor
+      v = body_ctx->capture(v, {}); // the body returned an outside tensor
     if (!v.valid())
       return {};
     if (!merges[i].shape().compatible_with(v.shape())) {

@@ -23,8 +23,9 @@ public:
 
   virtual ~flow_context() = default;
 
-  /// Returns `x`, made outside this region, as seen inside it.
-  virtual output capture(const output& x) = 0;
+  /// Returns `x`, made outside this region, as seen inside it by a node
+  /// asking for `device` (empty: no request).
+  virtual output capture(const output& x, const std::string& device) = 0;
 
   /// The node every node without data inputs gets a control edge from.
   virtual const std::string& pivot() const = 0;

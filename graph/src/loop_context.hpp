@@ -32,7 +32,10 @@ public:
     /// Where a captured tensor comes from instead, when set and it returns
     /// a valid output (a loop gradient's stack pops): `inside` says the
     /// output is already inside the loop, else it is entered as usual.
-    std::function<output(const output& x, bool* inside)> source;
+    /// `device` is the request of the node that reads it.
+    std::function<output(const output& x, const std::string& device,
+                         bool* inside)>
+      source;
   };
 
   loop_context(std::shared_ptr<shared> loop,
@@ -45,27 +48,39 @@ public:
       add_invariant(e);
   }
 
-  output capture(const output& x) override {
+  output capture(const output& x, const std::string& device) override {
     auto key = x.name();
     if (auto i = loop_->captured.find(key); i != loop_->captured.end())
+      return i->second.get();
+    // A value made inside the loop by `source` is made once per device
+    // that reads it (a stack per device: no value crosses twice).
+    auto local = key + "@" + device;
+    if (auto i = loop_->captured.find(local); i != loop_->captured.end())
       return i->second.get();
     auto from = x;
     if (loop_->source) {
       bool inside = false;
-      auto y = loop_->source(x, &inside);
+      auto y = loop_->source(x, device, &inside);
       if (y.valid() && inside) {
-        loop_->captured[key] = y;
+        loop_->captured[local] = y;
         return y;
       }
       if (y.valid())
         from = y;
     }
-    auto in = detail::first(loop_->outer.get().add_node(
-      from.is_ref() ? "RefEnter" : "Enter", "Enter", {from},
-      {{"T", from.dtype()},
-       {"frame_name", loop_->frame},
-       {"is_constant", true},
-       {"parallel_iterations", loop_->parallel_iterations}}));
+    // A value's Enter goes with the node that reads it (a TensorArray's
+    // handle read on another device than the loop's); a reference's with
+    // its variable.
+    auto at = loop_->outer.get();
+    auto wanted = from.is_ref() ? requested_device(at, from) : device;
+    if (!wanted.empty())
+      at = at.with_device(wanted);
+    auto in = detail::first(
+      at.add_node(from.is_ref() ? "RefEnter" : "Enter", "Enter", {from},
+                  {{"T", from.dtype()},
+                   {"frame_name", loop_->frame},
+                   {"is_constant", true},
+                   {"parallel_iterations", loop_->parallel_iterations}}));
     if (!in.valid())
       return {};
     loop_->invariants.push_back(in.node_name());
@@ -121,6 +136,6 @@ struct cond_record {
 std::vector<output> build_while_loop(
   const scope& s, const loop_cond_fn& cond_fn, const loop_body_fn& body_fn,
   const std::vector<output>& given_vars, const while_options& options,
-  std::function<output(const output&, bool*)> source);
+  std::function<output(const output&, const std::string&, bool*)> source);
 
 } // namespace actorflow::graph::detail

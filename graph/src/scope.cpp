@@ -174,7 +174,7 @@ std::string scope::add(const std::string& op_name, const std::string& hint,
   if (region) {
     for (auto& in : inputs)
       if (!region->contains(in.node_name())) {
-        in = region->capture(in);
+        in = region->capture(in, device_);
         if (!st.first_error.is_ok())
           return {};
       }

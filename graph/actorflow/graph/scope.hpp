@@ -64,6 +64,11 @@ public:
   /// Returns a scope whose nodes request `device` (e.g. "cpu:1").
   scope with_device(const std::string& device) const;
 
+  /// The device its nodes request (empty: none).
+  const std::string& device() const noexcept {
+    return device_;
+  }
+
   /// Returns a scope whose nodes run after `deps`.
   scope with_control_dependencies(const std::vector<operation>& deps) const;
 

@@ -148,22 +148,28 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
     return std::find(invariants.begin(), invariants.end(), name)
            != invariants.end();
   };
-  std::vector<operation> pushes;
+  std::vector<operation> pushes, pops;
   std::optional<scope> backward;
-  auto source = [&](const output& x, bool* inside) -> output {
+  auto source
+    = [&](const output& x, const std::string& device, bool* inside) -> output {
     if (is_invariant(x.node_name()))
       return input_of(s, x.node_name(), 0);
     if (!loop.contains(x.node_name()) || !backward)
       return {};
     auto base = x.dtype();
-    auto stack
-      = first(outer.sub("grad_acc")
-                .add_node("StackV2", "StackV2",
-                          {int_constant(outer.sub("grad_acc"), "max_size", {-1},
-                                        true, core::dtype::int32)},
-                          {{"elem_type", base}, {"stack_name", x.name()}}));
+    // The stack lives with the gradient op that reads it, else with the
+    // value: a pipeline stage keeps what its backward pass needs, and a
+    // value sent between stages going forward is not sent back.
+    auto at_stack
+      = outer.sub("grad_acc")
+          .with_device(device.empty() ? requested_device(s, x) : device);
+    auto stack = first(at_stack.add_node(
+      "StackV2", "StackV2",
+      {int_constant(at_stack, "max_size", {-1}, true, core::dtype::int32)},
+      {{"elem_type", base}, {"stack_name", x.name()}}));
     auto push = first(
-      fwd.with_control_dependencies({c_add.op()})
+      fwd.with_device(at_stack.device())
+        .with_control_dependencies({c_add.op()})
         .add_node("StackPushV2", "StackPushV2", {stack, x}, {{"T", base}}));
     if (!push.valid())
       return {};
@@ -180,8 +186,12 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
         return {};
       stack = guard[static_cast<size_t>(at.branch)];
     }
-    return first(backward->add_node("StackPopV2", "StackPopV2", {stack},
-                                    {{"elem_type", base}}));
+    auto pop = first(
+      backward->with_device(at_stack.device())
+        .add_node("StackPopV2", "StackPopV2", {stack}, {{"elem_type", base}}));
+    if (pop.valid())
+      pops.push_back(pop.op());
+    return pop;
   };
   // The backward loop: n = count; while n > 0: n -= 1, carrying the
   // gradients of the loop variables and sums for the loop constants.
@@ -201,10 +211,17 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
     init.push_back(exit_grads[k].valid()
                      ? exit_grads[k]
                      : zeros_like(s, s.output_of(loop.exits[k])));
-  for (auto j : consts)
-    init.push_back(zeros_like(s, input_of(s, invariants[j], 0)));
+  // A loop constant's sum starts and grows on the device of the constant
+  // (a stage's weights): its gradient does not travel every iteration.
+  for (auto j : consts) {
+    auto x = input_of(s, invariants[j], 0);
+    init.push_back(zeros_like(s.with_device(requested_device(s, x)), x));
+  }
+  // As many iterations in flight as forward (a pipeline's backward pass
+  // overlaps its stages too); the pops stay in reverse iteration order as
+  // the counter's next value waits for the iteration's pops.
   while_options options;
-  options.parallel_iterations = 1; // pops in reverse iteration order
+  options.parallel_iterations = loop.loop->parallel_iterations;
   auto cond_fn = [&](const scope& c, const std::vector<output>& v) {
     return greater(c, v[0], constant(c, 0.0, int64));
   };
@@ -220,13 +237,19 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
     for (auto j : consts)
       xs.push_back(s.output_of(invariants[j]));
     auto g = gradients_between(b, ys, xs, grad_ys, true);
-    std::vector<output> out{sub(b, v[0], constant(b, 1.0, int64))};
+    std::vector<operation> synced;
+    if (!pops.empty()) // some are dead in iterations that skip a branch
+      synced.push_back(b.with_control_dependencies(pops).add_operation(
+        "ControlTrigger", "sync", {}, {}));
+    std::vector<output> out{
+      sub(b.with_control_dependencies(synced), v[0], constant(b, 1.0, int64))};
     for (size_t i = 0; i < vars.size(); ++i)
       out.push_back(g[i] ? *g[i] : zeros_like(b, v[1 + i]));
     for (size_t j = 0; j < consts.size(); ++j) {
       const auto& acc = v[1 + vars.size() + j];
       const auto& d = g[vars.size() + j];
-      out.push_back(d ? add(b, acc, *d) : acc);
+      out.push_back(d ? add(b.with_device(requested_device(s, *d)), acc, *d)
+                      : acc);
     }
     return out;
   };
