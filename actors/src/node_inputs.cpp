@@ -19,6 +19,7 @@ pending_inputs& pending_entry(node_state& st, const tag& t) {
   p.has_live = false;
   p.fired = false;
   p.held_tokens = 0;
+  p.counts_work = false;
   p.inputs.resize(static_cast<size_t>(st.num_slots));
   fill_constants(st, p.inputs);
   return p;
@@ -128,22 +129,29 @@ void on_value(self_ptr self, node_state& st, value_msg& m) {
     p.inputs[static_cast<size_t>(m.slot)] = std::move(m.value);
   p.state = combine(p.state, m.state);
   if (--p.remaining > 0) {
-    if (st.kind == node_kind::recv && self->owned > 0) {
+    if (st.kind == node_kind::recv) {
       // Waits for a value that may come from another worker: the step
-      // is not done here until it has.
-      ++p.held_tokens;
-      --self->owned;
+      // is not done here until it has, nor is the iteration.
+      if (self->owned > 0) {
+        ++p.held_tokens;
+        --self->owned;
+      }
+      if (!p.counts_work && self->current != nullptr)
+        p.counts_work = self->current->add_work(m.tag.iter);
     }
     return;
   }
   // The entry stays in the table while the node fires (the node is busy:
   // nothing it sends to comes back to it before it is done).
   self->owned += p.held_tokens;
+  bool counted = p.counts_work;
   if (!st.has_invariants)
     fire(self, st, m.tag, p.state, p.inputs);
   else
     fire_or_park(self, st, m.tag, p);
   st.pending.remove(m.tag, p);
+  if (counted && self->current != nullptr)
+    self->current->work_done(m.tag.iter);
 }
 
 } // namespace actorflow::actors::detail

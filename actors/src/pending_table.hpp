@@ -24,6 +24,10 @@ struct pending_inputs {
   /// Recv only: tokens of local inputs kept while the value from another
   /// worker is on its way (a half-arrived Recv is outstanding work).
   int64_t held_tokens = 0;
+  /// Recv only: counted as work of its iteration while half-arrived, so
+  /// the iteration does not retire here before the value has come (the
+  /// frame's `parallel_iterations` then paces the partition sending it).
+  bool counts_work = false;
 };
 
 /// Lets go of the values in `inputs` but keeps its size: the next firing
