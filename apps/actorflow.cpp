@@ -189,6 +189,19 @@ int run(int argc, char** argv) {
                "gradient applied once per step (default: each worker applies "
                "its own, asynchronously)")
     ->needs(cluster_opt);
+  train_cmd
+    ->add_option_function<std::string>(
+      "--wire-dtype",
+      [&train](const std::string& name) {
+        train.wire_dtype = name == "float32"
+                             ? actorflow::core::dtype::invalid
+                             : *actorflow::core::parse_dtype(name);
+      },
+      "With --cluster: float32 activations and gradients travel between "
+      "processes as this, cast back on arrival (half the bytes; default "
+      "float32: as they are)")
+    ->check(CLI::IsMember({"float32", "bfloat16", "float16"}))
+    ->needs(cluster_opt);
   bool dense_twin = false;
   auto* experts = train_cmd->add_option_group(
     "moe", "The mixture of experts (train moe: images -> experts of "

@@ -55,6 +55,9 @@ struct train_options {
   /// With `cluster`: synchronous training (the replicas' mean gradient
   /// applied once per step) rather than asynchronous.
   bool sync = false;
+  /// With `cluster`: float32 values between processes travel as this
+  /// (bfloat16, float16); invalid: as they are (`--wire-dtype`).
+  core::dtype wire_dtype = core::dtype::invalid;
   /// A Chrome trace file of the training steps [first, end) of
   /// `trace_steps`; empty: none.
   std::string trace;

@@ -183,6 +183,7 @@ int run_worker(const train_options& o, training_job& job,
                               task.name() + "/device:cpu:0", g.local_prefix);
   actors::session_options so;
   so.pass_selection = o.passes;
+  so.wire_dtype = o.wire_dtype;
   actors::session sess{e, so};
   if (st.is_ok())
     st = sess.extend(def);

@@ -62,7 +62,8 @@ core::status compile_plan(self_ptr self, const run_request& req,
                               pass_selection_of(st, req),
                               std::move(devices),
                               rt.default_device,
-                              &st.pinned};
+                              &st.pinned,
+                              st.options.wire_dtype};
   graph::compiled_run run;
   ACTORFLOW_RETURN_IF_ERROR(
     graph::compile_run(st.g, st.types, sig, opts, &run));

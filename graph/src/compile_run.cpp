@@ -29,6 +29,12 @@ std::vector<compiled_feed> feeds_of(const graph& g, const graph_types& types,
 core::status compile_run(const graph& g, const graph_types& types,
                          const run_signature& sig, const compile_options& opts,
                          compiled_run* out) {
+  if (opts.wire_dtype != core::dtype::invalid
+      && opts.wire_dtype != core::dtype::bfloat16
+      && opts.wire_dtype != core::dtype::float16)
+    return core::invalid_argument_error(
+      "values can travel between tasks as bfloat16 or float16, not ",
+      core::to_string(opts.wire_dtype));
   compiled_run result;
   graph run_graph;
   ACTORFLOW_RETURN_IF_ERROR(rewrite_for_run(g, types, sig, &run_graph));
@@ -48,7 +54,8 @@ core::status compile_run(const graph& g, const graph_types& types,
   ACTORFLOW_RETURN_IF_ERROR(place(run_graph, run_types, opts.devices,
                                   opts.kernels, opts.default_device));
   std::map<std::string, graph> parts;
-  ACTORFLOW_RETURN_IF_ERROR(partition(run_graph, run_types, &parts, &info));
+  ACTORFLOW_RETURN_IF_ERROR(
+    partition(run_graph, run_types, &parts, &info, opts.wire_dtype));
   for (auto& [device, part] : parts) {
     typed_partition p{device, std::move(part), {}};
     ACTORFLOW_RETURN_IF_ERROR(

@@ -1,5 +1,6 @@
 #include <tuple>
 
+#include "actorflow/core/device_name.hpp"
 #include "actorflow/graph/control_flow_info.hpp"
 #include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/passes.hpp"
@@ -14,8 +15,8 @@ class partitioner {
 public:
   partitioner(const graph& g, const graph_types& types,
               const control_flow_info& info,
-              std::map<std::string, graph>& parts)
-    : g_(g), types_(types), info_(info), parts_(parts) {
+              std::map<std::string, graph>& parts, core::dtype wire)
+    : g_(g), types_(types), info_(info), parts_(parts), wire_(wire) {
     // nop
   }
 
@@ -78,6 +79,7 @@ private:
                        + (r.control ? "_ctrl" : "_" + std::to_string(port));
     core::dtype type = core::dtype::float32;
     std::string sent = src.name + (port > 0 ? ":" + std::to_string(port) : "");
+    bool narrowed = false; // cast to wire_ for the trip
     if (r.control) {
       // A control edge travels as an empty float tensor.
       core::node_def dummy;
@@ -92,10 +94,28 @@ private:
       sent = dummy.name;
       ACTORFLOW_RETURN_IF_ERROR(src_part.add(std::move(dummy)));
     } else {
-      type = types_
-               .outputs[static_cast<size_t>(g_.index_of(src.name))]
-                       [static_cast<size_t>(port)]
-               .type;
+      const auto& out
+        = types_.outputs[static_cast<size_t>(g_.index_of(src.name))]
+                        [static_cast<size_t>(port)];
+      type = out.type;
+      if (type == core::dtype::float32 && !out.is_ref
+          && wire_ != core::dtype::invalid
+          && !same_task(src.device, dst_device)) {
+        // Half the bytes on the wire: cast down before the Send (once per
+        // iteration, as the Send, when a trigger paces it) ...
+        core::node_def down;
+        down.name = "_wire_" + id;
+        down.op = "Cast";
+        down.device = src.device;
+        down.inputs = {sent};
+        if (!trigger.empty())
+          down.inputs.push_back("^" + trigger);
+        down.attrs = {{"SrcT", type}, {"DstT", wire_}, {"Truncate", false}};
+        sent = down.name;
+        type = wire_;
+        narrowed = true;
+        ACTORFLOW_RETURN_IF_ERROR(src_part.add(std::move(down)));
+      }
     }
     core::attr_map attrs{{"T", type},
                          {"tensor_name", tensor_name},
@@ -123,8 +143,27 @@ private:
       rv.inputs.push_back("^" + merge);
     }
     *recv = rv.name;
-    recvs_.emplace(key, rv.name);
+    if (narrowed) {
+      // ... and back after the Recv.
+      core::node_def up;
+      up.name = "_unwire_" + id;
+      up.op = "Cast";
+      up.device = dst_device;
+      up.inputs = {rv.name};
+      up.attrs = {
+        {"SrcT", wire_}, {"DstT", core::dtype::float32}, {"Truncate", false}};
+      *recv = up.name;
+      ACTORFLOW_RETURN_IF_ERROR(dst_part.add(std::move(up)));
+    }
+    recvs_.emplace(key, *recv);
     return dst_part.add(std::move(rv));
+  }
+
+  /// Whether two full device names are of the same task (process).
+  static bool same_task(const std::string& a, const std::string& b) {
+    auto x = core::device_name::parse(a);
+    auto y = core::device_name::parse(b);
+    return x && y && x->job == y->job && x->task == y->task;
   }
 
   /// Returns the Merge of the control loop of `frame` on `device` (§3.2 of
@@ -210,6 +249,7 @@ private:
   const graph_types& types_;
   const control_flow_info& info_;
   std::map<std::string, graph>& parts_;
+  core::dtype wire_;
   std::map<std::tuple<std::string, int, std::string>, std::string> recvs_;
   std::map<std::pair<int, std::string>, std::string> control_loops_;
   size_t next_id_ = 0; ///< Numbers the transfers.
@@ -243,7 +283,7 @@ void colocate_control_flow(graph& g) {
 
 core::status partition(const graph& placed, const graph_types& types,
                        std::map<std::string, graph>* parts,
-                       const control_flow_info* info) {
+                       const control_flow_info* info, core::dtype wire) {
   parts->clear();
   control_flow_info own;
   if (info == nullptr) {
@@ -252,7 +292,7 @@ core::status partition(const graph& placed, const graph_types& types,
   }
   graph g = placed;
   colocate_control_flow(g);
-  return partitioner{g, types, *info, *parts}.run();
+  return partitioner{g, types, *info, *parts, wire}.run();
 }
 
 } // namespace actorflow::graph

@@ -675,3 +675,49 @@ TEST_F(cluster, a_traced_step_gathers_the_firings_of_both_workers) {
   trace.add(md.stats);
   expect_trace_structure(trace.to_json(), 1);
 }
+
+TEST_F(cluster, float32_values_cross_tasks_as_bfloat16_when_asked) {
+  // x on task 0, x * 1 on task 1, + 0 back on task 0: the value crosses
+  // twice. 1 + 2^-12 has no bfloat16 (8 significant bits): it arrives as 1;
+  // within a task nothing changes.
+  auto build = [](graph::scope& s) {
+    auto here = s.with_device(task0);
+    auto far = s.with_device(task1);
+    auto x = graph::constant(
+      here, tensor::from_vector<float>({3}, {1.0f + 1.0f / 4096, 3.0f, -0.5f}));
+    auto there = graph::mul(far, x, graph::constant(far, 1.0f));
+    auto back = graph::add(here, there, graph::constant(here, 0.0f));
+    auto local = graph::add(here, x, graph::constant(here, 0.0f));
+    return std::vector<std::string>{back.name(), local.name()};
+  };
+  for (auto wire : {core::dtype::invalid, core::dtype::bfloat16}) {
+    graph::scope s{client_->context().ops};
+    auto fetches = build(s);
+    actors::session_options o;
+    o.wire_dtype = wire;
+    actors::session sess{*client_, o};
+    ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+    std::vector<tensor> out;
+    actors::run_metadata m;
+    auto st = sess.run({}, fetches, {}, &out, &m);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    float crossed = wire == core::dtype::invalid ? 1.0f + 1.0f / 4096 : 1.0f;
+    EXPECT_EQ(out[0], tensor::from_vector<float>({3}, {crossed, 3.0f, -0.5f}));
+    EXPECT_EQ(out[1], tensor::from_vector<float>(
+                        {3}, {1.0f + 1.0f / 4096, 3.0f, -0.5f}));
+    int casts = 0;
+    for (const auto& [node, device] : m.placement)
+      casts += node.rfind("_wire_", 0) == 0 || node.rfind("_unwire_", 0) == 0;
+    EXPECT_EQ(casts, wire == core::dtype::invalid ? 0 : 4);
+  }
+  // Not a dtype for the wire.
+  graph::scope s{client_->context().ops};
+  auto fetches = build(s);
+  actors::session_options o;
+  o.wire_dtype = core::dtype::int32;
+  actors::session sess{*client_, o};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto st = sess.run({}, fetches, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+}

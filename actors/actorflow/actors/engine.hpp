@@ -104,6 +104,11 @@ struct session_options {
   std::shared_ptr<const graph::pass_pipeline> passes;
   /// Which of them run, unless a run says otherwise: all.
   graph::pass_selection pass_selection;
+  /// Float32 values sent from one task (process) to another travel as
+  /// this dtype, bfloat16 or float16, and are cast back on arrival: half
+  /// the bytes, about 3 significant digits for bfloat16. Invalid (the
+  /// default): as they are. Values within a process never change.
+  core::dtype wire_dtype = core::dtype::invalid;
 };
 
 /// An actorflow engine: registries, devices and variable containers, the

@@ -31,6 +31,9 @@ struct compile_options {
   /// The devices stateful nodes keep in every run (`place_stateful`), or
   /// nullptr.
   const pinned_devices* pinned = nullptr;
+  /// The dtype float32 values travel as between tasks (see `partition`);
+  /// invalid: as they are.
+  core::dtype wire_dtype = core::dtype::invalid;
 };
 
 /// A fed tensor as the graph expects it: the node that produces it (a

@@ -92,9 +92,12 @@ core::status place_replica(graph& g, const graph_types& types,
 /// destination device (control edges send an empty tensor). Loop frames
 /// with edges between devices get a control loop per receiving device.
 /// `info` is `placed`'s control-flow info when known (from `validate`).
+/// With `wire` (bfloat16 or float16), a float32 value sent to another
+/// task (process) is cast to it before its Send and back after its Recv.
 core::status partition(const graph& placed, const graph_types& types,
                        std::map<std::string, graph>* parts,
-                       const control_flow_info* info = nullptr);
+                       const control_flow_info* info = nullptr,
+                       core::dtype wire = core::dtype::invalid);
 
 /// One device's partition of a run, with the dtypes of its nodes.
 struct typed_partition {
