@@ -19,6 +19,7 @@ core::status register_ops(op_registry& registry) {
   ACTORFLOW_RETURN_IF_ERROR(defs::register_summary_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_data_flow_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_dispatch_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_collective_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_nd_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_tensor_array_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_grad_ops(registry));
@@ -36,6 +37,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_queue_kernels(registry);
   cpu::register_tensor_array_kernels(registry);
   cpu::register_dispatch_kernels(registry);
+  cpu::register_collective_kernels(registry);
   cpu::register_segment_kernels(registry);
   cpu::register_nd_kernels(registry);
   cpu::register_broadcast_kernels(registry);

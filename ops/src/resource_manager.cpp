@@ -80,15 +80,30 @@ resource_manager::find_queue(const std::string& handle) const {
   return i == queues_.end() ? nullptr : i->second;
 }
 
+void resource_manager::set_collectives(
+  std::shared_ptr<collective_executor> executor) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  collectives_ = std::move(executor);
+}
+
+std::shared_ptr<collective_executor> resource_manager::collectives() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return collectives_;
+}
+
 void resource_manager::cancel_step(uint64_t step) {
   std::vector<std::shared_ptr<queue>> all;
+  std::shared_ptr<collective_executor> collectives;
   {
     std::lock_guard<std::mutex> guard{mtx_};
     for (const auto& kvp : queues_)
       all.push_back(kvp.second);
+    collectives = collectives_;
   }
   for (const auto& q : all)
     q->cancel_step(step);
+  if (collectives)
+    collectives->cancel_step(step);
 }
 
 void resource_manager::clear_queues() {

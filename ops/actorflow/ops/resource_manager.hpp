@@ -9,6 +9,7 @@
 
 #include "actorflow/core/shape.hpp"
 #include "actorflow/core/status.hpp"
+#include "actorflow/ops/collective.hpp"
 #include "actorflow/ops/queue.hpp"
 #include "actorflow/ops/tensor_array.hpp"
 #include "actorflow/ops/variable.hpp"
@@ -64,7 +65,13 @@ public:
   /// Returns the queue behind `handle`, or nullptr.
   std::shared_ptr<queue> find_queue(const std::string& handle) const;
 
-  /// Cancels the waiting queue operations of step `step` in every queue
+  /// Sets the runtime's collective executor (its collective actor).
+  void set_collectives(std::shared_ptr<collective_executor> executor);
+
+  /// The collective executor, or nullptr (an engine without one).
+  std::shared_ptr<collective_executor> collectives() const;
+
+  /// Cancels the waiting queue operations and collectives of step `step`
   /// (see queue::cancel_step): the step failed, so they would wait for
   /// nothing.
   void cancel_step(uint64_t step);
@@ -111,6 +118,7 @@ private:
   std::map<std::string, std::map<std::string, std::shared_ptr<variable>>>
     containers_;
   queue_factory queue_factory_;
+  std::shared_ptr<collective_executor> collectives_;
   std::map<std::string, std::shared_ptr<queue>> queues_;
   /// A stack or a tensor array, which lives as long as its step.
   struct step_resource {

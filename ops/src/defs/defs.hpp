@@ -18,6 +18,7 @@ core::status register_io_ops(op_registry& r);
 core::status register_summary_ops(op_registry& r);
 core::status register_data_flow_ops(op_registry& r);
 core::status register_dispatch_ops(op_registry& r);
+core::status register_collective_ops(op_registry& r);
 core::status register_nd_ops(op_registry& r);
 core::status register_tensor_array_ops(op_registry& r);
 core::status register_grad_ops(op_registry& r);

@@ -23,6 +23,7 @@ void register_summary_kernels(kernel_registry& r);
 void register_queue_kernels(kernel_registry& r);
 void register_tensor_array_kernels(kernel_registry& r);
 void register_dispatch_kernels(kernel_registry& r);
+void register_collective_kernels(kernel_registry& r);
 void register_segment_kernels(kernel_registry& r);
 void register_nd_kernels(kernel_registry& r);
 void register_broadcast_kernels(kernel_registry& r);
