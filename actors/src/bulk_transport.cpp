@@ -123,7 +123,7 @@ struct bulk_transport::link {
   struct item {
     uint64_t key;
     value_msg msg;
-    node_actor fallback;
+    value_sink fallback;
   };
 
   std::string address;
@@ -256,7 +256,7 @@ bulk_transport::~bulk_transport() {
   }
 }
 
-uint64_t bulk_transport::add_route(node_actor recv) {
+uint64_t bulk_transport::add_route(value_sink recv) {
   std::lock_guard<std::mutex> guard{mtx_};
   auto key = next_key_++;
   routes_.emplace(key, std::move(recv));
@@ -268,10 +268,10 @@ void bulk_transport::remove_route(uint64_t key) {
   routes_.erase(key);
 }
 
-node_actor bulk_transport::route(uint64_t key) {
+value_sink bulk_transport::route(uint64_t key) {
   std::lock_guard<std::mutex> guard{mtx_};
   auto i = routes_.find(key);
-  return i == routes_.end() ? node_actor{} : i->second;
+  return i == routes_.end() ? value_sink{} : i->second;
 }
 
 bool bulk_transport::wants(const value_msg& m) const {
@@ -282,7 +282,7 @@ bool bulk_transport::wants(const value_msg& m) const {
 }
 
 void bulk_transport::send(const std::string& address, uint64_t key,
-                          value_msg&& m, const node_actor& fallback) {
+                          value_msg&& m, const value_sink& fallback) {
   link* l;
   {
     std::lock_guard<std::mutex> guard{mtx_};

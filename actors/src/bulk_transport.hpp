@@ -55,7 +55,7 @@ public:
   }
 
   /// Delivers the values that arrive for the returned key to `recv`.
-  uint64_t add_route(node_actor recv);
+  uint64_t add_route(value_sink recv);
 
   /// Forgets a key: values that still arrive for it are dropped.
   void remove_route(uint64_t key);
@@ -67,7 +67,7 @@ public:
   /// Queues `m` for the Recv `key` at the worker listening on `address`;
   /// sends it to `fallback` through CAF if that connection fails.
   void send(const std::string& address, uint64_t key, value_msg&& m,
-            const node_actor& fallback);
+            const value_sink& fallback);
 
 private:
   struct link;
@@ -81,7 +81,7 @@ private:
   /// Reads frames from `fd` until it closes or sends a malformed one.
   void read_frames(int fd);
 
-  node_actor route(uint64_t key);
+  value_sink route(uint64_t key);
 
   int listener_ = -1;
   std::string address_;
@@ -93,7 +93,7 @@ private:
   std::vector<int> reader_fds_;
   std::vector<std::thread> readers_;
   std::unordered_map<std::string, std::unique_ptr<link>> links_;
-  std::unordered_map<uint64_t, node_actor> routes_;
+  std::unordered_map<uint64_t, value_sink> routes_;
   uint64_t next_key_ = 1;
 };
 

@@ -15,6 +15,7 @@
 #include "actorflow/devices/gpu.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "bulk_transport.hpp"
+#include "collective_actor.hpp"
 #include "master.hpp"
 #include "openssl_error_queue.hpp"
 #include "queue_actor.hpp"
@@ -125,6 +126,8 @@ engine::~engine() {
     if (auto hdl = caf::actor_cast<caf::actor>(addr))
       caf::anon_send_exit(hdl, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(worker_, caf::exit_reason::user_shutdown);
+  rt_->resources.set_collectives(nullptr);
+  caf::anon_send_exit(collectives_, caf::exit_reason::user_shutdown);
   // An owned actor system waits for every actor in its destructor.
 }
 
@@ -138,6 +141,8 @@ void engine::add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<registration>("actorflow.registration");
   cfg.add_message_type<recv_entry>("actorflow.recv_entry");
   cfg.add_message_type<recv_table>("actorflow.recv_table");
+  cfg.add_message_type<peer_entry>("actorflow.peer_entry");
+  cfg.add_message_type<peer_table>("actorflow.peer_table");
   cfg.add_message_type<run_step_msg>("actorflow.run_step");
   cfg.add_message_type<step_report>("actorflow.step_report");
 }
@@ -174,14 +179,25 @@ void engine::init(const engine_options& options) {
     init_ = bulk_transport::start(options.host, options.bulk_min_bytes, &bulk);
   if (bulk)
     bulk_address_ = bulk->address();
-  worker_ = spawn_worker(*sys_, rt_, std::move(bulk));
   worker_ref self;
-  self.handle = worker_;
   for (const auto& d : rt_->devices.all()) {
     self.devices.push_back(d->name());
     const auto& n = d->parsed_name();
     self.task = "/job:" + *n.job + "/task:" + std::to_string(*n.task);
   }
+  // Asking another worker where its collectives are takes as long as
+  // that peer may be silent.
+  recv_entry endpoint;
+  auto collectives = spawn_collectives(*sys_, self.task, bulk, tls_,
+                                       options.peer_timeout.count() > 0
+                                         ? options.peer_timeout
+                                         : std::chrono::milliseconds{15000},
+                                       &endpoint);
+  collectives_ = caf::actor_cast<caf::actor>(collectives);
+  rt_->resources.set_collectives(make_collective_executor(collectives));
+  worker_ = spawn_worker(*sys_, rt_, std::move(bulk), std::move(collectives),
+                         std::move(endpoint));
+  self.handle = worker_;
   workers_.push_back(std::move(self));
 }
 

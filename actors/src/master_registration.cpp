@@ -67,6 +67,16 @@ void register_plan(self_ptr self, const std::string& key,
     settle_plan(self, key, plan);
     return;
   }
+  // The session's workers, by task, for the collectives among them (the
+  // message arrives before the step: CAF keeps a sender's order).
+  peer_table peers;
+  for (const auto& w : self->state.workers)
+    peers.push_back(peer_entry{w.task,
+                               caf::actor_cast<caf::strong_actor_ptr>(w.handle),
+                               w.host, w.port});
+  for (const auto& part : plan->parts)
+    self->send(self->state.workers[part.worker].handle, peers_atom::value,
+               peers);
   plan->replies_left = plan->parts.size();
   auto settle = [self, key, plan] {
     if (--plan->replies_left > 0)

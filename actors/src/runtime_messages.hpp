@@ -21,6 +21,7 @@
 #include <caf/typed_actor.hpp>
 
 #include "actorflow/actors/protocol.hpp"
+#include "actorflow/ops/collective.hpp"
 #include "actorflow/ops/entry.hpp"
 #include "actorflow/ops/queue.hpp"
 #include "step_tracker.hpp"
@@ -143,6 +144,10 @@ using node_actor
                      caf::reacts_to<frame_done_msg>,
                      caf::reacts_to<step_abort_msg>>;
 
+/// Whatever takes values: a node actor, or a collective actor (the bulk
+/// path delivers to either).
+using value_sink = caf::typed_actor<caf::reacts_to<value_msg>>;
+
 /// What node actors report to their worker.
 using worker_sink_actor
   = caf::typed_actor<caf::reacts_to<fetch_msg>, caf::reacts_to<step_error_msg>,
@@ -194,6 +199,30 @@ using queue_actor = caf::typed_actor<
   caf::reacts_to<queue_close_msg>, caf::reacts_to<queue_size_msg>,
   caf::reacts_to<queue_cancel_msg>>;
 
+// -- collectives --------------------------------------------------------------
+
+/// A member's part in an all-reduce, from ops::collective_executor.
+struct collective_run_msg {
+  ops::collective_spec spec;
+  core::tensor input;
+  uint64_t step;
+  ops::collective_executor::done_fn done;
+};
+
+/// Step `step` failed here: its collectives that wait fail.
+struct collective_cancel_msg {
+  uint64_t step;
+};
+
+/// The collectives of a process (collective_actor.hpp). Values from other
+/// members arrive as `value_msg` (through CAF or the bulk path); the
+/// worker passes on the session's workers (`peers_atom`).
+using collective_actor
+  = caf::typed_actor<caf::reacts_to<value_msg>,
+                     caf::reacts_to<collective_run_msg>,
+                     caf::reacts_to<collective_cancel_msg>,
+                     caf::reacts_to<peers_atom, peer_table>>;
+
 caf::error inspect(caf::serializer& f, value_msg& x);
 caf::error inspect(caf::deserializer& f, value_msg& x);
 
@@ -215,3 +244,5 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_dequeue_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_close_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_size_msg)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::queue_cancel_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::collective_run_msg)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(actorflow::actors::collective_cancel_msg)

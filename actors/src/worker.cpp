@@ -40,6 +40,8 @@ struct running_step {
 struct worker_state {
   std::shared_ptr<runtime_context> rt;
   std::shared_ptr<bulk_transport> bulk;
+  collective_actor collectives;
+  recv_entry collective_endpoint;
   std::shared_ptr<step_trackers> trackers = std::make_shared<step_trackers>();
   std::unordered_map<uint64_t, plan_list> sets;
   uint64_t next_handle = 1;
@@ -213,9 +215,12 @@ void report_step(self_ptr self, uint64_t id) {
 
 local_worker_actor::behavior_type
 worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
-            std::shared_ptr<bulk_transport> bulk) {
+            std::shared_ptr<bulk_transport> bulk, collective_actor collectives,
+            recv_entry endpoint) {
   self->state.rt = std::move(rt);
   self->state.bulk = std::move(bulk);
+  self->state.collectives = std::move(collectives);
+  self->state.collective_endpoint = std::move(endpoint);
   return {
     [self](devices_atom) {
       std::vector<std::string> names;
@@ -290,6 +295,10 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
       self->state.idle_waiters.push_back(promise);
       return promise;
     },
+    [self](peers_atom, peer_table& peers) {
+      self->send(self->state.collectives, peers_atom::value, std::move(peers));
+    },
+    [self](collective_atom) { return self->state.collective_endpoint; },
   };
 }
 
@@ -297,8 +306,11 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
 
 local_worker_actor spawn_worker(caf::actor_system& sys,
                                 std::shared_ptr<runtime_context> rt,
-                                std::shared_ptr<bulk_transport> bulk) {
-  return sys.spawn(worker_impl, std::move(rt), std::move(bulk));
+                                std::shared_ptr<bulk_transport> bulk,
+                                collective_actor collectives,
+                                recv_entry endpoint) {
+  return sys.spawn(worker_impl, std::move(rt), std::move(bulk),
+                   std::move(collectives), std::move(endpoint));
 }
 
 } // namespace actorflow::actors

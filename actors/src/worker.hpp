@@ -14,9 +14,12 @@ class bulk_transport;
 /// Spawns the worker of a process: it owns `rt` (devices, registries,
 /// variables, queues) and the partitions masters register with it, and
 /// runs their steps (see `worker_actor`). With `bulk`, large tensors to and
-/// from other workers with one too take that path.
+/// from other workers with one too take that path. `collectives` is the
+/// process's collective actor, reached by other workers at `endpoint`.
 local_worker_actor spawn_worker(caf::actor_system& sys,
                                 std::shared_ptr<runtime_context> rt,
-                                std::shared_ptr<bulk_transport> bulk);
+                                std::shared_ptr<bulk_transport> bulk,
+                                collective_actor collectives,
+                                recv_entry endpoint);
 
 } // namespace actorflow::actors

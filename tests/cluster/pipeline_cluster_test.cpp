@@ -153,34 +153,46 @@ TEST_F(cluster, a_pipelines_stages_overlap_and_keep_pace) {
     ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
     std::vector<tensor> values;
     ASSERT_TRUE(sess.run({}, {}, {net.init}, &values).is_ok());
-    actors::run_options opts;
-    opts.trace = actors::trace_level::full;
-    actors::run_metadata m;
-    auto st = sess.run(opts,
-                       {{net.x.name(), wave({d.batch, d.in}, 1.0f, 0.0f)},
-                        {net.t.name(), wave({d.batch, d.out}, 0.5f, 2.0f)}},
-                       {net.loss.name()}, {net.train.name}, &values, &m);
-    ASSERT_TRUE(st.is_ok()) << st.to_string();
-    auto first = matmuls(m, "paced/pipeline/while/body/stage_0/");
-    auto second = matmuls(m, "paced/pipeline/while/body/stage_1/");
-    ASSERT_EQ(first.size(), static_cast<size_t>(micro_batches));
-    ASSERT_EQ(second.size(), static_cast<size_t>(micro_batches));
+    // The stages overlap when both processes get a core: other tests
+    // running beside this one may keep one waiting for a whole step, so
+    // the step runs up to 3 times until it shows an overlap (the pace
+    // holds every time).
     int overlaps = 0;
-    for (int64_t k = 0; k < micro_batches; ++k) {
-      // Pace: the first stage starts micro-batch k + in_flight only after
-      // the last stage has finished micro-batch k.
-      if (k + in_flight < micro_batches) {
-        EXPECT_GE(first[k + in_flight].first, second[k].second)
-          << "micro-batch " << k + in_flight << " ran ahead";
+    for (int attempt = 0; attempt < 3 && (attempt == 0 || overlaps == 0);
+         ++attempt) {
+      actors::run_options opts;
+      opts.trace = actors::trace_level::full;
+      actors::run_metadata m;
+      auto st = sess.run(opts,
+                         {{net.x.name(), wave({d.batch, d.in}, 1.0f, 0.0f)},
+                          {net.t.name(), wave({d.batch, d.out}, 0.5f, 2.0f)}},
+                         {net.loss.name()}, {net.train.name}, &values, &m);
+      ASSERT_TRUE(st.is_ok()) << st.to_string();
+      auto first = matmuls(m, "paced/pipeline/while/body/stage_0/");
+      auto second = matmuls(m, "paced/pipeline/while/body/stage_1/");
+      ASSERT_EQ(first.size(), static_cast<size_t>(micro_batches));
+      ASSERT_EQ(second.size(), static_cast<size_t>(micro_batches));
+      overlaps = 0;
+      for (int64_t k = 0; k < micro_batches; ++k) {
+        // Pace: the first stage starts micro-batch k + in_flight only
+        // after the last stage has finished micro-batch k.
+        if (k + in_flight < micro_batches) {
+          EXPECT_GE(first[k + in_flight].first, second[k].second)
+            << "micro-batch " << k + in_flight << " ran ahead";
+        }
+        // Overlap: a later micro-batch's first stage while k's second
+        // runs.
+        for (int64_t j = k + 1; j < micro_batches; ++j)
+          overlaps += first[j].first < second[k].second
+                      && second[k].first < first[j].second;
       }
-      // Overlap: a later micro-batch's first stage while k's second runs.
-      for (int64_t j = k + 1; j < micro_batches; ++j)
-        overlaps += first[j].first < second[k].second
-                    && second[k].first < first[j].second;
+      if (in_flight == 1) {
+        EXPECT_EQ(overlaps, 0);
+        break;
+      }
     }
-    if (in_flight == 1)
-      EXPECT_EQ(overlaps, 0);
-    else
+    if (in_flight > 1) {
       EXPECT_GE(overlaps, 1);
+    }
   }
 }

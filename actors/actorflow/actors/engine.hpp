@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <caf/actor.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 
@@ -184,6 +185,8 @@ private:
   std::shared_ptr<runtime_context> rt_;
   core::status init_;
   worker_actor worker_;
+  /// The process's collective actor (actors/src/collective_actor.hpp).
+  caf::actor collectives_;
   std::string bulk_address_;
   bool tls_ = false;
   mutable std::mutex mtx_;

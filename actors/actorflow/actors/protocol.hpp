@@ -40,7 +40,7 @@ namespace actorflow::actors {
 /// wire schema differs is refused when it connects, before any message.
 /// Raise the number with every incompatible change of the messages that
 /// cross processes (net/schema, ops/schema, these types' names).
-inline constexpr const char* wire_identifier = "actorflow-wire-2";
+inline constexpr const char* wire_identifier = "actorflow-wire-3";
 
 // -- atoms --------------------------------------------------------------------
 
@@ -56,6 +56,8 @@ using abort_atom = caf::atom_constant<caf::atom("abort")>;
 using cancel_atom = caf::atom_constant<caf::atom("cancel")>;
 using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
 using idle_atom = caf::atom_constant<caf::atom("idle")>;
+using peers_atom = caf::atom_constant<caf::atom("peers")>;
+using collective_atom = caf::atom_constant<caf::atom("collective")>;
 
 // -- values -----------------------------------------------------------------
 
@@ -88,6 +90,26 @@ typename Inspector::result_type inspect(Inspector& f, recv_entry& x) {
 }
 
 using recv_table = std::vector<recv_entry>;
+
+/// A worker of a session, as the session tells its workers (`peers_atom`)
+/// so that their collectives find the other members of a group: its task,
+/// its actor and where it listens (port 0: in the session's process).
+/// Workers connect to each other there: a handle that came by way of the
+/// session's process would route every message through it.
+struct peer_entry {
+  std::string task;
+  caf::strong_actor_ptr worker;
+  std::string host;
+  uint16_t port = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, peer_entry& x) {
+  return f(caf::meta::type_name("peer_entry"), x.task, x.worker, x.host,
+           x.port);
+}
+
+using peer_table = std::vector<peer_entry>;
 
 /// The partitions of one run signature that a worker hosts, to register.
 struct partition_set {
@@ -209,7 +231,11 @@ using session_actor = caf::typed_actor<
 ///   state there gone);
 /// - `deregister_atom`: stops a partition set's actors;
 /// - `abort_atom`: aborts a step's part here (its report still comes);
-/// - `idle_atom`: answered once the worker runs no step.
+/// - `idle_atom`: answered once the worker runs no step;
+/// - `peers_atom`: the workers of a session, where its collectives find
+///   the other members of their groups;
+/// - `collective_atom`: where this worker's collectives take values from
+///   other members (its collective actor and bulk path).
 using worker_actor = caf::typed_actor<
   caf::replies_to<devices_atom>::with<std::vector<std::string>>,
   caf::replies_to<register_atom, partition_set>::with<registration>,
@@ -217,7 +243,9 @@ using worker_actor = caf::typed_actor<
   caf::replies_to<run_step_msg>::with<step_report>,
   caf::replies_to<deregister_atom, uint64_t>::with<done_atom>,
   caf::reacts_to<abort_atom, uint64_t>,
-  caf::replies_to<idle_atom>::with<done_atom>>;
+  caf::replies_to<idle_atom>::with<done_atom>,
+  caf::reacts_to<peers_atom, peer_table>,
+  caf::replies_to<collective_atom>::with<recv_entry>>;
 
 } // namespace actorflow::actors
 
