@@ -190,6 +190,14 @@ int run(int argc, char** argv) {
                "its own, asynchronously)")
     ->needs(cluster_opt);
   train_cmd
+    ->add_option("--strategy", train.strategy,
+                 "With --cluster: ps (the variables on the ps tasks; "
+                 "default) or allreduce (no ps: every worker holds the "
+                 "variables and applies the mean gradient of all, summed "
+                 "by a ring among the workers; synchronous)")
+    ->check(CLI::IsMember({"ps", "allreduce"}))
+    ->needs(cluster_opt);
+  train_cmd
     ->add_option_function<std::string>(
       "--wire-dtype",
       [&train](const std::string& name) {

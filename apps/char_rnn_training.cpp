@@ -86,7 +86,10 @@ char_rnn_training::char_rnn_training(const graph::scope& s,
     sync_apply = ops.apply;
     sync_wait = ops.wait;
   } else {
-    auto update = graph::apply_gradients(t, grads, vars, options.optimizer);
+    auto update = options.all_reduce.empty()
+                    ? graph::apply_gradients(t, grads, vars, options.optimizer)
+                    : all_reduce_update(t, grads, vars, options.all_reduce,
+                                        options.optimizer);
     train
       = graph::assign_add(s.with_control_dependencies({update}).sub("advance"),
                           step, graph::constant(s, 1.0, dtype::int64))

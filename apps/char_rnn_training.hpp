@@ -20,6 +20,9 @@ struct char_rnn_training_options {
   int sync_replicas = 0;
   /// Where the synchronising queues live (the parameter server).
   std::string sync_device;
+  /// All-reduce replication: the replicas' devices (empty: none); each
+  /// applies the mean of their gradients to its own variables.
+  std::vector<std::string> all_reduce;
 };
 
 /// The graph that trains a char_rnn_model on fed batches (text_batch):

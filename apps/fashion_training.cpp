@@ -92,8 +92,13 @@ fashion_training::fashion_training(const graph::scope& s,
     sync_apply = ops.apply;
     sync_wait = ops.wait;
   } else {
-    auto update = graph::minimize(s.sub("train"), mean_loss, model.variables(),
-                                  options.optimizer);
+    auto vars = model.variables();
+    auto update
+      = options.all_reduce.empty()
+          ? graph::minimize(s.sub("train"), mean_loss, vars, options.optimizer)
+          : all_reduce_update(
+            s.sub("train"), graph::gradients(s.sub("train"), {mean_loss}, vars),
+            vars, options.all_reduce, options.optimizer);
     counted.push_back(update);
     auto advance
       = graph::assign_add(s.with_control_dependencies(counted).sub("advance"),

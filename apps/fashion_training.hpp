@@ -22,6 +22,9 @@ struct training_options {
   int sync_replicas = 0;
   /// Where the synchronising queues live (the parameter server).
   std::string sync_device;
+  /// All-reduce replication: the replicas' devices (empty: none); each
+  /// applies the mean of their gradients to its own variables.
+  std::vector<std::string> all_reduce;
 };
 
 /// The graph that trains a fashion_model on Fashion-MNIST held in memory:

@@ -2,6 +2,7 @@
 
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/collective_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/queue.hpp"
 
@@ -77,6 +78,26 @@ sync_replicas_ops sync_replicas(
                              go_tokens.empty() ? reset : go_tokens))
                 .name;
   return ops;
+}
+
+graph::operation all_reduce_update(
+  const graph::scope& s, const std::vector<std::optional<graph::output>>& grads,
+  const std::vector<graph::output>& vars,
+  const std::vector<std::string>& members, const graph::optimizer& opt) {
+  std::vector<graph::output> present;
+  for (const auto& g : grads)
+    if (g)
+      present.push_back(*g);
+  graph::all_reduce_options o;
+  o.members = members;
+  o.mean = true;
+  auto mean = graph::all_reduce(s, present, o);
+  std::vector<std::optional<graph::output>> averaged;
+  size_t k = 0;
+  for (const auto& g : grads)
+    averaged.push_back(g ? std::optional<graph::output>{mean[k++]}
+                         : std::nullopt);
+  return graph::apply_gradients(s, averaged, vars, opt);
 }
 
 } // namespace actorflow::apps

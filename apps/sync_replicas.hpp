@@ -33,4 +33,14 @@ sync_replicas_ops sync_replicas(
   const std::vector<graph::output>& vars, const graph::output& step,
   int replicas, const std::string& device, const graph::optimizer& opt);
 
+/// All-reduce replication (Horovod's, TensorFlow's MultiWorkerMirrored):
+/// a replica's `grads` averaged over the replicas on `members`
+/// (graph::all_reduce, in buckets) and applied by `opt` to its own `vars`,
+/// under `s`. Every replica builds the same graph, so their variables
+/// stay equal. Returns the update.
+graph::operation all_reduce_update(
+  const graph::scope& s, const std::vector<std::optional<graph::output>>& grads,
+  const std::vector<graph::output>& vars,
+  const std::vector<std::string>& members, const graph::optimizer& opt);
+
 } // namespace actorflow::apps

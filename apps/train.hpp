@@ -55,6 +55,11 @@ struct train_options {
   /// With `cluster`: synchronous training (the replicas' mean gradient
   /// applied once per step) rather than asynchronous.
   bool sync = false;
+  /// With `cluster`: how the replicas share their gradients: "ps" (the
+  /// variables on the ps tasks) or "allreduce" (no ps: every worker holds
+  /// the variables and applies the mean of all workers' gradients,
+  /// all-reduced among them; synchronous).
+  std::string strategy = "ps";
   /// With `cluster`: float32 values between processes travel as this
   /// (bfloat16, float16); invalid: as they are (`--wire-dtype`).
   core::dtype wire_dtype = core::dtype::invalid;

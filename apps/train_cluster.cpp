@@ -9,7 +9,9 @@
 // worker has (TensorFlow's SyncReplicasOptimizer). The chief (worker 0)
 // initialises the variables, lets the others start, and writes the
 // checkpoints. A ps task serves its variables and, on ps:0, ends once
-// every worker has said it is done.
+// every worker has said it is done. With --strategy allreduce there is no
+// ps: every worker holds the variables and applies the mean of all
+// workers' gradients, summed by CollectiveAllReduce rings among them.
 
 #include <signal.h>
 
@@ -243,6 +245,81 @@ int run_worker(const train_options& o, training_job& job,
   return rc;
 }
 
+/// A worker of --strategy allreduce: serves its worker (where the others'
+/// collectives reach it), connects to the other workers, builds its
+/// replica on its own device with the gradients all-reduced among all
+/// workers' cpu:0, and trains; the chief checkpoints. Every replica
+/// initialises its variables from the same seeds (and restores the same
+/// checkpoint with --resume), so they start, and stay, equal.
+int run_allreduce_worker(const train_options& o, training_job& job,
+                         const actors::cluster_spec& spec,
+                         const actors::cluster_task& task, int workers) {
+  auto opts = actors::worker_options(task, spec);
+  if (o.threads > 0) {
+    opts.threads_per_device = o.threads;
+    opts.scheduler_threads = o.threads;
+  }
+  actors::engine e{opts};
+  if (!serve(e, task, "its replica", o.quiet))
+    return 1;
+  auto all = e.workers();
+  auto others = spec;
+  others.tasks.erase(std::remove_if(others.tasks.begin(), others.tasks.end(),
+                                    [&](const auto& t) {
+                                      return t.job != "worker"
+                                             || t.index == task.index;
+                                    }),
+                     others.tasks.end());
+  auto st = actors::connect_cluster(e, others);
+  if (!st.is_ok())
+    return train_fail(st.to_string() + "\n  start every worker task");
+  for (auto& w : e.workers())
+    all.push_back(std::move(w));
+  e.use_workers(all);
+  st = job.load(e, task.index, workers);
+  if (!st.is_ok())
+    return train_fail(st.to_string());
+  std::vector<std::string> members;
+  for (const auto& t : spec.tasks)
+    if (t.job == "worker")
+      members.push_back(t.name() + "/device:cpu:0");
+  const auto device = task.name() + "/device:cpu:0";
+  graph::scope s{e.context().ops};
+  auto g = job.build(s, 0, {}, members);
+  if (!s.ok())
+    return train_fail(s.status().to_string());
+  auto def = s.graph_def();
+  graph::graph_types types;
+  st = graph::validate(def, e.context().ops, &types);
+  if (st.is_ok())
+    st = graph::place_replica(def, types, device, device, "");
+  actors::session_options so;
+  so.pass_selection = o.passes;
+  actors::session sess{e, so};
+  if (st.is_ok())
+    st = sess.extend(def);
+  std::vector<core::tensor> out;
+  if (st.is_ok())
+    st = sess.run(g.feeds, {}, {g.init}, &out);
+  bool chief = task.index == 0;
+  int64_t step = 0;
+  std::unique_ptr<actors::checkpoint_manager> checkpoints;
+  if (st.is_ok()) {
+    checkpoints = std::make_unique<actors::checkpoint_manager>(
+      sess, g.saver, g.checkpoint_dir, "model", o.keep);
+    st = restore_for_resume(o, *checkpoints, &step);
+  }
+  if (!st.is_ok())
+    return train_fail(st.to_string());
+  auto per_worker = o;
+  if (!chief) {
+    per_worker.trace.clear();
+    per_worker.logdir.clear();
+  }
+  return job.train(sess, per_worker, step, chief ? checkpoints.get() : nullptr,
+                   "");
+}
+
 } // namespace
 
 int run_train_task(const train_options& options) {
@@ -261,6 +338,16 @@ int run_train_task(const train_options& options) {
                     [job](const auto& x) { return x.job == job; }));
   };
   auto workers = count("worker");
+  if (o.strategy == "allreduce") {
+    if (task->job != "worker")
+      return train_fail("--strategy allreduce trains on the worker tasks "
+                        "alone; task '"
+                        + o.task + "' is not one");
+    std::unique_ptr<training_job> job;
+    if (auto err = make_training_job(o, &job); !err.empty())
+      return train_fail(err);
+    return run_allreduce_worker(o, *job, spec, *task, workers);
+  }
   if (count("ps") == 0 || workers == 0)
     return train_fail("training on a cluster needs a job 'ps' and a job "
                       "'worker' (configs/ps-2workers.yaml)");

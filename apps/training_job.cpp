@@ -58,9 +58,11 @@ public:
   }
 
   training_graph build(const graph::scope& s, int sync_replicas,
-                       const std::string& sync_device) override {
+                       const std::string& sync_device,
+                       const std::vector<std::string>& all_reduce) override {
     t_.sync_replicas = sync_replicas;
     t_.sync_device = sync_device;
+    t_.all_reduce = all_reduce;
     g_ = std::make_unique<fashion_training>(
       s, data_.train_images.shape().dim(0), t_);
     training_graph out;
@@ -113,9 +115,11 @@ public:
   }
 
   training_graph build(const graph::scope& s, int sync_replicas,
-                       const std::string& sync_device) override {
+                       const std::string& sync_device,
+                       const std::vector<std::string>& all_reduce) override {
     t_.sync_replicas = sync_replicas;
     t_.sync_device = sync_device;
+    t_.all_reduce = all_reduce;
     g_ = std::make_unique<char_rnn_training>(s, config_, t_);
     training_graph out;
     out.init = g_->init;

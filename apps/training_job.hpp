@@ -44,9 +44,12 @@ public:
   virtual core::status load(actors::engine& e, int index, int replicas) = 0;
 
   /// Adds the training graph to `s`: with `sync_replicas` > 0, for
-  /// synchronous replicas whose queues live on `sync_device`.
+  /// synchronous replicas whose queues live on `sync_device`; with
+  /// `all_reduce` (the replicas' devices), for replicas that all-reduce
+  /// their gradients.
   virtual training_graph build(const graph::scope& s, int sync_replicas,
-                               const std::string& sync_device)
+                               const std::string& sync_device,
+                               const std::vector<std::string>& all_reduce = {})
     = 0;
 
   /// Trains from `step` to `o.epochs` (with `o.batch` the replica's share

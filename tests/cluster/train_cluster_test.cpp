@@ -1,8 +1,12 @@
 // `actorflow train --cluster F --task worker:N`: between-graph replicated
 // training of a small MLP, and of a small char-RNN, over a ps process and
-// two worker processes, one epoch, asynchronous or synchronous updates.
-// The chief initialises and checkpoints; both workers learn from their
-// shards.
+// two worker processes, one epoch, asynchronous or synchronous updates,
+// or over two workers alone that all-reduce their gradients. The chief
+// initialises and checkpoints; both workers learn from their shards.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -44,14 +48,43 @@ struct two_workers {
   test::command_result chief, second;
   bool checkpoint = false;
 
+  /// Ports the OS picks on 127.0.0.1 and lets go again, for workers that
+  /// serve (--strategy allreduce): each must know the others' beforehand.
+  static std::vector<int> free_ports(int n) {
+    std::vector<int> fds, ports;
+    for (int i = 0; i < n; ++i) {
+      int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in addr{};
+      addr.sin_family = AF_INET;
+      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      socklen_t len = sizeof(addr);
+      if (fd >= 0
+          && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0
+          && ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+        ports.push_back(ntohs(addr.sin_port));
+      fds.push_back(fd);
+    }
+    for (int fd : fds)
+      ::close(fd);
+    return ports;
+  }
+
   two_workers(const std::string& job, const std::string& checkpoint_path) {
     test::children_keep_exit_code_under_lsan();
+    bool all_reduce = job.find("--strategy allreduce") != std::string::npos;
     // The ps task is a plain worker: the trainers make the queues they
     // share on it; workers serve nothing, so their ports are only names.
-    test::worker_processes ps{ACTORFLOW_CLI,
-                              {test::job_tasks{"ps", 1, 1, 1, {}, {}, {}}}};
+    // With --strategy allreduce there is none, and the workers serve.
+    std::vector<test::job_tasks> jobs;
+    if (!all_reduce)
+      jobs.push_back(test::job_tasks{"ps", 1, 1, 1, {}, {}, {}});
+    test::worker_processes ps{ACTORFLOW_CLI, jobs};
     EXPECT_TRUE(ps.ok()) << ps.error();
     if (!ps.ok())
+      return;
+    auto ports = all_reduce ? free_ports(2) : std::vector<int>{1, 2};
+    EXPECT_EQ(ports.size(), 2u);
+    if (ports.size() != 2)
       return;
     auto dir = std::filesystem::temp_directory_path()
                / ("actorflow-train-cluster-" + std::to_string(::getpid()));
@@ -59,8 +92,12 @@ struct two_workers {
     auto config = (dir / "cluster.yaml").string();
     {
       std::ofstream out{config};
-      out << "jobs:\n  ps:\n    tasks: [127.0.0.1:" << ps.spec().tasks[0].port
-          << "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n";
+      out << "jobs:\n";
+      if (!all_reduce)
+        out << "  ps:\n    tasks: [127.0.0.1:" << ps.spec().tasks[0].port
+            << "]\n";
+      out << "  worker:\n    tasks: [127.0.0.1:" << ports[0]
+          << ", 127.0.0.1:" << ports[1] << "]\n";
     }
     auto train = [&](int index) {
       return test::run_command(std::string{ACTORFLOW_CLI} + " train " + job
@@ -120,6 +157,21 @@ TEST(train_cluster, two_workers_learn_in_step_with_sync) {
   if (!have_data())
     GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
   auto run = mlp(" --sync");
+  ASSERT_TRUE(run.chief.ok()) << run.chief.output;
+  ASSERT_TRUE(run.second.ok()) << run.second.output;
+  auto accuracy = json_number(run.chief.output, "test_accuracy");
+  EXPECT_GE(accuracy, 0.75) << run.chief.output;
+  EXPECT_EQ(json_number(run.second.output, "test_accuracy"), accuracy)
+    << run.second.output;
+  EXPECT_TRUE(run.checkpoint) << run.chief.output;
+}
+
+TEST(train_cluster, two_workers_all_reduce_their_gradients_without_a_ps) {
+  // No ps: each worker holds the variables and applies the mean gradient
+  // its ring all-reduce gives both, so both evaluate the same variables.
+  if (!have_data())
+    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
+  auto run = mlp(" --strategy allreduce");
   ASSERT_TRUE(run.chief.ok()) << run.chief.output;
   ASSERT_TRUE(run.second.ok()) << run.second.output;
   auto accuracy = json_number(run.chief.output, "test_accuracy");
