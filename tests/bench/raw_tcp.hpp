@@ -1,18 +1,20 @@
 #pragma once
 
 // The peer of the cluster benchmarks: plain TCP over loopback between two
-// threads, measured in the same run -- a ping-pong of small messages and a
-// bulk transfer of the same bytes a tensor has.
+// threads, or two processes, measured in the same run -- a ping-pong of
+// small messages and a bulk transfer of the same bytes a tensor has.
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -92,17 +94,54 @@ private:
   int b_ = -1;
 };
 
-/// Microseconds per round trip of a `bytes`-byte message echoed by another
-/// thread; the median of `rounds` rounds of `n` round trips.
-inline double raw_tcp_rtt_us(size_t bytes, int n, int rounds = 5) {
-  tcp_pair p;
-  std::thread echo{[&] {
-    std::vector<char> buf(bytes);
-    for (int i = 0; i < n * rounds + 10; ++i) {
-      tcp_pair::read_all(p.b(), buf.data(), bytes);
-      tcp_pair::write_all(p.b(), buf.data(), bytes);
+/// Where the other end of a raw TCP measurement runs.
+enum class peer_in { thread, process };
+
+/// Runs `body` in another thread or a forked process until `join`: the
+/// process only reads and writes its socket, then leaves with `_exit`.
+class raw_peer {
+public:
+  raw_peer(peer_in where, std::function<void()> body) {
+    if (where == peer_in::thread) {
+      thread_ = std::thread{std::move(body)};
+      return;
     }
-  }};
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      body();
+      ::_exit(0);
+    }
+    if (pid_ < 0) {
+      std::fprintf(stderr, "raw tcp: cannot fork\n");
+      std::exit(1);
+    }
+  }
+
+  void join() {
+    if (thread_.joinable())
+      thread_.join();
+    if (pid_ > 0)
+      ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+private:
+  std::thread thread_;
+  pid_t pid_ = -1;
+};
+
+/// Microseconds per round trip of a `bytes`-byte message echoed by another
+/// thread or process; the median of `rounds` rounds of `n` round trips.
+inline double raw_tcp_rtt_us(size_t bytes, int n, int rounds = 5,
+                             peer_in where = peer_in::thread) {
+  tcp_pair p;
+  raw_peer echo{where, [&] {
+                  std::vector<char> buf(bytes);
+                  for (int i = 0; i < n * rounds + 10; ++i) {
+                    tcp_pair::read_all(p.b(), buf.data(), bytes);
+                    tcp_pair::write_all(p.b(), buf.data(), bytes);
+                  }
+                }};
   std::vector<char> buf(bytes, 'x');
   auto once = [&] {
     tcp_pair::write_all(p.a(), buf.data(), bytes);
@@ -126,17 +165,19 @@ inline double raw_tcp_rtt_us(size_t bytes, int n, int rounds = 5) {
 }
 
 /// GB/s (1e9 bytes per second) of `bytes` written by one thread and read
-/// by another, acknowledged by one byte; the best of `rounds`.
-inline double raw_tcp_gbps(size_t bytes, int rounds) {
+/// by another thread or process, acknowledged by one byte; the best of
+/// `rounds`.
+inline double raw_tcp_gbps(size_t bytes, int rounds,
+                           peer_in where = peer_in::thread) {
   tcp_pair p;
   std::vector<char> out(bytes, 'x');
   std::vector<char> in(bytes);
-  std::thread reader{[&] {
-    for (int r = 0; r < rounds + 1; ++r) {
-      tcp_pair::read_all(p.b(), in.data(), bytes);
-      tcp_pair::write_all(p.b(), in.data(), 1);
-    }
-  }};
+  raw_peer reader{where, [&] {
+                    for (int r = 0; r < rounds + 1; ++r) {
+                      tcp_pair::read_all(p.b(), in.data(), bytes);
+                      tcp_pair::write_all(p.b(), in.data(), 1);
+                    }
+                  }};
   double best = 0;
   for (int r = 0; r < rounds + 1; ++r) {
     auto t0 = std::chrono::steady_clock::now();
@@ -150,6 +191,42 @@ inline double raw_tcp_gbps(size_t bytes, int rounds) {
       best = std::max(best, static_cast<double>(bytes) / s / 1e9);
   }
   reader.join();
+  return best;
+}
+
+/// GB/s of the traffic a ring all-reduce of `bytes` between two processes
+/// has, over raw TCP with no arithmetic: each process sends `bytes` to the
+/// other while it receives as many (a writer thread beside a reader),
+/// then acknowledges; `bytes` over the time, as a bus bandwidth; the best
+/// of `rounds`.
+inline double raw_tcp_exchange_gbps(size_t bytes, int rounds) {
+  tcp_pair p;
+  std::vector<char> out(bytes, 'x');
+  std::vector<char> in(bytes);
+  auto exchange = [&](int fd) {
+    std::thread writer{[&] { tcp_pair::write_all(fd, out.data(), bytes); }};
+    tcp_pair::read_all(fd, in.data(), bytes);
+    writer.join();
+  };
+  raw_peer peer{peer_in::process, [&] {
+                  for (int r = 0; r < rounds + 1; ++r) {
+                    exchange(p.b());
+                    tcp_pair::write_all(p.b(), in.data(), 1);
+                  }
+                }};
+  double best = 0;
+  for (int r = 0; r < rounds + 1; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    exchange(p.a());
+    char ack;
+    tcp_pair::read_all(p.a(), &ack, 1);
+    double s
+      = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+    if (r > 0)
+      best = std::max(best, static_cast<double>(bytes) / s / 1e9);
+  }
+  peer.join();
   return best;
 }
 
