@@ -130,42 +130,74 @@ int run_ps(const train_options& o, const actors::cluster_spec& spec,
   return 0;
 }
 
-int run_worker(const train_options& o, training_job& job,
-               const actors::cluster_spec& spec,
-               const actors::cluster_task& task, int workers) {
+/// A training worker's engine options: its task's, with --threads.
+actors::engine_options trainer_options(const train_options& o,
+                                       const actors::cluster_spec& spec,
+                                       const actors::cluster_task& task) {
   auto opts = actors::worker_options(task, spec);
   if (o.threads > 0) {
     opts.threads_per_device = o.threads;
     opts.scheduler_threads = o.threads;
   }
-  actors::engine e{opts};
+  return opts;
+}
+
+/// Connects `e` to the tasks of job `job` in `spec` but `task` and adds
+/// their workers to `*all`; on failure, says which to start.
+core::status connect_job(actors::engine& e, const actors::cluster_spec& spec,
+                         const std::string& job,
+                         const actors::cluster_task& task,
+                         std::vector<actors::worker_ref>* all) {
+  auto only = spec;
+  only.tasks.erase(std::remove_if(only.tasks.begin(), only.tasks.end(),
+                                  [&](const auto& t) {
+                                    return t.job != job
+                                           || t.name() == task.name();
+                                  }),
+                   only.tasks.end());
+  auto st = actors::connect_cluster(e, only);
+  if (!st.is_ok())
+    return core::status{st.code(),
+                        st.message() + "\n  start the " + job + " tasks first"};
+  for (auto& w : e.workers())
+    all->push_back(std::move(w));
+  return core::status::ok();
+}
+
+/// Validates `def`, places it as a replica (variables on `variables`,
+/// the rest on `device`; graph::place_replica) and adds it to `sess`.
+core::status extend_replica(actors::engine& e, actors::session& sess,
+                            graph::graph def, const std::string& variables,
+                            const std::string& device,
+                            const std::string& local_prefix) {
+  graph::graph_types types;
+  ACTORFLOW_RETURN_IF_ERROR(graph::validate(def, e.context().ops, &types));
+  ACTORFLOW_RETURN_IF_ERROR(
+    graph::place_replica(def, types, variables, device, local_prefix));
+  return sess.extend(def);
+}
+
+/// A trainer's session: --graph-passes and --wire-dtype.
+actors::session_options trainer_session(const train_options& o) {
+  actors::session_options so;
+  so.pass_selection = o.passes;
+  so.wire_dtype = o.wire_dtype;
+  return so;
+}
+
+int run_worker(const train_options& o, training_job& job,
+               const actors::cluster_spec& spec,
+               const actors::cluster_task& task, int workers) {
+  actors::engine e{trainer_options(o, spec, task)};
   if (!e.init_status().is_ok())
     return train_fail(e.init_status().to_string());
-  // The ps tasks and this process's own worker.
-  auto local = e.workers();
-  auto ps_only = spec;
-  ps_only.tasks.erase(
-    std::remove_if(ps_only.tasks.begin(), ps_only.tasks.end(),
-                   [](const auto& t) { return t.job != "ps"; }),
-    ps_only.tasks.end());
-  auto st = actors::connect_cluster(e, ps_only);
-  if (!st.is_ok())
-    return train_fail(st.to_string() + "\n  start the ps tasks first");
+  // The ps tasks, a mixture's expert tasks and this process's own worker.
   auto all = e.workers();
-  all.insert(all.end(), local.begin(), local.end());
-  if (!o.expert_devices.empty()) {
-    // A mixture's experts live on the expert tasks.
-    auto experts_only = spec;
-    experts_only.tasks.erase(
-      std::remove_if(experts_only.tasks.begin(), experts_only.tasks.end(),
-                     [](const auto& t) { return t.job != "expert"; }),
-      experts_only.tasks.end());
-    st = actors::connect_cluster(e, experts_only);
-    if (!st.is_ok())
-      return train_fail(st.to_string() + "\n  start the expert tasks first");
-    auto experts = e.workers();
-    all.insert(all.end(), experts.begin(), experts.end());
-  }
+  auto st = connect_job(e, spec, "ps", task, &all);
+  if (st.is_ok() && !o.expert_devices.empty())
+    st = connect_job(e, spec, "expert", task, &all);
+  if (!st.is_ok())
+    return train_fail(st.to_string());
   e.use_workers(all);
 
   st = job.load(e, task.index, workers);
@@ -177,18 +209,9 @@ int run_worker(const train_options& o, training_job& job,
   sync_queues q{s, workers};
   if (!s.ok())
     return train_fail(s.status().to_string());
-  auto def = s.graph_def();
-  graph::graph_types types;
-  st = graph::validate(def, e.context().ops, &types);
-  if (st.is_ok())
-    st = graph::place_replica(def, types, ps_device,
-                              task.name() + "/device:cpu:0", g.local_prefix);
-  actors::session_options so;
-  so.pass_selection = o.passes;
-  so.wire_dtype = o.wire_dtype;
-  actors::session sess{e, so};
-  if (st.is_ok())
-    st = sess.extend(def);
+  actors::session sess{e, trainer_session(o)};
+  st = extend_replica(e, sess, s.graph_def(), ps_device,
+                      task.name() + "/device:cpu:0", g.local_prefix);
   if (!st.is_ok())
     return train_fail(st.to_string());
 
@@ -254,27 +277,13 @@ int run_worker(const train_options& o, training_job& job,
 int run_allreduce_worker(const train_options& o, training_job& job,
                          const actors::cluster_spec& spec,
                          const actors::cluster_task& task, int workers) {
-  auto opts = actors::worker_options(task, spec);
-  if (o.threads > 0) {
-    opts.threads_per_device = o.threads;
-    opts.scheduler_threads = o.threads;
-  }
-  actors::engine e{opts};
+  actors::engine e{trainer_options(o, spec, task)};
   if (!serve(e, task, "its replica", o.quiet))
     return 1;
   auto all = e.workers();
-  auto others = spec;
-  others.tasks.erase(std::remove_if(others.tasks.begin(), others.tasks.end(),
-                                    [&](const auto& t) {
-                                      return t.job != "worker"
-                                             || t.index == task.index;
-                                    }),
-                     others.tasks.end());
-  auto st = actors::connect_cluster(e, others);
+  auto st = connect_job(e, spec, "worker", task, &all);
   if (!st.is_ok())
-    return train_fail(st.to_string() + "\n  start every worker task");
-  for (auto& w : e.workers())
-    all.push_back(std::move(w));
+    return train_fail(st.to_string());
   e.use_workers(all);
   st = job.load(e, task.index, workers);
   if (!st.is_ok())
@@ -288,16 +297,8 @@ int run_allreduce_worker(const train_options& o, training_job& job,
   auto g = job.build(s, 0, {}, members);
   if (!s.ok())
     return train_fail(s.status().to_string());
-  auto def = s.graph_def();
-  graph::graph_types types;
-  st = graph::validate(def, e.context().ops, &types);
-  if (st.is_ok())
-    st = graph::place_replica(def, types, device, device, "");
-  actors::session_options so;
-  so.pass_selection = o.passes;
-  actors::session sess{e, so};
-  if (st.is_ok())
-    st = sess.extend(def);
+  actors::session sess{e, trainer_session(o)};
+  st = extend_replica(e, sess, s.graph_def(), device, device, "");
   std::vector<core::tensor> out;
   if (st.is_ok())
     st = sess.run(g.feeds, {}, {g.init}, &out);
