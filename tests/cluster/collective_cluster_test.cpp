@@ -2,7 +2,10 @@
 // session over two workers, and between the sessions of two replicas
 // (between-graph, as `actorflow train --strategy allreduce` runs), whose
 // synchronous training equals one process trained on the global batches;
-// members that disagree fail both replicas' steps, naming the other.
+// members that disagree fail both replicas' steps, naming the other, and
+// a member whose process dies fails the others' run, naming its task.
+
+#include <signal.h>
 
 #include <future>
 
@@ -204,4 +207,54 @@ TEST_F(cluster, replicas_that_disagree_both_fail_naming_the_other) {
       << "replica " << r
       << "'s error names the other member: " << st.to_string();
   }
+}
+
+TEST(collective_failure, a_member_that_dies_fails_the_others_run_naming_it) {
+  // Two replicas, each its own session on its own worker process, meet
+  // once; then replica 0 runs alone while task 1 dies (SIGKILL, no
+  // goodbye on the wire): its run fails naming task 1, whether its
+  // collective saw the connection drop while it waited or finds task 1
+  // unreachable when it starts.
+  test::worker_processes procs{ACTORFLOW_CLI, 2};
+  ASSERT_TRUE(procs.ok()) << procs.error();
+  actors::engine_options o;
+  o.network = true;
+  actors::engine client{o};
+  ASSERT_TRUE(actors::connect_cluster(client, procs.spec()).is_ok());
+  std::vector<std::string> group;
+  for (const auto& t : procs.spec().tasks)
+    group.push_back(t.name() + "/device:cpu:0");
+  ASSERT_EQ(group.size(), 2u);
+  std::vector<std::unique_ptr<actors::session>> sessions;
+  std::vector<std::string> fetches;
+  for (size_t r = 0; r < group.size(); ++r) {
+    graph::scope s{client.context().ops};
+    auto at = s.with_device(group[r]);
+    auto x = graph::constant(at, tensor::scalar(static_cast<float>(r + 1)));
+    fetches.push_back(graph::collective_all_reduce(at, x, group, 5).name());
+    sessions.push_back(std::make_unique<actors::session>(client));
+    ASSERT_TRUE(sessions[r]->extend(s.graph_def()).is_ok());
+  }
+  auto run = [&](size_t r) {
+    return std::async(std::launch::async, [&, r] {
+      std::vector<tensor> out;
+      auto st = sessions[r]->run({}, {fetches[r]}, {}, &out);
+      if (st.is_ok() && out.at(0).scalar_value<float>() != 3.0f)
+        st = core::internal_error("got ", out[0].debug_string());
+      return st;
+    });
+  };
+  auto first = run(0);
+  auto second = run(1);
+  ASSERT_TRUE(first.get().is_ok());
+  ASSERT_TRUE(second.get().is_ok());
+  auto alone = run(0);
+  ASSERT_EQ(::kill(procs.pid(1), SIGKILL), 0);
+  ASSERT_EQ(alone.wait_for(std::chrono::seconds{30}),
+            std::future_status::ready);
+  auto st = alone.get();
+  EXPECT_FALSE(st.is_ok());
+  EXPECT_NE(st.message().find("member task /job:worker/task:1"),
+            std::string::npos)
+    << st.to_string();
 }
