@@ -1,6 +1,7 @@
 // P6: a 32-byte tensor fed to an Identity on a remote worker process and
 // fetched back, through a session, beside a raw TCP ping-pong of 32 bytes
-// in the same run; and, as the floor under both, a bare CAF request to the
+// between two processes (a forked echo, as the traffic is) in the same
+// run; and, as the floor under both, a bare CAF request to the
 // same worker (its device list: no step, no session) over CAF's BASP.
 //
 //   bench_remote_rtt [--steps N] [--tls]
@@ -84,7 +85,8 @@ int main(int argc, char** argv) {
   for (int round = 0; round < 5; ++round) {
     best = std::min(best,
                     bench::us_per_step(sess, feeds, {y.name()}, {}, steps, 3));
-    best_raw = std::min(best_raw, bench::raw_tcp_rtt_us(32, steps, 3));
+    best_raw = std::min(
+      best_raw, bench::raw_tcp_rtt_us(32, steps, 3, bench::peer_in::process));
     best_caf
       = std::min(best_caf, caf_request_us(cluster.engine(), task, steps));
     std::printf("round %d: actorflow %.1f us, raw TCP %.1f us, bare CAF "
