@@ -144,7 +144,17 @@ void fail(self_ptr self, const run_key& key, const core::status& why,
   auto i = self->state.execs.find(key);
   if (i == self->state.execs.end())
     return;
-  auto& ex = i->second;
+  if (!i->second.started) {
+    // Values came ahead of the local run, which will fail when it comes.
+    if (i->second.failed.is_ok())
+      i->second.failed = why;
+    i->second.early.clear();
+    return;
+  }
+  // Out of the table first: telling a member that cannot be reached fails
+  // the runs it is in, which must not find this one again.
+  auto ex = std::move(i->second);
+  self->state.execs.erase(i);
   if (tell) {
     const auto& members = ex.spec.members;
     for (int r = 0; r < static_cast<int>(members.size()); ++r) {
@@ -161,15 +171,7 @@ void fail(self_ptr self, const run_key& key, const core::status& why,
       send_to(self, members[static_cast<size_t>(r)], std::move(m));
     }
   }
-  if (!ex.started) {
-    if (ex.failed.is_ok())
-      ex.failed = why;
-    ex.early.clear();
-    return;
-  }
-  auto done = std::move(ex.done);
-  self->state.execs.erase(i);
-  done(why, core::tensor{});
+  ex.done(why, core::tensor{});
 }
 
 /// Fails every run with a member in `task`.
@@ -182,10 +184,12 @@ void fail_task(self_ptr self, const std::string& task, const std::string& why) {
         break;
       }
   for (const auto& key : hit) {
-    auto& ex = self->state.execs.at(key);
+    auto i = self->state.execs.find(key); // failing one may fail others
+    if (i == self->state.execs.end())
+      continue;
     fail(self, key,
-         core::unavailable_error(describe(key, ex.spec), ": member task ", task,
-                                 " ", why),
+         core::unavailable_error(describe(key, i->second.spec),
+                                 ": member task ", task, " ", why),
          true);
   }
 }
@@ -462,14 +466,17 @@ collective_behavior(self_ptr self, std::string task,
       for (const auto& [key, ex] : self->state.execs)
         if (ex.started && ex.step == m.step)
           hit.push_back(key);
-      for (const auto& key : hit)
+      for (const auto& key : hit) {
+        auto i = self->state.execs.find(key);
+        if (i == self->state.execs.end())
+          continue;
+        const auto& spec = i->second.spec;
         fail(self, key,
              core::cancelled_error(
-               describe(key, self->state.execs.at(key).spec), ": step ", m.step,
-               " failed on member ",
-               self->state.execs.at(key)
-                 .spec.members[static_cast<size_t>(std::get<2>(key))]),
+               describe(key, spec), ": step ", m.step, " failed on member ",
+               spec.members[static_cast<size_t>(spec.rank)]),
              true);
+      }
     },
     [self](peers_atom, const peer_table& peers) {
       for (const auto& p : peers)

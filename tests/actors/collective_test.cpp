@@ -180,4 +180,24 @@ TEST_F(collective, a_node_off_its_members_is_an_error) {
     << st.to_string();
 }
 
+TEST_F(collective, a_member_no_session_knows_fails_the_run_naming_it) {
+  // The other member's task is no worker of this session: there is
+  // nowhere to send its chunk (nor to tell it the run failed).
+  graph::scope s{e_.context().ops};
+  std::vector<std::string> devices{"/job:localhost/task:0/device:cpu:0",
+                                   "/job:elsewhere/task:7/device:cpu:0"};
+  auto a = s.sub("a").with_device(devices[0]);
+  auto y = graph::collective_all_reduce(
+    a, graph::constant(a, tensor::scalar(1.0f)), devices, 1);
+  actors::session sess{e_};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto st = sess.run({}, {y.name()}, {}, &out);
+  ASSERT_FALSE(st.is_ok());
+  EXPECT_NE(st.message().find("member task /job:elsewhere/task:7 is not a "
+                              "worker of this session"),
+            std::string::npos)
+    << st.to_string();
+}
+
 } // namespace
