@@ -20,10 +20,7 @@ core::status register_collective_ops(op_registry& r) {
                  .attr("members: list(string)")
                  .attr("instance_key: int")
                  .attr("reduction: string = 'sum'")
-                 .shape_fn([](shape_context& ctx) {
-                   ctx.set_output(0, ctx.input(0));
-                   return core::status::ok();
-                 })
+                 .shape_fn(unchanged_shape)
                  .stateful());
 }
 
