@@ -203,7 +203,9 @@ TEST(train_cluster, bfloat16_on_the_wire_keeps_the_accuracy) {
               "bfloat16 %.4f\n",
               want, got);
   EXPECT_GE(want, 0.75);
-  EXPECT_NEAR(got, want, 0.005);
+  // What bfloat16 may cost: half a point at most. (It may come out ahead:
+  // one float32 pair of runs ended at 0.823, a point under the usual.)
+  EXPECT_GE(got, want - 0.005);
 }
 
 TEST(train_cluster, two_workers_train_a_char_rnn_asynchronously) {
