@@ -82,15 +82,18 @@ rbm_step rbm::train_step(const scope& outer, const output& v0,
           rows);
   auto dbv = mul(s, lr, reduce_mean(s, sub(s, v0, vk), {0}));
   auto dbh = mul(s, lr, reduce_mean(s, sub(s, ph0, phk), {0}));
+  // The reconstruction reads the weights too: the updates wait for it, so
+  // the error is always the one of the weights before the step.
+  auto recon = visible_probs(s, ph0);
+  auto after_recon = s.with_control_dependencies({recon.op()});
   std::vector<operation> updates{
-    assign_add(s.sub("update_w"), w_, dw).op(),
-    assign_add(s.sub("update_visible_bias"), visible_bias_, dbv).op(),
-    assign_add(s.sub("update_hidden_bias"), hidden_bias_, dbh).op()};
+    assign_add(after_recon.sub("update_w"), w_, dw).op(),
+    assign_add(after_recon.sub("update_visible_bias"), visible_bias_, dbv).op(),
+    assign_add(after_recon.sub("update_hidden_bias"), hidden_bias_, dbh).op()};
   if (o.persistent)
     updates.push_back(assign(s.sub("advance_chain"), chain, vk).op());
   rbm_step out;
   out.update = no_op(s.sub("update").with_control_dependencies(updates));
-  auto recon = visible_probs(s, ph0);
   out.reconstruction_error
     = reduce_mean(s, square(s, sub(s, v0, recon)), {0, 1});
   out.positive_hidden = ph0;
