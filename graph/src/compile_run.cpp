@@ -54,8 +54,9 @@ core::status compile_run(const graph& g, const graph_types& types,
   ACTORFLOW_RETURN_IF_ERROR(place(run_graph, run_types, opts.devices,
                                   opts.kernels, opts.default_device));
   std::map<std::string, graph> parts;
-  ACTORFLOW_RETURN_IF_ERROR(
-    partition(run_graph, run_types, &parts, &info, opts.wire_dtype));
+  partition_options popts{&info, opts.wire_dtype,
+                          opts.schedule_recvs ? &opts.ops : nullptr};
+  ACTORFLOW_RETURN_IF_ERROR(partition(run_graph, run_types, &parts, popts));
   for (auto& [device, part] : parts) {
     typed_partition p{device, std::move(part), {}};
     ACTORFLOW_RETURN_IF_ERROR(

@@ -5,6 +5,7 @@
 #include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "recv_schedule.hpp"
 
 namespace actorflow::graph {
 
@@ -15,8 +16,10 @@ class partitioner {
 public:
   partitioner(const graph& g, const graph_types& types,
               const control_flow_info& info,
-              std::map<std::string, graph>& parts, core::dtype wire)
-    : g_(g), types_(types), info_(info), parts_(parts), wire_(wire) {
+              std::map<std::string, graph>& parts, core::dtype wire,
+              std::map<detail::transfer_key, std::string> triggers)
+    : g_(g), types_(types), info_(info), parts_(parts), wire_(wire),
+      triggers_(std::move(triggers)) {
     // nop
   }
 
@@ -128,6 +131,15 @@ private:
     send.inputs = {sent};
     if (!trigger.empty())
       send.inputs.push_back("^" + trigger);
+    if (auto t = triggers_.find(key); t != triggers_.end()) {
+      // Scheduled: the receiving device asks for the value when it reaches
+      // the trigger (a control edge back to this device).
+      const auto& at = g_.nodes()[static_cast<size_t>(g_.index_of(t->second))];
+      std::string asked;
+      ACTORFLOW_RETURN_IF_ERROR(
+        transfer(at, core::input_ref{at.name, 0, true}, src.device, 0, &asked));
+      send.inputs.push_back("^" + asked);
+    }
     send.attrs = attrs;
     ACTORFLOW_RETURN_IF_ERROR(src_part.add(std::move(send)));
     core::node_def rv;
@@ -250,6 +262,8 @@ private:
   const control_flow_info& info_;
   std::map<std::string, graph>& parts_;
   core::dtype wire_;
+  /// The node on the receiving device that each scheduled value waits for.
+  std::map<detail::transfer_key, std::string> triggers_;
   std::map<std::tuple<std::string, int, std::string>, std::string> recvs_;
   std::map<std::pair<int, std::string>, std::string> control_loops_;
   size_t next_id_ = 0; ///< Numbers the transfers.
@@ -283,16 +297,21 @@ void colocate_control_flow(graph& g) {
 
 core::status partition(const graph& placed, const graph_types& types,
                        std::map<std::string, graph>* parts,
-                       const control_flow_info* info, core::dtype wire) {
+                       const partition_options& options) {
   parts->clear();
   control_flow_info own;
+  const auto* info = options.info;
   if (info == nullptr) {
     ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(placed, &own));
     info = &own;
   }
   graph g = placed;
   colocate_control_flow(g);
-  return partitioner{g, types, *info, *parts, wire}.run();
+  std::map<detail::transfer_key, std::string> triggers;
+  if (options.schedule_recvs != nullptr)
+    triggers = detail::recv_triggers(g, types, *info, *options.schedule_recvs);
+  return partitioner{g, types, *info, *parts, options.wire, std::move(triggers)}
+    .run();
 }
 
 } // namespace actorflow::graph

@@ -1,6 +1,7 @@
 #include "actorflow/graph/passes.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/math_ops.hpp"
+#include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/tensor_array.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
@@ -492,4 +494,145 @@ TEST_F(passes, place_replica_keeps_updates_with_their_variables) {
   EXPECT_EQ(device_of(own.node_name()), expert);
   EXPECT_EQ(device_of(b.node_name()), expert);
   EXPECT_EQ(device_of(step.node_name()), worker);
+}
+
+namespace {
+
+const std::string task0 = "/job:worker/task:0/device:cpu:0";
+const std::string task1 = "/job:worker/task:1/device:cpu:0";
+
+/// The node after which the Send of `value` to device `to` waits: its
+/// control input is a Recv whose Send, on `to`, sends a constant made
+/// after that node. "" if the Send waits for nothing, "?" if there is no
+/// such Send or the chain is not as expected.
+std::string trigger_of(const std::map<std::string, graph::graph>& parts,
+                       const std::string& value, const std::string& to) {
+  auto tensor_of = [](const core::node_def& n) {
+    return std::get<std::string>(n.attrs.at("tensor_name"));
+  };
+  for (const auto& [device, part] : parts)
+    for (const auto& send : part.nodes()) {
+      if (send.op != "_Send" || send.inputs.front() != value
+          || std::get<std::string>(send.attrs.at("recv_device")) != to)
+        continue;
+      if (send.inputs.size() == 1)
+        return "";
+      const auto* recv = part.find(send.inputs[1].substr(1));
+      if (recv == nullptr || recv->op != "_Recv")
+        return "?";
+      for (const auto& n : parts.at(to).nodes())
+        if (n.op == "_Send" && tensor_of(n) == tensor_of(*recv)) {
+          const auto* dummy = parts.at(to).find(n.inputs.front());
+          return dummy == nullptr || dummy->inputs.size() != 1
+                   ? "?"
+                   : dummy->inputs.front().substr(1);
+        }
+    }
+  return "?";
+}
+
+/// `g` partitioned, with recv scheduling or without; every partition's
+/// types resolve.
+std::map<std::string, graph::graph>
+partitioned_scheduled(const graph::graph& g, const graph::graph_types& types,
+                      const ops::op_registry& registry, bool scheduled) {
+  std::map<std::string, graph::graph> parts;
+  graph::partition_options o;
+  o.schedule_recvs = scheduled ? &registry : nullptr;
+  EXPECT_TRUE(graph::partition(g, types, &parts, o).is_ok());
+  for (auto& [device, part] : parts) {
+    graph::graph_types part_types;
+    EXPECT_TRUE(graph::resolve_types(part, registry, &part_types).is_ok())
+      << device;
+  }
+  return parts;
+}
+
+} // namespace
+
+// Recv scheduling: x is made on task 0 at once but consumed on task 1 only
+// after a chain of five products. Scheduled, its Send waits for the chain's
+// third product (the latest node on task 1 two levels before x's first
+// consumer, reduce_sum); v, which the chain starts from, a value for a
+// device of its own task, or any value with no scheduling, leave at once.
+TEST_F(passes, scheduled_recvs_wait_for_the_receiver_to_near_their_consumer) {
+  graph::scope s;
+  auto here = s.with_device(task0);
+  auto far = s.with_device(task1);
+  auto x = graph::constant(here.sub("x"), 2.0f);
+  auto v = graph::constant(here.sub("v"), 1.5f);
+  auto y = graph::constant(far.sub("c"), 1.5f);
+  std::vector<std::string> chain;
+  for (int i = 1; i <= 5; ++i) {
+    y = graph::mul(far.sub("y" + std::to_string(i)), y, i == 1 ? v : y);
+    chain.push_back(y.node_name());
+  }
+  graph::add(far.sub("out"), y, graph::reduce_sum(far.sub("r"), x, {}));
+  const std::string cpu1 = "/job:worker/task:0/device:cpu:1";
+  graph::neg(s.with_device(cpu1).sub("local"), x);
+  graph::graph_types types;
+  auto g = checked(s, &types);
+  for (bool scheduled : {false, true}) {
+    SCOPED_TRACE(scheduled ? "scheduled" : "not scheduled");
+    auto parts = partitioned_scheduled(g, types, registry, scheduled);
+    ASSERT_EQ(parts.size(), 3u);
+    EXPECT_EQ(trigger_of(parts, x.node_name(), task1),
+              scheduled ? chain[2] : "");
+    EXPECT_EQ(trigger_of(parts, x.node_name(), cpu1), "");
+    EXPECT_EQ(trigger_of(parts, v.node_name(), task1), "");
+  }
+}
+
+// A node that may be dead (after a cond's Switch) or that follows a
+// stateful op with inputs (a random op here; a dequeue could be waiting
+// for the value itself) never triggers a Send; a loop beside the chain
+// changes nothing.
+TEST_F(passes, scheduled_recvs_never_wait_for_a_node_that_may_not_come) {
+  using head_fn = std::function<graph::output(const graph::scope&)>;
+  auto trigger = [&](const head_fn& head) {
+    graph::scope s;
+    auto here = s.with_device(task0);
+    auto far = s.with_device(task1);
+    auto x = graph::constant(here.sub("x"), 2.0f);
+    auto y = head(far.sub("head"));
+    for (int i = 1; i <= 4; ++i)
+      y = graph::mul(far.sub("y" + std::to_string(i)), y, y);
+    graph::add(far.sub("out"), y, graph::reduce_sum(far.sub("r"), x, {}));
+    auto w = graph::constant(here.sub("w"), 1.0f);
+    auto loop = graph::while_loop(
+      far.sub("loop"),
+      [](const graph::scope& c, const std::vector<graph::output>& v) {
+        return graph::less(c, v[0], graph::constant(c, 10.0f));
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        return std::vector<graph::output>{graph::add(b, v[0], w)};
+      },
+      {graph::constant(far.sub("zero"), 0.0f)});
+    graph::mul(far.sub("after"), loop[0], y);
+    graph::graph_types types;
+    auto parts
+      = partitioned_scheduled(checked(s, &types), types, registry, true);
+    return trigger_of(parts, x.node_name(), task1);
+  };
+  EXPECT_EQ(trigger([](const graph::scope& at) {
+              auto c = graph::constant(at, 1.5f);
+              return graph::mul(at, c, c);
+            }),
+            "y2/Mul");
+  EXPECT_EQ(trigger([](const graph::scope& at) {
+              return graph::reduce_sum(at, graph::random_uniform(at, {2}), {});
+            }),
+            "");
+  EXPECT_EQ(trigger([](const graph::scope& at) {
+              auto c = graph::constant(at, 1.5f);
+              return graph::cond(
+                at, graph::constant(at, true),
+                [&](const graph::scope& b) {
+                  return std::vector<graph::output>{graph::mul(b, c, c)};
+                },
+                [&](const graph::scope& b) {
+                  return std::vector<graph::output>{graph::neg(b, c)};
+                })[0];
+            }),
+            "");
 }

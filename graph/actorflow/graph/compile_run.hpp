@@ -34,6 +34,9 @@ struct compile_options {
   /// The dtype float32 values travel as between tasks (see `partition`);
   /// invalid: as they are.
   core::dtype wire_dtype = core::dtype::invalid;
+  /// Whether values sent between tasks leave only when the receiver is
+  /// about to need them (`partition_options::schedule_recvs`).
+  bool schedule_recvs = false;
 };
 
 /// A fed tensor as the graph expects it: the node that produces it (a
