@@ -210,6 +210,13 @@ int run(int argc, char** argv) {
       "float32: as they are)")
     ->check(CLI::IsMember({"float32", "bfloat16", "float16"}))
     ->needs(cluster_opt);
+  train_cmd
+    ->add_flag("--schedule-recvs", train.schedule_recvs,
+               "With --cluster: a value sent to another process leaves only "
+               "when that process is about to need it, as late as possible "
+               "(TensorFlow's recv scheduling; default: as soon as it is "
+               "made)")
+    ->needs(cluster_opt);
   bool dense_twin = false;
   auto* experts = train_cmd->add_option_group(
     "moe", "The mixture of experts (train moe: images -> experts of "

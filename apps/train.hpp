@@ -63,6 +63,9 @@ struct train_options {
   /// With `cluster`: float32 values between processes travel as this
   /// (bfloat16, float16); invalid: as they are (`--wire-dtype`).
   core::dtype wire_dtype = core::dtype::invalid;
+  /// With `cluster`: values between processes leave only when their
+  /// receiver is about to need them (`--schedule-recvs`).
+  bool schedule_recvs = false;
   /// A Chrome trace file of the training steps [first, end) of
   /// `trace_steps`; empty: none.
   std::string trace;

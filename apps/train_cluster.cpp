@@ -177,11 +177,12 @@ core::status extend_replica(actors::engine& e, actors::session& sess,
   return sess.extend(def);
 }
 
-/// A trainer's session: --graph-passes and --wire-dtype.
+/// A trainer's session: --graph-passes, --wire-dtype and --schedule-recvs.
 actors::session_options trainer_session(const train_options& o) {
   actors::session_options so;
   so.pass_selection = o.passes;
   so.wire_dtype = o.wire_dtype;
+  so.schedule_recvs = o.schedule_recvs;
   return so;
 }
 

@@ -63,7 +63,8 @@ core::status compile_plan(self_ptr self, const run_request& req,
                               std::move(devices),
                               rt.default_device,
                               &st.pinned,
-                              st.options.wire_dtype};
+                              st.options.wire_dtype,
+                              st.options.schedule_recvs};
   graph::compiled_run run;
   ACTORFLOW_RETURN_IF_ERROR(
     graph::compile_run(st.g, st.types, sig, opts, &run));

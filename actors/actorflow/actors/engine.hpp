@@ -110,6 +110,13 @@ struct session_options {
   /// the bytes, about 3 significant digits for bfloat16. Invalid (the
   /// default): as they are. Values within a process never change.
   core::dtype wire_dtype = core::dtype::invalid;
+  /// Recvs as late as possible (TensorFlow's `enable_recv_scheduling`):
+  /// a value sent from one task to another leaves only when the receiving
+  /// device reaches a node shortly before the value's first consumer
+  /// there, so it does not occupy the receiver's memory early; it waits
+  /// in the sender's instead. Loops and values with nothing to wait for
+  /// are sent as they are made. Off by default.
+  bool schedule_recvs = false;
 };
 
 /// An actorflow engine: registries, devices and variable containers, the
