@@ -18,7 +18,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <fstream>
 
 #include <CLI/CLI.hpp>
 
@@ -45,16 +44,6 @@ core::tensor wave(const core::shape& s, float scale) {
   for (size_t i = 0; i < v.size(); ++i)
     v[i] = scale * std::sin(0.61f * static_cast<float>(i));
   return core::tensor::from_vector<float>(s, v);
-}
-
-/// The peak resident set of process `pid` (VmHWM), in MiB; -1 if unknown.
-double peak_rss_mib(pid_t pid) {
-  std::ifstream in{"/proc/" + std::to_string(pid) + "/status"};
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmHWM:", 0) == 0)
-      return std::stod(line.substr(6)) / 1024.0;
-  return -1;
 }
 
 /// A pipeline of two stages, `in_flight` micro-batches at a time, under
@@ -200,7 +189,7 @@ int main(int argc, char** argv) {
       std::vector<core::tensor> r;
       bench::check(ps.run({{x.name(), wave({pace_micro * 256, 256}, 1.0f)}},
                           {y.at(0).name()}, {}, &r));
-      return peak_rss_mib(pair.pid(static_cast<size_t>(worker_index)));
+      return bench::peak_rss_mib(pair.pid(static_cast<size_t>(worker_index)));
     };
     paced = run_pace(2, 1);
     unpaced = run_pace(pace_micro, 1);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -101,6 +102,16 @@ private:
   test::worker_processes procs_;
   std::unique_ptr<actors::engine> client_;
 };
+
+/// The peak resident set of process `pid` (VmHWM), in MiB; -1 if unknown.
+inline double peak_rss_mib(pid_t pid) {
+  std::ifstream in{"/proc/" + std::to_string(pid) + "/status"};
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0)
+      return std::stod(line.substr(6)) / 1024.0;
+  return -1;
+}
 
 /// Microseconds per step of `n` sequential steps, the median of `rounds`.
 inline double us_per_step(actors::session& sess, const actors::feed_list& feeds,
