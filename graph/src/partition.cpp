@@ -1,6 +1,5 @@
 #include <tuple>
 
-#include "actorflow/core/device_name.hpp"
 #include "actorflow/graph/control_flow_info.hpp"
 #include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/passes.hpp"
@@ -60,7 +59,7 @@ private:
                         const std::string& dst_device, int frame,
                         std::string* recv) {
     auto port = r.control ? -1 : r.port;
-    auto key = std::make_tuple(src.name, port, dst_device);
+    detail::transfer_key key{src.name, port, dst_device};
     auto i = recvs_.find(key);
     if (i != recvs_.end()) {
       *recv = i->second;
@@ -103,7 +102,7 @@ private:
       type = out.type;
       if (type == core::dtype::float32 && !out.is_ref
           && wire_ != core::dtype::invalid
-          && !same_task(src.device, dst_device)) {
+          && !detail::same_task(src.device, dst_device)) {
         // Half the bytes on the wire: cast down before the Send (once per
         // iteration, as the Send, when a trigger paces it) ...
         core::node_def down;
@@ -169,13 +168,6 @@ private:
     }
     recvs_.emplace(key, *recv);
     return dst_part.add(std::move(rv));
-  }
-
-  /// Whether two full device names are of the same task (process).
-  static bool same_task(const std::string& a, const std::string& b) {
-    auto x = core::device_name::parse(a);
-    auto y = core::device_name::parse(b);
-    return x && y && x->job == y->job && x->task == y->task;
   }
 
   /// Returns the Merge of the control loop of `frame` on `device` (§3.2 of
@@ -264,7 +256,7 @@ private:
   core::dtype wire_;
   /// The node on the receiving device that each scheduled value waits for.
   std::map<detail::transfer_key, std::string> triggers_;
-  std::map<std::tuple<std::string, int, std::string>, std::string> recvs_;
+  std::map<detail::transfer_key, std::string> recvs_; ///< Recv by transfer
   std::map<std::pair<int, std::string>, std::string> control_loops_;
   size_t next_id_ = 0; ///< Numbers the transfers.
 };

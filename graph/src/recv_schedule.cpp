@@ -12,14 +12,13 @@
 
 namespace actorflow::graph::detail {
 
-namespace {
-
-/// Whether two full device names are of different tasks (processes).
-bool other_task(const std::string& a, const std::string& b) {
+bool same_task(const std::string& a, const std::string& b) {
   auto x = core::device_name::parse(a);
   auto y = core::device_name::parse(b);
-  return !x || !y || x->job != y->job || x->task != y->task;
+  return x && y && x->job == y->job && x->task == y->task;
 }
+
+namespace {
 
 /// Whether the edge `e` closes a loop (it leaves a NextIteration).
 bool back_edge(const graph_index& index, const graph_edge& e) {
@@ -123,7 +122,7 @@ std::map<transfer_key, std::string> recv_triggers(const graph& g,
     for (const auto& e : index.inputs(i)) {
       auto src = static_cast<size_t>(e.src);
       if (e.control() || info.node_frame[src] != 0
-          || !other_task(nodes[src].device, nodes[i].device)
+          || same_task(nodes[src].device, nodes[i].device)
           || types.outputs[src][static_cast<size_t>(e.port)].is_ref)
         continue;
       transfer_key key{nodes[src].name, e.port, nodes[i].device};

@@ -22,6 +22,9 @@ namespace actorflow::graph::detail {
 /// device that receives it.
 using transfer_key = std::tuple<std::string, int, std::string>;
 
+/// Whether two full device names are of the same task (process).
+bool same_task(const std::string& a, const std::string& b);
+
 /// How many levels of unit-cost work before its first consumer a value is
 /// asked for: the transfer overlaps that much of the receiver's work.
 inline constexpr int recv_lead_levels = 2;
