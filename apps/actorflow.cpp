@@ -27,11 +27,17 @@ using namespace actorflow::apps;
 /// The flags that describe one step of a saved graph: where it runs,
 /// what it is fed, what it fetches and runs (actorflow run, graph show).
 void add_step_options(CLI::App* cmd, run_options* run) {
+  auto* config
+    = cmd
+        ->add_option("--config", run->config,
+                     "A cluster file (YAML): run on its workers, whose "
+                     "devices the graph names (/job:J/task:T/device:cpu:N)")
+        ->check(CLI::ExistingFile);
   cmd
-    ->add_option("--config", run->config,
-                 "A cluster file (YAML): run on its workers, whose devices "
-                 "the graph names (/job:J/task:T/device:cpu:N)")
-    ->check(CLI::ExistingFile);
+    ->add_flag("--from-tf-config", run->from_tf_config,
+               "Run on the workers of the cluster in the TF_CONFIG "
+               "environment variable (TensorFlow's JSON) instead of --config")
+    ->excludes(config);
   cmd->add_option("--feed", run->feeds,
                   "name=file.npy: feed the tensor in the file to the "
                   "placeholder (or tensor) name; repeatable");
@@ -183,20 +189,18 @@ int run(int argc, char** argv) {
                  "(worker:0 is the chief: it initialises and checkpoints)")
     ->needs(cluster_opt);
   cluster_opt->needs(train_cmd->get_option("--task"));
-  train_cmd
-    ->add_flag("--sync", train.sync,
-               "With --cluster: synchronous training, the workers' mean "
-               "gradient applied once per step (default: each worker applies "
-               "its own, asynchronously)")
-    ->needs(cluster_opt);
+  train_cmd->add_flag(
+    "--sync", train.sync,
+    "With --cluster: synchronous training, the workers' mean "
+    "gradient applied once per step (default: each worker applies "
+    "its own, asynchronously)");
   train_cmd
     ->add_option("--strategy", train.strategy,
                  "With --cluster: ps (the variables on the ps tasks; "
                  "default) or allreduce (no ps: every worker holds the "
                  "variables and applies the mean gradient of all, summed "
                  "by a ring among the workers; synchronous)")
-    ->check(CLI::IsMember({"ps", "allreduce"}))
-    ->needs(cluster_opt);
+    ->check(CLI::IsMember({"ps", "allreduce"}));
   train_cmd
     ->add_option_function<std::string>(
       "--wire-dtype",
@@ -208,15 +212,21 @@ int run(int argc, char** argv) {
       "With --cluster: float32 activations and gradients travel between "
       "processes as this, cast back on arrival (half the bytes; default "
       "float32: as they are)")
-    ->check(CLI::IsMember({"float32", "bfloat16", "float16"}))
-    ->needs(cluster_opt);
+    ->check(CLI::IsMember({"float32", "bfloat16", "float16"}));
+  train_cmd->add_flag(
+    "--schedule-recvs", train.schedule_recvs,
+    "With --cluster: a value sent to another process leaves only "
+    "when that process is about to need it, as late as possible "
+    "(TensorFlow's recv scheduling; default: as soon as it is "
+    "made)");
   train_cmd
-    ->add_flag("--schedule-recvs", train.schedule_recvs,
-               "With --cluster: a value sent to another process leaves only "
-               "when that process is about to need it, as late as possible "
-               "(TensorFlow's recv scheduling; default: as soon as it is "
-               "made)")
-    ->needs(cluster_opt);
+    ->add_flag("--from-tf-config", train.from_tf_config,
+               "Train over the cluster of the TF_CONFIG environment variable "
+               "(TensorFlow's JSON: cluster and this task; a chief is "
+               "worker:0, the workers after it) instead of --cluster and "
+               "--task")
+    ->excludes(cluster_opt)
+    ->excludes(train_cmd->get_option("--task"));
   bool dense_twin = false;
   auto* experts = train_cmd->add_option_group(
     "moe", "The mixture of experts (train moe: images -> experts of "
@@ -315,11 +325,23 @@ int run(int argc, char** argv) {
     "worker", "Serve one task of a cluster file: publish this process's "
               "worker, print the address it listens on, run the partitions "
               "clients register until SIGTERM or SIGINT");
-  worker_cmd->add_option("--config", worker.config, "The cluster file (YAML)")
-    ->required()
-    ->check(CLI::ExistingFile);
-  worker_cmd->add_option("--task", worker.task, "This task, as job:index")
-    ->required();
+  auto* worker_config
+    = worker_cmd
+        ->add_option("--config", worker.config, "The cluster file (YAML)")
+        ->check(CLI::ExistingFile);
+  auto* worker_task
+    = worker_cmd->add_option("--task", worker.task, "This task, as job:index")
+        ->needs(worker_config);
+  worker_config->needs(worker_task);
+  worker_cmd
+    ->add_flag("--from-tf-config", worker.from_tf_config,
+               "The cluster and this task from the TF_CONFIG environment "
+               "variable (TensorFlow's JSON: {\"cluster\": {\"ps\": "
+               "[\"host:port\"], \"worker\": [...]}, \"task\": {\"type\": "
+               "\"worker\", \"index\": 0}}; a chief is worker:0, the "
+               "workers after it) instead of --config and --task")
+    ->excludes(worker_config)
+    ->excludes(worker_task);
   worker_cmd
     ->add_option("--port", worker.port,
                  "Listen on this port instead of the file's (0: any free "
@@ -395,6 +417,16 @@ int run(int argc, char** argv) {
   if (ops_cmd->parsed())
     return list_ops(list);
   if (train_cmd->parsed()) {
+    if (train.cluster.empty() && !train.from_tf_config)
+      for (const auto* flag :
+           {"--sync", "--strategy", "--wire-dtype", "--schedule-recvs"})
+        if (train_cmd->count(flag) > 0) {
+          std::fprintf(stderr,
+                       "actorflow train: %s needs --cluster F --task T or "
+                       "--from-tf-config\n",
+                       flag);
+          return EXIT_FAILURE;
+        }
     // Flags of the other dataset's model are an error, not ignored.
     auto text_flags
       = {"--data",  "--cell",    "--layers",         "--units",
@@ -408,9 +440,9 @@ int run(int argc, char** argv) {
       std::vector<const char*> others{text_flags};
       others.insert(others.end(), moe_flags);
       for (const auto* flag :
-           {"--model", "--optimizer", "--device", "--cluster", "--resume",
-            "--restore-what-fits", "--checkpoint-dir", "--trace", "--logdir",
-            "--graph-passes"})
+           {"--model", "--optimizer", "--device", "--cluster",
+            "--from-tf-config", "--resume", "--restore-what-fits",
+            "--checkpoint-dir", "--trace", "--logdir", "--graph-passes"})
         others.push_back(flag);
       if (train.dataset == "rbm")
         others.push_back("--finetune-epochs");

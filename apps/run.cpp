@@ -8,6 +8,7 @@
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/net/npy.hpp"
+#include "cluster_source.hpp"
 
 namespace actorflow::apps {
 
@@ -50,11 +51,16 @@ core::status run_step(const run_options& o, const actors::run_options& ro,
     out->fetch_names.push_back(name);
     out->fetch_files.push_back(path);
   }
+  // A client: of TF_CONFIG's cluster, its task is not ours to serve.
   actors::cluster_spec spec;
-  if (!o.config.empty())
-    ACTORFLOW_RETURN_IF_ERROR(actors::cluster_spec::load(o.config, &spec));
-  auto options = o.config.empty() ? actors::engine_options{}
-                                  : actors::client_options(spec);
+  bool cluster = !o.config.empty() || o.from_tf_config;
+  if (cluster) {
+    std::string task;
+    ACTORFLOW_RETURN_IF_ERROR(
+      load_cluster(o.config, "", o.from_tf_config, &spec, &task));
+  }
+  auto options
+    = cluster ? actors::client_options(spec) : actors::engine_options{};
   options.num_cpu_devices = o.cpus;
   if (o.threads > 0) {
     options.threads_per_device = o.threads;
@@ -62,7 +68,7 @@ core::status run_step(const run_options& o, const actors::run_options& ro,
   }
   actors::engine e{options};
   ACTORFLOW_RETURN_IF_ERROR(e.init_status());
-  if (!o.config.empty())
+  if (cluster)
     ACTORFLOW_RETURN_IF_ERROR(actors::connect_cluster(e, spec));
   actors::session_options so;
   so.pass_selection = o.passes;

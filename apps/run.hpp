@@ -11,6 +11,7 @@ namespace actorflow::apps {
 struct run_options {
   std::string graph;                ///< A graph file (`net::save_graph`).
   std::string config;               ///< A cluster file; empty: this process.
+  bool from_tf_config = false;      ///< The cluster from TF_CONFIG instead.
   std::vector<std::string> feeds;   ///< `name=file.npy`
   std::vector<std::string> fetches; ///< `name` or `name=file.npy`
   std::vector<std::string> targets; ///< Nodes run for their effects.

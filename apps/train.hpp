@@ -52,6 +52,9 @@ struct train_options {
   /// process.
   std::string cluster;
   std::string task;
+  /// The cluster and the task from TF_CONFIG instead of `cluster` and
+  /// `task` (`--from-tf-config`).
+  bool from_tf_config = false;
   /// With `cluster`: synchronous training (the replicas' mean gradient
   /// applied once per step) rather than asynchronous.
   bool sync = false;

@@ -24,6 +24,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/queue.hpp"
+#include "cluster_source.hpp"
 #include "train.hpp"
 #include "training_job.hpp"
 
@@ -327,9 +328,11 @@ int run_allreduce_worker(const train_options& o, training_job& job,
 int run_train_task(const train_options& options) {
   auto o = options;
   actors::cluster_spec spec;
-  auto st = actors::cluster_spec::load(o.cluster, &spec);
+  std::string name;
+  auto st = load_cluster(o.cluster, o.task, o.from_tf_config, &spec, &name);
   if (!st.is_ok())
     return train_fail(st.to_string());
+  o.task = name;
   const auto* task = spec.find(o.task);
   if (task == nullptr)
     return train_fail("the cluster file has no task '" + o.task

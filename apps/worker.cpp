@@ -7,22 +7,29 @@
 
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
+#include "cluster_source.hpp"
 
 namespace actorflow::apps {
 
 int run_worker(const worker_options& o) {
+  if (o.config.empty() == !o.from_tf_config) {
+    std::fprintf(stderr, "actorflow worker: give --config F --task T, or "
+                         "--from-tf-config\n");
+    return EXIT_FAILURE;
+  }
   actors::cluster_spec spec;
-  auto st = actors::cluster_spec::load(o.config, &spec);
+  std::string name;
+  auto st = load_cluster(o.config, o.task, o.from_tf_config, &spec, &name);
   if (!st.is_ok()) {
     std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
     return EXIT_FAILURE;
   }
-  const auto* task = spec.find(o.task);
+  const auto* task = spec.find(name);
   if (task == nullptr) {
     std::fprintf(stderr,
                  "actorflow worker: the cluster file has no task '%s' "
                  "(name it job:index, e.g. worker:0)\n",
-                 o.task.c_str());
+                 name.c_str());
     return EXIT_FAILURE;
   }
   // SIGTERM and SIGINT are taken by sigwait below: blocked before any

@@ -9,7 +9,9 @@ namespace actorflow::apps {
 struct worker_options {
   std::string config;
   std::string task; ///< `job:index`
-  int port = -1;    ///< Overrides the file's port when >= 0.
+  /// The cluster and the task from TF_CONFIG instead (`--from-tf-config`).
+  bool from_tf_config = false;
+  int port = -1; ///< Overrides the file's port when >= 0.
   int threads = 0;
   /// Tensors of at least this many bytes take the bulk path (-1: the
   /// engine's default).

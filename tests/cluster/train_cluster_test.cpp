@@ -43,7 +43,9 @@ double json_number(const std::string& output, const std::string& key) {
 /// process and them (`job`: what follows `actorflow train`, less the
 /// cluster flags), and whether the chief wrote the checkpoint `checkpoint`
 /// (a path under --checkpoint-dir). With `workers` = 1 the chief trains
-/// alone with the ps (`second` stays empty).
+/// alone with the ps (`second` stays empty). With `tf_config` the trainers
+/// find the cluster in TF_CONFIG (`--from-tf-config`), the chief as a job
+/// of its own as TensorFlow names it.
 struct two_workers {
   test::command_result chief, second;
   bool checkpoint = false;
@@ -70,7 +72,7 @@ struct two_workers {
   }
 
   two_workers(const std::string& job, const std::string& checkpoint_path,
-              int workers = 2) {
+              int workers = 2, bool tf_config = false) {
     test::children_keep_exit_code_under_lsan();
     bool all_reduce = job.find("--strategy allreduce") != std::string::npos;
     // The ps task is a plain worker: the trainers make the queues they
@@ -101,10 +103,28 @@ struct two_workers {
         out << (i > 0 ? ", " : "") << "127.0.0.1:" << ports[i];
       out << "]\n";
     }
+    // How trainer `index` is told the cluster: flags, or TF_CONFIG where
+    // worker:0 is TensorFlow's chief and the other workers its "worker"s.
     auto train = [&](int index) {
-      return test::run_command(std::string{ACTORFLOW_CLI} + " train " + job
-                               + " --cluster " + config
-                               + " --task worker:" + std::to_string(index)
+      std::string env, cluster = " --cluster " + config
+                                 + " --task worker:" + std::to_string(index);
+      if (tf_config) {
+        auto address
+          = [](int port) { return "127.0.0.1:" + std::to_string(port); };
+        nlohmann::json workers = nlohmann::json::array();
+        for (size_t i = 1; i < ports.size(); ++i)
+          workers.push_back(address(ports[i]));
+        nlohmann::json tf{
+          {"cluster", {{"chief", {address(ports[0])}}, {"worker", workers}}},
+          {"task",
+           {{"type", index == 0 ? "chief" : "worker"},
+            {"index", index == 0 ? 0 : index - 1}}}};
+        if (!all_reduce)
+          tf["cluster"]["ps"] = {address(ps.spec().tasks[0].port)};
+        env = "TF_CONFIG='" + tf.dump() + "' ";
+        cluster = " --from-tf-config";
+      }
+      return test::run_command(env + ACTORFLOW_CLI + " train " + job + cluster
                                + " --epochs 1 --threads 1 --quiet "
                                  "--checkpoint-dir "
                                + (dir / "ck").string());
@@ -174,6 +194,21 @@ TEST(train_cluster, two_workers_learn_in_step_with_sync) {
   if (!have_data())
     GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
   expect_replicas_in_step(" --sync");
+}
+
+TEST(train_cluster, a_tf_config_cluster_trains_as_its_cluster_file) {
+  // TF_CONFIG names ps:0, the chief (our worker:0) and one "worker" (our
+  // worker:1); the replicas keep step as with the file.
+  if (!have_data())
+    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
+  two_workers run{"fashion-mnist --hidden 32 --sync",
+                  "fashion-mnist-mlp/model-468", 2, true};
+  ASSERT_TRUE(run.chief.ok()) << run.chief.output;
+  ASSERT_TRUE(run.second.ok()) << run.second.output;
+  auto accuracy = json_number(run.chief.output, "test_accuracy");
+  EXPECT_GE(accuracy, 0.75) << run.chief.output;
+  EXPECT_EQ(json_number(run.second.output, "test_accuracy"), accuracy);
+  EXPECT_TRUE(run.checkpoint) << run.chief.output;
 }
 
 TEST(train_cluster, two_workers_all_reduce_their_gradients_without_a_ps) {
