@@ -144,6 +144,19 @@ core::status cluster_spec::load(const std::string& path, cluster_spec* out) {
   return st;
 }
 
+core::status cluster_spec::from_jobs(
+  const std::vector<std::pair<std::string, std::vector<std::string>>>& jobs,
+  cluster_spec* out) {
+  YAML::Emitter text;
+  text << YAML::BeginMap << YAML::Key << "jobs" << YAML::Value
+       << YAML::BeginMap;
+  for (const auto& [job, addresses] : jobs)
+    text << YAML::Key << job << YAML::Value << YAML::BeginMap << YAML::Key
+         << "tasks" << YAML::Value << YAML::Flow << addresses << YAML::EndMap;
+  text << YAML::EndMap << YAML::EndMap;
+  return parse(text.c_str(), out);
+}
+
 const cluster_task* cluster_spec::find(std::string_view name) const {
   std::string job;
   int index = -1;

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
 namespace actorflow::actors {
 
@@ -98,15 +97,8 @@ core::status parse_tf_config(const std::string& json, cluster_spec* spec,
   } else if (type == "worker" && !chief.empty()) {
     ++index; // after the chief
   }
-  YAML::Emitter out;
-  out << YAML::BeginMap << YAML::Key << "jobs" << YAML::Value << YAML::BeginMap;
-  for (const auto& [job, addresses] : jobs) {
-    out << YAML::Key << job << YAML::Value << YAML::BeginMap << YAML::Key
-        << "tasks" << YAML::Value << YAML::Flow << addresses << YAML::EndMap;
-  }
-  out << YAML::EndMap << YAML::EndMap;
   cluster_spec parsed;
-  auto st = cluster_spec::parse(out.c_str(), &parsed);
+  auto st = cluster_spec::from_jobs(jobs, &parsed);
   if (!st.is_ok())
     return core::status{st.code(), "TF_CONFIG: " + st.message()};
   auto name = type + ":" + std::to_string(index);

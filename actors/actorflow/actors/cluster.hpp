@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "actorflow/actors/engine.hpp"
@@ -65,6 +66,12 @@ struct cluster_spec {
 
   /// Reads and parses a file.
   static core::status load(const std::string& path, cluster_spec* out);
+
+  /// A cluster of `jobs` (name, its tasks' `host:port`), checked as a
+  /// file's would be, with the default timeouts and no TLS.
+  static core::status from_jobs(
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& jobs,
+    cluster_spec* out);
 
   /// The task named `job:index` (or `/job:J/task:T`), or nullptr.
   const cluster_task* find(std::string_view name) const;
