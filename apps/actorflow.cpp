@@ -29,15 +29,13 @@ using namespace actorflow::apps;
 void add_step_options(CLI::App* cmd, run_options* run) {
   auto* config
     = cmd
-        ->add_option("--config", run->config,
+        ->add_option("--config", run->cluster.file,
                      "A cluster file (YAML): run on its workers, whose "
                      "devices the graph names (/job:J/task:T/device:cpu:N)")
         ->check(CLI::ExistingFile);
-  cmd
-    ->add_flag("--from-tf-config", run->from_tf_config,
-               "Run on the workers of the cluster in the TF_CONFIG "
-               "environment variable (TensorFlow's JSON) instead of --config")
-    ->excludes(config);
+  // A client: TF_CONFIG's task is not ours to serve; a Slurm step's tasks
+  // serve, they do not run graphs.
+  add_cluster_source_options(cmd, &run->cluster, config, nullptr, false);
   cmd->add_option("--feed", run->feeds,
                   "name=file.npy: feed the tensor in the file to the "
                   "placeholder (or tensor) name; repeatable");
@@ -178,13 +176,13 @@ int run(int argc, char** argv) {
     ->needs(trace_opt);
   auto* cluster_opt
     = train_cmd
-        ->add_option("--cluster", train.cluster,
+        ->add_option("--cluster", train.cluster.file,
                      "Train over the cluster of this file (jobs ps and "
                      "worker), between-graph replicated: variables on ps:0, "
                      "each worker its shard of each batch")
         ->check(CLI::ExistingFile);
   train_cmd
-    ->add_option("--task", train.task,
+    ->add_option("--task", train.cluster.task,
                  "With --cluster: this process's task, ps:0 or worker:N "
                  "(worker:0 is the chief: it initialises and checkpoints)")
     ->needs(cluster_opt);
@@ -219,14 +217,8 @@ int run(int argc, char** argv) {
     "when that process is about to need it, as late as possible "
     "(TensorFlow's recv scheduling; default: as soon as it is "
     "made)");
-  train_cmd
-    ->add_flag("--from-tf-config", train.from_tf_config,
-               "Train over the cluster of the TF_CONFIG environment variable "
-               "(TensorFlow's JSON: cluster and this task; a chief is "
-               "worker:0, the workers after it) instead of --cluster and "
-               "--task")
-    ->excludes(cluster_opt)
-    ->excludes(train_cmd->get_option("--task"));
+  add_cluster_source_options(train_cmd, &train.cluster, cluster_opt,
+                             train_cmd->get_option("--task"), true);
   bool dense_twin = false;
   auto* experts = train_cmd->add_option_group(
     "moe", "The mixture of experts (train moe: images -> experts of "
@@ -327,21 +319,15 @@ int run(int argc, char** argv) {
               "clients register until SIGTERM or SIGINT");
   auto* worker_config
     = worker_cmd
-        ->add_option("--config", worker.config, "The cluster file (YAML)")
+        ->add_option("--config", worker.cluster.file, "The cluster file (YAML)")
         ->check(CLI::ExistingFile);
   auto* worker_task
-    = worker_cmd->add_option("--task", worker.task, "This task, as job:index")
+    = worker_cmd
+        ->add_option("--task", worker.cluster.task, "This task, as job:index")
         ->needs(worker_config);
   worker_config->needs(worker_task);
-  worker_cmd
-    ->add_flag("--from-tf-config", worker.from_tf_config,
-               "The cluster and this task from the TF_CONFIG environment "
-               "variable (TensorFlow's JSON: {\"cluster\": {\"ps\": "
-               "[\"host:port\"], \"worker\": [...]}, \"task\": {\"type\": "
-               "\"worker\", \"index\": 0}}; a chief is worker:0, the "
-               "workers after it) instead of --config and --task")
-    ->excludes(worker_config)
-    ->excludes(worker_task);
+  add_cluster_source_options(worker_cmd, &worker.cluster, worker_config,
+                             worker_task, true);
   worker_cmd
     ->add_option("--port", worker.port,
                  "Listen on this port instead of the file's (0: any free "
@@ -417,13 +403,13 @@ int run(int argc, char** argv) {
   if (ops_cmd->parsed())
     return list_ops(list);
   if (train_cmd->parsed()) {
-    if (train.cluster.empty() && !train.from_tf_config)
+    if (!train.cluster.given())
       for (const auto* flag :
            {"--sync", "--strategy", "--wire-dtype", "--schedule-recvs"})
         if (train_cmd->count(flag) > 0) {
           std::fprintf(stderr,
-                       "actorflow train: %s needs --cluster F --task T or "
-                       "--from-tf-config\n",
+                       "actorflow train: %s needs --cluster F --task T, "
+                       "--from-tf-config or --from-slurm\n",
                        flag);
           return EXIT_FAILURE;
         }
@@ -441,8 +427,9 @@ int run(int argc, char** argv) {
       others.insert(others.end(), moe_flags);
       for (const auto* flag :
            {"--model", "--optimizer", "--device", "--cluster",
-            "--from-tf-config", "--resume", "--restore-what-fits",
-            "--checkpoint-dir", "--trace", "--logdir", "--graph-passes"})
+            "--from-tf-config", "--from-slurm", "--resume",
+            "--restore-what-fits", "--checkpoint-dir", "--trace", "--logdir",
+            "--graph-passes"})
         others.push_back(flag);
       if (train.dataset == "rbm")
         others.push_back("--finetune-epochs");

@@ -8,7 +8,6 @@
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/net/npy.hpp"
-#include "cluster_source.hpp"
 
 namespace actorflow::apps {
 
@@ -53,11 +52,10 @@ core::status run_step(const run_options& o, const actors::run_options& ro,
   }
   // A client: of TF_CONFIG's cluster, its task is not ours to serve.
   actors::cluster_spec spec;
-  bool cluster = !o.config.empty() || o.from_tf_config;
+  bool cluster = o.cluster.given();
   if (cluster) {
     std::string task;
-    ACTORFLOW_RETURN_IF_ERROR(
-      load_cluster(o.config, "", o.from_tf_config, &spec, &task));
+    ACTORFLOW_RETURN_IF_ERROR(o.cluster.load(&spec, &task));
   }
   auto options
     = cluster ? actors::client_options(spec) : actors::engine_options{};

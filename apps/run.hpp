@@ -4,14 +4,14 @@
 #include <vector>
 
 #include "actorflow/actors/session.hpp"
+#include "cluster_source.hpp"
 
 namespace actorflow::apps {
 
 /// Options of `actorflow run`.
 struct run_options {
   std::string graph;                ///< A graph file (`net::save_graph`).
-  std::string config;               ///< A cluster file; empty: this process.
-  bool from_tf_config = false;      ///< The cluster from TF_CONFIG instead.
+  cluster_source cluster;           ///< None given: this process.
   std::vector<std::string> feeds;   ///< `name=file.npy`
   std::vector<std::string> fetches; ///< `name` or `name=file.npy`
   std::vector<std::string> targets; ///< Nodes run for their effects.
@@ -31,7 +31,7 @@ struct run_outcome {
 };
 
 /// Runs one step of the saved graph `o.graph` with `ro`, in this process
-/// or on the cluster of `o.config`, feeds read from `.npy` files.
+/// or on the cluster of `o.cluster`, feeds read from `.npy` files.
 core::status run_step(const run_options& o, const actors::run_options& ro,
                       run_outcome* out);
 

@@ -310,7 +310,7 @@ int run_train(const train_options& o) {
   std::unique_ptr<training_job> job;
   if (auto err = make_training_job(o, &job); !err.empty())
     return fail(err);
-  if (!o.cluster.empty() || o.from_tf_config)
+  if (o.cluster.given())
     return run_train_task(o);
   actors::engine_options eo;
   if (auto err = engine_options_from(o, &eo); !err.empty())

@@ -8,6 +8,7 @@
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/session.hpp"
 #include "char_rnn_model.hpp"
+#include "cluster_source.hpp"
 #include "fashion_training.hpp"
 
 namespace actorflow::apps {
@@ -47,14 +48,9 @@ struct train_options {
   bool restore_what_fits = false;
   bool resume = false;
   bool quiet = false;
-  /// Between-graph replication over the cluster of this file, as task
-  /// `task` (`ps:0`, `worker:1`; see train_cluster.hpp); empty: one
-  /// process.
-  std::string cluster;
-  std::string task;
-  /// The cluster and the task from TF_CONFIG instead of `cluster` and
-  /// `task` (`--from-tf-config`).
-  bool from_tf_config = false;
+  /// Between-graph replication over this cluster, as its task (`ps:0`,
+  /// `worker:1`; see train_cluster.hpp); none given: one process.
+  cluster_source cluster;
   /// With `cluster`: synchronous training (the replicas' mean gradient
   /// applied once per step) rather than asynchronous.
   bool sync = false;

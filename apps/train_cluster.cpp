@@ -24,7 +24,6 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/queue.hpp"
-#include "cluster_source.hpp"
 #include "train.hpp"
 #include "training_job.hpp"
 
@@ -329,13 +328,12 @@ int run_train_task(const train_options& options) {
   auto o = options;
   actors::cluster_spec spec;
   std::string name;
-  auto st = load_cluster(o.cluster, o.task, o.from_tf_config, &spec, &name);
+  auto st = o.cluster.load(&spec, &name);
   if (!st.is_ok())
     return train_fail(st.to_string());
-  o.task = name;
-  const auto* task = spec.find(o.task);
+  const auto* task = spec.find(name);
   if (task == nullptr)
-    return train_fail("the cluster file has no task '" + o.task
+    return train_fail("the cluster file has no task '" + name
                       + "' (name it job:index, e.g. worker:0)");
   auto count = [&](const char* job) {
     return static_cast<int>(
@@ -347,7 +345,7 @@ int run_train_task(const train_options& options) {
     if (task->job != "worker")
       return train_fail("--strategy allreduce trains on the worker tasks "
                         "alone; task '"
-                        + o.task + "' is not one");
+                        + name + "' is not one");
     std::unique_ptr<training_job> job;
     if (auto err = make_training_job(o, &job); !err.empty())
       return train_fail(err);
@@ -378,7 +376,7 @@ int run_train_task(const train_options& options) {
       return train_fail(err);
     return run_worker(o, *job, spec, *task, workers);
   }
-  return train_fail("task '" + o.task + "' is neither ps, worker nor expert");
+  return train_fail("task '" + name + "' is neither ps, worker nor expert");
 }
 
 } // namespace actorflow::apps

@@ -12,14 +12,14 @@
 namespace actorflow::apps {
 
 int run_worker(const worker_options& o) {
-  if (o.config.empty() == !o.from_tf_config) {
-    std::fprintf(stderr, "actorflow worker: give --config F --task T, or "
-                         "--from-tf-config\n");
+  if (!o.cluster.given()) {
+    std::fprintf(stderr, "actorflow worker: give --config F --task T, "
+                         "--from-tf-config or --from-slurm\n");
     return EXIT_FAILURE;
   }
   actors::cluster_spec spec;
   std::string name;
-  auto st = load_cluster(o.config, o.task, o.from_tf_config, &spec, &name);
+  auto st = o.cluster.load(&spec, &name);
   if (!st.is_ok()) {
     std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
     return EXIT_FAILURE;

@@ -3,14 +3,14 @@
 #include <cstdint>
 #include <string>
 
+#include "cluster_source.hpp"
+
 namespace actorflow::apps {
 
 /// Options of `actorflow worker`.
 struct worker_options {
-  std::string config;
-  std::string task; ///< `job:index`
-  /// The cluster and the task from TF_CONFIG instead (`--from-tf-config`).
-  bool from_tf_config = false;
+  /// The cluster file and this task, or TF_CONFIG, or the Slurm step.
+  cluster_source cluster;
   int port = -1; ///< Overrides the file's port when >= 0.
   int threads = 0;
   /// Tensors of at least this many bytes take the bulk path (-1: the
