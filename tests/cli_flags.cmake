@@ -59,8 +59,10 @@ expect_refused("--prime: 1 required"
                sample --prime "")
 expect_refused("--graph-passes: unknown graph pass 'fuse'"
                train fashion-mnist --graph-passes cse,fuse)
-expect_refused("graph show: .*not a valid Cap.n Proto graph"
-               graph show ${CLI})
+# Not a graph: this script (the binary itself would do, but a sanitized
+# build's outgrows the graph size limit and is refused for that).
+expect_refused("graph show: .*not a valid Cap.n Proto"
+               graph show ${CMAKE_CURRENT_LIST_FILE})
 expect_refused("--graph is required" run --fetch y)
 expect_refused("--graph: File does not exist" run --graph /nonexistent.afg)
 expect_refused("--cpus: value 0 is not in \\[1, 1024\\]"
