@@ -61,15 +61,10 @@ int run_worker(const worker_options& o) {
     return EXIT_FAILURE;
   }
   // The line tests and scripts wait for: the port is bound.
-  if (e.uses_tls())
-    std::printf("actorflow worker %s listening on %s:%u with TLS (no bulk "
-                "path)\n",
-                task->name().c_str(), task->host.c_str(),
-                static_cast<unsigned>(port));
-  else
-    std::printf("actorflow worker %s listening on %s:%u (bulk path %s)\n",
-                task->name().c_str(), task->host.c_str(),
-                static_cast<unsigned>(port), e.bulk_address().c_str());
+  std::printf("actorflow worker %s listening on %s:%u%s (bulk path %s)\n",
+              task->name().c_str(), task->host.c_str(),
+              static_cast<unsigned>(port), e.uses_tls() ? " with TLS" : "",
+              e.bulk_address().c_str());
   std::fflush(stdout);
   int sig = 0;
   sigwait(&stop, &sig);

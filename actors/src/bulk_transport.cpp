@@ -7,6 +7,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
@@ -43,43 +45,26 @@ void set_nodelay(int fd) {
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-bool read_all(int fd, void* buf, size_t n) {
-  auto* p = static_cast<char*>(buf);
-  while (n > 0) {
-    auto r = ::recv(fd, p, n, 0);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return false;
-    p += r;
-    n -= static_cast<size_t>(r);
-  }
-  return true;
+/// Blocks SIGPIPE in the calling thread: a write to a connection the
+/// peer closed fails with EPIPE instead of ending the process (OpenSSL
+/// writes with write(), which has no MSG_NOSIGNAL).
+void block_sigpipe() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
-/// Writes the buffers of `iov` whole (sendmsg may write part of them).
-bool write_all(int fd, iovec* iov, size_t count) {
-  while (count > 0) {
-    msghdr msg{};
-    msg.msg_iov = iov;
-    msg.msg_iovlen = count;
-    auto w = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    auto left = static_cast<size_t>(w);
-    while (count > 0 && left >= iov->iov_len) {
-      left -= iov->iov_len;
-      ++iov;
-      --count;
-    }
-    if (count > 0) {
-      iov->iov_base = static_cast<char*>(iov->iov_base) + left;
-      iov->iov_len -= left;
-    }
-  }
-  return true;
+/// The peer of `fd` as `host:port`, for a log line.
+std::string peer_of(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  char host[NI_MAXHOST] = "?";
+  char port[NI_MAXSERV] = "?";
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+    ::getnameinfo(reinterpret_cast<sockaddr*>(&addr), len, host, sizeof(host),
+                  port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
+  return std::string{host} + ":" + port;
 }
 
 /// Connects to `host:port`; -1 on failure, with `why`.
@@ -101,6 +86,7 @@ int connect_to(const std::string& address, std::string* why) {
     return -1;
   }
   int fd = -1;
+  *why = "no address for '" + host + "'";
   for (auto* ai = res; ai != nullptr && fd < 0; ai = ai->ai_next) {
     fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
                   ai->ai_protocol);
@@ -127,14 +113,19 @@ struct bulk_transport::link {
   };
 
   std::string address;
+  const bulk_tls* tls = nullptr;
   std::mutex mtx;
   std::condition_variable cv;
   std::deque<item> queue;
   bool stop = false;
+  /// The socket's descriptor while connected, to shut it down from the
+  /// transport's destructor (guarded by `mtx`).
   int fd = -1;
+  bulk_socket sock;
   std::thread thread;
 
   void run() {
+    block_sigpipe();
     bool broken = false;
     for (;;) {
       item it;
@@ -146,22 +137,15 @@ struct bulk_transport::link {
         it = std::move(queue.front());
         queue.pop_front();
       }
-      if (!broken && fd < 0) {
+      if (!broken && !sock.valid()) {
         std::string why;
-        int c = connect_to(address, &why);
-        std::lock_guard<std::mutex> guard{mtx};
-        if (stop) {
-          if (c >= 0)
-            ::close(c);
-          return;
-        }
-        fd = c;
-        if (fd < 0) {
+        broken = !connect(&why);
+        if (broken && why.empty())
+          return; // stopping
+        if (broken)
           core::log().warn("bulk path to {} unavailable ({}): large tensors "
                            "to it go through CAF",
                            address, why);
-          broken = true;
-        }
       }
       if (!broken && !write_frame(it)) {
         core::log().warn("bulk path to {} failed ({}): large tensors to it "
@@ -178,6 +162,36 @@ struct bulk_transport::link {
     }
   }
 
+  /// Connects the socket (and runs the TLS handshake); false with `why`,
+  /// or with nothing if the transport is stopping.
+  bool connect(std::string* why) {
+    int c = connect_to(address, why);
+    {
+      std::lock_guard<std::mutex> guard{mtx};
+      if (stop) {
+        if (c >= 0)
+          ::close(c);
+        why->clear();
+        return false;
+      }
+      if (c < 0)
+        return false;
+      fd = c;
+    }
+    bulk_socket s;
+    auto st = tls != nullptr ? tls->connect(c, &s) : core::status::ok();
+    std::lock_guard<std::mutex> guard{mtx};
+    if (!st.is_ok()) {
+      // Closed under the lock: the destructor shuts down `fd` under it.
+      ::close(c);
+      fd = -1;
+      *why = st.to_string();
+      return false;
+    }
+    sock = tls != nullptr ? std::move(s) : bulk_socket{c};
+    return true;
+  }
+
   bool write_frame(item& it) {
     auto header = detail::encode_bulk_header(it.key, it.msg);
     const auto& t = it.msg.value.value;
@@ -188,14 +202,17 @@ struct bulk_transport::link {
       {header.begin(), header.size() * sizeof(capnp::word)},
       {const_cast<void*>(t.raw_data()), t.bytes()},
     };
-    return write_all(fd, iov, 3);
+    return sock.write_all(iov, 3);
   }
 };
 
 core::status bulk_transport::start(const std::string& host, size_t min_bytes,
+                                   const tls_files& tls,
                                    std::shared_ptr<bulk_transport>* out) {
   std::shared_ptr<bulk_transport> self{new bulk_transport};
   self->min_bytes_ = min_bytes;
+  if (tls.enabled())
+    ACTORFLOW_RETURN_IF_ERROR(bulk_tls::make(tls, &self->tls_));
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -249,11 +266,9 @@ bulk_transport::~bulk_transport() {
   ::close(listener_);
   for (auto& t : readers_)
     t.join();
-  for (auto& [address, l] : links_) {
+  // Each link's socket closes with the link.
+  for (auto& [address, l] : links_)
     l->thread.join();
-    if (l->fd >= 0)
-      ::close(l->fd);
-  }
 }
 
 uint64_t bulk_transport::add_route(value_sink recv) {
@@ -290,6 +305,7 @@ void bulk_transport::send(const std::string& address, uint64_t key,
     if (!slot) {
       slot = std::make_unique<link>();
       slot->address = address;
+      slot->tls = tls_.get();
       slot->thread = std::thread{[p = slot.get()] { p->run(); }};
     }
     l = slot.get();
@@ -317,16 +333,29 @@ void bulk_transport::accept_loop() {
 }
 
 void bulk_transport::read_loop(int fd) {
-  read_frames(fd);
+  block_sigpipe();
+  bulk_socket sock;
+  if (tls_ == nullptr) {
+    sock = bulk_socket{fd};
+  } else if (auto st = tls_->accept(fd, &sock); !st.is_ok()) {
+    core::log().warn("{}; refused the connection from {}", st.to_string(),
+                     peer_of(fd));
+  }
+  if (sock.valid())
+    read_frames(sock);
+  // Closed under the lock: the destructor shuts down `fd` under it.
   std::lock_guard<std::mutex> guard{mtx_};
   reader_fds_.erase(std::find(reader_fds_.begin(), reader_fds_.end(), fd));
-  ::close(fd);
+  if (sock.valid())
+    sock = bulk_socket{};
+  else
+    ::close(fd);
 }
 
-void bulk_transport::read_frames(int fd) {
+void bulk_transport::read_frames(bulk_socket& sock) {
   for (;;) {
     frame_prefix prefix;
-    if (!read_all(fd, &prefix, sizeof(prefix)))
+    if (!sock.read_all(&prefix, sizeof(prefix)))
       return;
     if (prefix.magic != frame_magic || prefix.header_words == 0
         || prefix.header_words > max_header_words
@@ -336,7 +365,7 @@ void bulk_transport::read_frames(int fd) {
       return;
     }
     auto words = kj::heapArray<capnp::word>(prefix.header_words);
-    if (!read_all(fd, words.begin(), words.size() * sizeof(capnp::word)))
+    if (!sock.read_all(words.begin(), words.size() * sizeof(capnp::word)))
       return;
     uint64_t key = 0;
     value_msg m;
@@ -346,7 +375,7 @@ void bulk_transport::read_frames(int fd) {
                        st.to_string());
       return;
     }
-    if (!read_all(fd, m.value.value.raw_mutable_data(), prefix.payload_bytes))
+    if (!sock.read_all(m.value.value.raw_mutable_data(), prefix.payload_bytes))
       return;
     if (auto dest = route(key))
       caf::anon_send(dest, std::move(m));

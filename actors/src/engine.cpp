@@ -102,9 +102,6 @@ engine::engine(engine_options options)
           "TLS: OpenSSL's error queue is not cleared before CAF's I/O calls "
           "(actors/src/openssl_error_queue.cpp): a failed handshake may "
           "drop other connections");
-      // The bulk path's sockets are plain TCP: with TLS every value goes
-      // through CAF (docs/cluster.md).
-      options.host.clear();
     }
   }
   own_sys_ = std::make_unique<caf::actor_system>(*own_cfg_);
@@ -176,7 +173,8 @@ void engine::init(const engine_options& options) {
   }
   std::shared_ptr<bulk_transport> bulk;
   if (options.network && !options.host.empty() && init_.is_ok())
-    init_ = bulk_transport::start(options.host, options.bulk_min_bytes, &bulk);
+    init_ = bulk_transport::start(options.host, options.bulk_min_bytes,
+                                  options.tls, &bulk);
   if (bulk)
     bulk_address_ = bulk->address();
   worker_ref self;

@@ -31,8 +31,8 @@ inline void add_cluster_options(CLI::App& app, int* steps,
     ->capture_default_str()
     ->check(CLI::PositiveNumber);
   app.add_flag("--tls", *tls,
-               "Mutual TLS between the processes (certificates made for the "
-               "run; no bulk path)");
+               "Mutual TLS between the processes, the bulk path's included "
+               "(certificates made for the run)");
 }
 
 inline void check(const core::status& st) {

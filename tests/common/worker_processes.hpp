@@ -248,22 +248,19 @@ private:
       workers_.push_back(process{pid, fds[0]});
     else
       workers_[slot] = process{pid, fds[0]};
-    // "actorflow worker /job:J/task:T listening on HOST:PORT (bulk path
-    // HOST:PORT)".
+    // "actorflow worker /job:J/task:T listening on HOST:PORT[ with TLS]
+    // (bulk path HOST:PORT)".
     auto line = read_line(fds[0], std::chrono::seconds{30});
     auto on = line.find(" listening on ");
     auto end = line.find(' ', on == std::string::npos ? 0 : on + 14);
     auto at = line.rfind(':', end);
     auto bulk = line.find("(bulk path ");
-    bool tls = line.find(" with TLS (no bulk path)") != std::string::npos;
     if (on == std::string::npos || end == std::string::npos
-        || at == std::string::npos || at < on
-        || (bulk == std::string::npos && !tls)) {
+        || at == std::string::npos || at < on || bulk == std::string::npos) {
       error_ = "worker " + task + " printed '" + line + "'";
       return;
     }
-    auto bulk_address
-      = tls ? std::string{} : line.substr(bulk + 11, line.size() - bulk - 12);
+    auto bulk_address = line.substr(bulk + 11, line.size() - bulk - 12);
     actors::cluster_task t;
     t.job = job.job;
     t.index = index;

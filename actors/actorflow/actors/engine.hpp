@@ -13,27 +13,12 @@
 #include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
 #include "actorflow/actors/step_stats.hpp"
+#include "actorflow/actors/tls_files.hpp"
 #include "actorflow/actors/worker_ref.hpp"
 #include "actorflow/devices/cpu_device.hpp"
 #include "actorflow/graph/optimizer.hpp"
 
 namespace actorflow::actors {
-
-/// The PEM files of mutual TLS between the processes of a cluster (CAF's
-/// openssl module): this process's certificate and key, and the CA whose
-/// signature a peer's certificate must carry.
-struct tls_files {
-  std::string ca;
-  std::string certificate;
-  std::string key;
-  /// The key's passphrase, if it has one.
-  std::string passphrase;
-
-  /// Whether TLS is asked for (a certificate is named).
-  bool enabled() const noexcept {
-    return !certificate.empty();
-  }
-};
 
 /// How an engine is set up.
 struct engine_options {
@@ -83,9 +68,9 @@ struct engine_options {
   /// connection to and from this process is mutual TLS with these files
   /// (CAF's openssl module), none plain. A peer without a certificate the
   /// CA signed is refused during the handshake, before any message is
-  /// read. The bulk path is off then: every value travels by CAF, over
-  /// TLS. Files that cannot be read make `init_status` an error and the
-  /// engine has no network.
+  /// read. The bulk path speaks TLS then too, with the same files and the
+  /// same checks (OpenSSL). Files that cannot be read make `init_status`
+  /// an error and the engine has no network.
   tls_files tls;
 };
 
