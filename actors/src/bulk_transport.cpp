@@ -114,6 +114,7 @@ struct bulk_transport::link {
 
   std::string address;
   const bulk_tls* tls = nullptr;
+  metrics* counters = nullptr;
   std::mutex mtx;
   std::condition_variable cv;
   std::deque<item> queue;
@@ -142,12 +143,14 @@ struct bulk_transport::link {
         broken = !connect(&why);
         if (broken && why.empty())
           return; // stopping
+        counters->set_bulk_link(address, !broken);
         if (broken)
           core::log().warn("bulk path to {} unavailable ({}): large tensors "
                            "to it go through CAF",
                            address, why);
       }
       if (!broken && !write_frame(it)) {
+        counters->set_bulk_link(address, false);
         core::log().warn("bulk path to {} failed ({}): large tensors to it "
                          "go through CAF",
                          address, std::strerror(errno));
@@ -208,9 +211,11 @@ struct bulk_transport::link {
 
 core::status bulk_transport::start(const std::string& host, size_t min_bytes,
                                    const tls_files& tls,
+                                   std::shared_ptr<metrics> counters,
                                    std::shared_ptr<bulk_transport>* out) {
   std::shared_ptr<bulk_transport> self{new bulk_transport};
   self->min_bytes_ = min_bytes;
+  self->counters_ = std::move(counters);
   if (tls.enabled())
     ACTORFLOW_RETURN_IF_ERROR(bulk_tls::make(tls, &self->tls_));
   addrinfo hints{};
@@ -306,6 +311,7 @@ void bulk_transport::send(const std::string& address, uint64_t key,
       slot = std::make_unique<link>();
       slot->address = address;
       slot->tls = tls_.get();
+      slot->counters = counters_.get();
       slot->thread = std::thread{[p = slot.get()] { p->run(); }};
     }
     l = slot.get();
@@ -377,6 +383,7 @@ void bulk_transport::read_frames(bulk_socket& sock) {
     }
     if (!sock.read_all(m.value.value.raw_mutable_data(), prefix.payload_bytes))
       return;
+    counters_->bulk_received(prefix.payload_bytes);
     if (auto dest = route(key))
       caf::anon_send(dest, std::move(m));
     else

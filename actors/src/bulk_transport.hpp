@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "actorflow/actors/metrics.hpp"
 #include "actorflow/actors/tls_files.hpp"
 #include "actorflow/core/status.hpp"
 #include "bulk_socket.hpp"
@@ -51,6 +52,7 @@ public:
   /// files if it names them.
   static core::status start(const std::string& host, size_t min_bytes,
                             const tls_files& tls,
+                            std::shared_ptr<metrics> counters,
                             std::shared_ptr<bulk_transport>* out);
 
   /// Closes every connection and joins the threads; values still queued
@@ -98,6 +100,7 @@ private:
   std::string address_;
   size_t min_bytes_ = 0;
   std::unique_ptr<bulk_tls> tls_; ///< Null: plain TCP.
+  std::shared_ptr<metrics> counters_;
   std::thread acceptor_;
 
   std::mutex mtx_; ///< Guards the members below.

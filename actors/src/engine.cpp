@@ -174,7 +174,7 @@ void engine::init(const engine_options& options) {
   std::shared_ptr<bulk_transport> bulk;
   if (options.network && !options.host.empty() && init_.is_ok())
     init_ = bulk_transport::start(options.host, options.bulk_min_bytes,
-                                  options.tls, &bulk);
+                                  options.tls, rt_->counters, &bulk);
   if (bulk)
     bulk_address_ = bulk->address();
   worker_ref self;

@@ -304,7 +304,16 @@ void fire_node(self_ptr self, node_state& st, const tag& t, value_state state,
         take_token(self);
         m.tracker = self->tracker;
       }
-      if (!item.bulk_address.empty() && self->plan->bulk->wants(m))
+      bool bulk = !item.bulk_address.empty() && self->plan->bulk->wants(m);
+      if (item.peer != nullptr && m.value.value.valid()) {
+        auto bytes = static_cast<uint64_t>(m.value.value.bytes());
+        auto& p = *item.peer;
+        (bulk ? p.bulk_values : p.caf_values)
+          .fetch_add(1, std::memory_order_relaxed);
+        (bulk ? p.bulk_bytes : p.caf_bytes)
+          .fetch_add(bytes, std::memory_order_relaxed);
+      }
+      if (bulk)
         self->plan->bulk->send(item.bulk_address, item.bulk_key, std::move(m),
                                item.send_target);
       else

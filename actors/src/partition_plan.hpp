@@ -86,6 +86,8 @@ struct node_item {
   /// Recv's key there (see `bulk_transport`).
   std::string bulk_address;
   uint64_t bulk_key = 0;
+  /// For Sends to another worker: what is counted of the traffic to it.
+  metrics::peer_counters* peer = nullptr;
 };
 
 /// Nodes that share an actor: one root-frame node, or the nodes of one loop

@@ -35,6 +35,7 @@ struct running_step {
   caf::typed_actor<caf::reacts_to<abort_atom, uint64_t>> master;
   /// Where the step's firings are recorded, when it is traced.
   std::unique_ptr<detail::step_stats_collector> stats;
+  std::chrono::steady_clock::time_point start;
 };
 
 struct worker_state {
@@ -101,6 +102,7 @@ core::status register_set(self_ptr self, partition_set& set,
   for (const auto& p : parts)
     p->list_recvs(&out->recvs);
   st.sets.emplace(out->handle, std::move(parts));
+  st.rt->counters->set_partition_sets(static_cast<int64_t>(st.sets.size()));
   return core::status::ok();
 }
 
@@ -151,6 +153,7 @@ caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
     }
   auto& step = st.steps[msg.step];
   step.handle = msg.handle;
+  step.start = std::chrono::steady_clock::now();
   step.report.step = msg.step;
   // (Before the promise, which takes the request's sender over.)
   step.master = caf::actor_cast<decltype(step.master)>(self->current_sender());
@@ -198,6 +201,8 @@ void report_step(self_ptr self, uint64_t id) {
   if (step.stats != nullptr)
     step.report.stats = step.stats->take();
   auto set = st.sets.find(step.handle);
+  st.rt->counters->step_done(std::chrono::steady_clock::now() - step.start,
+                             step.report.error.is_ok());
   step.promise.deliver(std::move(step.report));
   st.rt->resources.drop_step(id);
   if (set != st.sets.end())
@@ -256,6 +261,8 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
         for (auto& p : set->second)
           p->shutdown();
         self->state.sets.erase(set);
+        self->state.rt->counters->set_partition_sets(
+          static_cast<int64_t>(self->state.sets.size()));
       }
       return done_atom::value;
     },

@@ -73,6 +73,12 @@ core::status resource_manager::lookup_or_create_queue(
   return core::status::ok();
 }
 
+std::vector<std::pair<std::string, std::shared_ptr<queue>>>
+resource_manager::queues() const {
+  std::lock_guard<std::mutex> guard{mtx_};
+  return {queues_.begin(), queues_.end()};
+}
+
 std::shared_ptr<queue>
 resource_manager::find_queue(const std::string& handle) const {
   std::lock_guard<std::mutex> guard{mtx_};

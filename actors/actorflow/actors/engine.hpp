@@ -156,6 +156,11 @@ public:
     return bulk_address_;
   }
 
+  /// This process's metrics in Prometheus' text format (`metrics`).
+  std::string metrics_text() const {
+    return rt_->counters->render(*rt_);
+  }
+
   /// The workers sessions place nodes on: this process's worker, or the
   /// workers of a cluster (see `use_workers`).
   std::vector<worker_ref> workers() const;

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <memory>
 #include <string>
+
+#include "actorflow/actors/metrics.hpp"
 
 #include "actorflow/devices/device_set.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
@@ -17,6 +20,9 @@ struct runtime_context {
   devices::device_set devices;
   ops::resource_manager resources;
   std::string default_device;
+  /// What the engine counts for an operator to scrape.
+  std::shared_ptr<actors::metrics> counters
+    = std::make_shared<actors::metrics>();
 };
 
 } // namespace actorflow::actors

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "actorflow/core/shape.hpp"
@@ -64,6 +65,9 @@ public:
 
   /// Returns the queue behind `handle`, or nullptr.
   std::shared_ptr<queue> find_queue(const std::string& handle) const;
+
+  /// Returns every queue and its handle (for metrics).
+  std::vector<std::pair<std::string, std::shared_ptr<queue>>> queues() const;
 
   /// Sets the runtime's collective executor (its collective actor).
   void set_collectives(std::shared_ptr<collective_executor> executor);
