@@ -340,6 +340,11 @@ int run(int argc, char** argv) {
                  "over the bulk path, smaller ones through CAF (default: "
                  "65536)")
     ->check(CLI::NonNegativeNumber);
+  worker_cmd
+    ->add_option("--metrics-port", worker.metrics_port,
+                 "Serve Prometheus metrics at http://HOST:PORT/metrics on "
+                 "the task's host (0: any free port; docs/observability.md)")
+    ->check(int_range(0, 65535));
   cluster_up_options up;
   auto* cluster_cmd = app.add_subcommand(
     "cluster", "Run every task of a cluster file on this machine");

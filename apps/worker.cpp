@@ -8,6 +8,7 @@
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "cluster_source.hpp"
+#include "metrics_server.hpp"
 
 namespace actorflow::apps {
 
@@ -60,11 +61,25 @@ int run_worker(const worker_options& o) {
     std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
     return EXIT_FAILURE;
   }
+  std::unique_ptr<metrics_server> metrics;
+  if (o.metrics_port >= 0) {
+    st = metrics_server::start(
+      task->host, static_cast<uint16_t>(o.metrics_port),
+      [&e] { return e.metrics_text(); }, &metrics);
+    if (!st.is_ok()) {
+      std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
+      return EXIT_FAILURE;
+    }
+  }
   // The line tests and scripts wait for: the port is bound.
   std::printf("actorflow worker %s listening on %s:%u%s (bulk path %s)\n",
               task->name().c_str(), task->host.c_str(),
               static_cast<unsigned>(port), e.uses_tls() ? " with TLS" : "",
               e.bulk_address().c_str());
+  if (metrics)
+    std::printf("actorflow worker %s metrics at http://%s:%u/metrics\n",
+                task->name().c_str(), task->host.c_str(),
+                static_cast<unsigned>(metrics->port()));
   std::fflush(stdout);
   int sig = 0;
   sigwait(&stop, &sig);

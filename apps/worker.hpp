@@ -16,6 +16,9 @@ struct worker_options {
   /// Tensors of at least this many bytes take the bulk path (-1: the
   /// engine's default).
   int64_t bulk_min_bytes = -1;
+  /// Serves Prometheus metrics on this port of the task's host (0: any
+  /// free port; -1: none).
+  int metrics_port = -1;
 };
 
 /// Runs the worker of one task of a cluster file: publishes it, prints

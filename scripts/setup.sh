@@ -11,7 +11,7 @@ packages=(
   libopenblas-dev zlib1g-dev python3 python3-numpy clang-format iproute2
   openssl nlohmann-json3-dev graphviz libprotobuf-dev protobuf-compiler
   libisal-dev libdnnl-dev ocl-icd-opencl-dev python3-matplotlib
-  dataset-fashion-mnist fortunes slurm-wlm munge
+  dataset-fashion-mnist fortunes slurm-wlm munge libmicrohttpd-dev prometheus
 )
 
 missing=()

@@ -138,6 +138,13 @@ public:
     return st;
   }
 
+  /// The next line task `i` printed after its port line, waiting at most
+  /// `limit` (" (timed out)" or " (closed)" at its end if none came).
+  std::string next_line(size_t i,
+                        std::chrono::seconds limit = std::chrono::seconds{10}) {
+    return read_line(workers_.at(i).out, limit);
+  }
+
   /// Where task `i` takes large tensors (`host:port`; empty: no bulk
   /// path).
   const std::string& bulk_address(size_t i) const {

@@ -1,0 +1,197 @@
+// A worker's Prometheus endpoint (`actorflow worker --metrics-port`), as
+// an operator scrapes it: real worker processes, steps run through them,
+// the text fetched over HTTP, its numbers checked against what ran, and
+// the text checked by Prometheus' own `promtool check metrics`.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "actorflow/actors/cluster.hpp"
+#include "actorflow/actors/session.hpp"
+#include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/math_ops.hpp"
+#include "common/command.hpp"
+#include "common/worker_processes.hpp"
+
+using namespace actorflow;
+
+namespace {
+
+/// An HTTP/1.0 GET of `path` from 127.0.0.1:`port`: the whole response,
+/// or empty if the connection failed. Reads give up after 10 s.
+std::string http_get(uint16_t port, const std::string& path) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    ::close(fd);
+    return {};
+  }
+  timeval tv{10, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  auto request = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  if (::write(fd, request.data(), request.size())
+      != static_cast<ssize_t>(request.size())) {
+    ::close(fd);
+    return {};
+  }
+  std::string response;
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof(buf))) > 0)
+    response.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  return response;
+}
+
+/// The status code of an HTTP response ("HTTP/1.x CODE ..."), or 0.
+int status_of(const std::string& response) {
+  auto space = response.find(' ');
+  return response.rfind("HTTP/1.", 0) == 0 && space != std::string::npos
+           ? std::atoi(response.c_str() + space + 1)
+           : 0;
+}
+
+/// The value of the sample `series` (name and labels, as printed) in
+/// `text`, or -1 if it is not there.
+double sample(const std::string& text, const std::string& series) {
+  auto at = text.find("\n" + series + " ");
+  if (at == std::string::npos)
+    return -1;
+  return std::stod(text.substr(at + series.size() + 2));
+}
+
+/// The port in "actorflow worker T metrics at http://H:PORT/metrics".
+uint16_t metrics_port(const std::string& line) {
+  std::smatch m;
+  if (!std::regex_search(line, m, std::regex{":([0-9]+)/metrics$"}))
+    return 0;
+  return static_cast<uint16_t>(std::stoi(m[1]));
+}
+
+class worker_metrics : public ::testing::Test {
+protected:
+  void SetUp() override {
+    procs = std::make_unique<test::worker_processes>(
+      ACTORFLOW_CLI, std::vector<test::job_tasks>{
+                       {"worker", 2, 1, 1, {"--metrics-port", "0"}, {}, {}}});
+    ASSERT_TRUE(procs->ok()) << procs->error();
+    for (size_t i = 0; i < 2; ++i) {
+      auto line = procs->next_line(i);
+      ports[i] = metrics_port(line);
+      ASSERT_NE(ports[i], 0) << line;
+    }
+    client
+      = std::make_unique<actors::engine>(actors::client_options(procs->spec()));
+    ASSERT_TRUE(actors::connect_cluster(*client, procs->spec()).is_ok());
+  }
+
+  /// Runs `steps` steps that send 1 MiB (the bulk path) and a scalar (CAF)
+  /// from task 0 to task 1, and one that fails on task 1 (it reads a
+  /// variable never initialised), in one session that stays open.
+  void run_steps(int steps) {
+    graph::scope s{client->context().ops};
+    auto a = s.with_device("/job:worker/task:0/device:cpu:0");
+    auto b = s.with_device("/job:worker/task:1/device:cpu:0");
+    auto big = graph::constant(a.sub("big"),
+                               core::tensor::from_vector<float>(
+                                 {1 << 18}, std::vector<float>(1 << 18, 0.5f)));
+    auto squared = graph::mul(b.sub("squared"), big, big);
+    auto small = graph::add(b.sub("small"), graph::constant(a, 1.0f),
+                            graph::constant(b, 2.0f));
+    auto never_set = graph::identity(
+      b, graph::variable(b.sub("never_set"), graph::constant(b, 3.0f)));
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    sess = std::make_unique<actors::session>(*client);
+    ASSERT_TRUE(sess->extend(s.graph_def()).is_ok());
+    std::vector<core::tensor> out;
+    for (int i = 0; i < steps; ++i) {
+      auto st = sess->run({}, {squared.name(), small.name()}, {}, &out);
+      ASSERT_TRUE(st.is_ok()) << st.to_string();
+    }
+    auto st = sess->run({}, {never_set.name()}, {}, &out);
+    EXPECT_EQ(st.code(), core::errc::failed_precondition) << st.to_string();
+  }
+
+  std::unique_ptr<test::worker_processes> procs;
+  std::unique_ptr<actors::engine> client;
+  std::unique_ptr<actors::session> sess;
+  uint16_t ports[2] = {0, 0};
+};
+
+} // namespace
+
+TEST_F(worker_metrics, count_the_steps_and_the_traffic_that_ran) {
+  run_steps(3);
+  auto sender = http_get(ports[0], "/metrics");
+  auto receiver = http_get(ports[1], "/metrics");
+  ASSERT_EQ(status_of(sender), 200) << sender;
+  EXPECT_NE(sender.find("Content-Type: text/plain; version=0.0.4"),
+            std::string::npos)
+    << sender;
+  // Task 0 sent the 1 MiB value by the bulk path and the scalar by CAF,
+  // once a step; task 1 received the bulk bytes.
+  const std::string peer = "{peer=\"/job:worker/task:1\",path=";
+  EXPECT_EQ(sample(sender, "actorflow_sent_values_total" + peer + "\"bulk\"}"),
+            3);
+  EXPECT_EQ(sample(sender, "actorflow_sent_bytes_total" + peer + "\"bulk\"}"),
+            3 << 20);
+  EXPECT_EQ(sample(sender, "actorflow_sent_values_total" + peer + "\"caf\"}"),
+            3);
+  EXPECT_EQ(sample(sender, "actorflow_sent_bytes_total" + peer + "\"caf\"}"),
+            3 * 4);
+  EXPECT_EQ(sample(receiver, "actorflow_bulk_received_bytes_total"), 3 << 20);
+  EXPECT_EQ(sample(receiver, "actorflow_bulk_received_values_total"), 3);
+  EXPECT_EQ(sample(sender, "actorflow_bulk_link_up{peer=\""
+                             + procs->bulk_address(1) + "\"}"),
+            1);
+  // Task 1 ran a part of each of the 4 steps; the last failed there.
+  EXPECT_EQ(sample(receiver, "actorflow_steps_total{result=\"ok\"}"), 3);
+  EXPECT_EQ(sample(receiver, "actorflow_steps_total{result=\"failed\"}"), 1);
+  EXPECT_EQ(sample(receiver, "actorflow_step_duration_seconds_count"), 4);
+  EXPECT_EQ(
+    sample(receiver, "actorflow_step_duration_seconds_bucket{le=\"+Inf\"}"), 4);
+  EXPECT_GT(sample(receiver, "actorflow_step_duration_seconds_sum"), 0);
+  // Two run signatures, each with a part on task 1, while the session
+  // is open.
+  EXPECT_EQ(sample(receiver, "actorflow_partition_sets"), 2);
+  auto device = "{device=\"/job:worker/task:1/device:cpu:0\"}";
+  EXPECT_GE(
+    sample(receiver, std::string{"actorflow_allocator_peak_bytes"} + device),
+    1 << 20);
+  EXPECT_GE(
+    sample(receiver, std::string{"actorflow_allocator_bytes_in_use"} + device),
+    0);
+  // Anything but /metrics is not found.
+  EXPECT_EQ(status_of(http_get(ports[1], "/")), 404);
+}
+
+TEST_F(worker_metrics, promtool_accepts_the_text) {
+  auto promtool = test::run_command("command -v promtool");
+  if (!promtool.ok())
+    GTEST_SKIP() << "needs Prometheus' promtool (scripts/setup.sh installs "
+                    "Debian's prometheus package)";
+  run_steps(1);
+  for (auto port : ports) {
+    auto response = http_get(port, "/metrics");
+    auto body = response.find("\r\n\r\n");
+    ASSERT_NE(body, std::string::npos) << response;
+    auto file = ::testing::TempDir() + "actorflow-metrics-"
+                + std::to_string(::getpid()) + ".txt";
+    std::ofstream{file} << response.substr(body + 4);
+    auto check = test::run_command("promtool check metrics < " + file);
+    std::remove(file.c_str());
+    EXPECT_TRUE(check.ok()) << check.output;
+    // promtool prints lint findings even when it exits 0.
+    EXPECT_EQ(check.output, "") << check.output;
+  }
+}
