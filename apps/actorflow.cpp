@@ -217,6 +217,12 @@ int run(int argc, char** argv) {
     "when that process is about to need it, as late as possible "
     "(TensorFlow's recv scheduling; default: as soon as it is "
     "made)");
+  train_cmd
+    ->add_option("--metrics-port", train.metrics_port,
+                 "With --cluster: serve Prometheus metrics at "
+                 "http://HOST:PORT/metrics on the task's host (0: any free "
+                 "port; docs/observability.md)")
+    ->check(int_range(0, 65535));
   add_cluster_source_options(train_cmd, &train.cluster, cluster_opt,
                              train_cmd->get_option("--task"), true);
   bool dense_twin = false;
@@ -409,8 +415,8 @@ int run(int argc, char** argv) {
     return list_ops(list);
   if (train_cmd->parsed()) {
     if (!train.cluster.given())
-      for (const auto* flag :
-           {"--sync", "--strategy", "--wire-dtype", "--schedule-recvs"})
+      for (const auto* flag : {"--sync", "--strategy", "--wire-dtype",
+                               "--schedule-recvs", "--metrics-port"})
         if (train_cmd->count(flag) > 0) {
           std::fprintf(stderr,
                        "actorflow train: %s needs --cluster F --task T, "

@@ -65,6 +65,9 @@ struct train_options {
   /// With `cluster`: values between processes leave only when their
   /// receiver is about to need them (`--schedule-recvs`).
   bool schedule_recvs = false;
+  /// With `cluster`: serves Prometheus metrics on this port of the task's
+  /// host (0: any free port; -1: none).
+  int metrics_port = -1;
   /// A Chrome trace file of the training steps [first, end) of
   /// `trace_steps`; empty: none.
   std::string trace;

@@ -24,6 +24,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/queue.hpp"
+#include "metrics_server.hpp"
 #include "train.hpp"
 #include "training_job.hpp"
 
@@ -69,10 +70,33 @@ void wait_for_signal() {
   sigwait(&stop, &sig);
 }
 
-/// Serves `task`'s devices (holding `what`) in `e` at its address;
-/// false (having said why) if it cannot.
+/// Serves `e`'s metrics on the task's host with --metrics-port, if given,
+/// in `out`; false (having said why) if it cannot.
+bool serve_metrics(const train_options& o, actors::engine& e,
+                   const actors::cluster_task& task,
+                   std::unique_ptr<metrics_server>* out) {
+  if (o.metrics_port < 0)
+    return true;
+  auto st = metrics_server::start(
+    task.host, static_cast<uint16_t>(o.metrics_port),
+    [&e] { return e.metrics_text(); }, out);
+  if (!st.is_ok()) {
+    train_fail(st.to_string());
+    return false;
+  }
+  if (!o.quiet)
+    std::fprintf(stderr, "%s metrics at http://%s:%u/metrics\n",
+                 task.name().c_str(), task.host.c_str(),
+                 static_cast<unsigned>((*out)->port()));
+  return true;
+}
+
+/// Serves `task`'s devices (holding `what`) in `e` at its address, and
+/// its metrics in `metrics`; false (having said why) if it cannot.
 bool serve(actors::engine& e, const actors::cluster_task& task,
-           const char* what, bool quiet) {
+           const char* what, const train_options& o,
+           std::unique_ptr<metrics_server>* metrics) {
+  bool quiet = o.quiet;
   if (!e.init_status().is_ok()) {
     train_fail(e.init_status().to_string());
     return false;
@@ -86,15 +110,16 @@ bool serve(actors::engine& e, const actors::cluster_task& task,
   if (!quiet)
     std::fprintf(stderr, "%s serves %s on %s:%u\n", task.name().c_str(), what,
                  task.host.c_str(), static_cast<unsigned>(port));
-  return true;
+  return serve_metrics(o, e, task, metrics);
 }
 
 /// An expert task, or a ps task but the first: serves until a signal.
 int serve_until_signal(const actors::cluster_spec& spec,
                        const actors::cluster_task& task, const char* what,
-                       bool quiet) {
+                       const train_options& o) {
   actors::engine e{actors::worker_options(task, spec)};
-  if (!serve(e, task, what, quiet))
+  std::unique_ptr<metrics_server> metrics;
+  if (!serve(e, task, what, o, &metrics))
     return 1;
   wait_for_signal();
   return 0;
@@ -103,9 +128,10 @@ int serve_until_signal(const actors::cluster_spec& spec,
 int run_ps(const train_options& o, const actors::cluster_spec& spec,
            const actors::cluster_task& task, int workers) {
   if (task.index != 0)
-    return serve_until_signal(spec, task, "the variables", o.quiet);
+    return serve_until_signal(spec, task, "the variables", o);
   actors::engine e{actors::worker_options(task, spec)};
-  if (!serve(e, task, "the variables", o.quiet))
+  std::unique_ptr<metrics_server> metrics;
+  if (!serve(e, task, "the variables", o, &metrics))
     return 1;
   // ps:0 ends when every worker is done (or on a signal).
   graph::scope s{e.context().ops};
@@ -192,6 +218,9 @@ int run_worker(const train_options& o, training_job& job,
   actors::engine e{trainer_options(o, spec, task)};
   if (!e.init_status().is_ok())
     return train_fail(e.init_status().to_string());
+  std::unique_ptr<metrics_server> metrics;
+  if (!serve_metrics(o, e, task, &metrics))
+    return 1;
   // The ps tasks, a mixture's expert tasks and this process's own worker.
   auto all = e.workers();
   auto st = connect_job(e, spec, "ps", task, &all);
@@ -279,7 +308,8 @@ int run_allreduce_worker(const train_options& o, training_job& job,
                          const actors::cluster_spec& spec,
                          const actors::cluster_task& task, int workers) {
   actors::engine e{trainer_options(o, spec, task)};
-  if (!serve(e, task, "its replica", o.quiet))
+  std::unique_ptr<metrics_server> metrics;
+  if (!serve(e, task, "its replica", o, &metrics))
     return 1;
   auto all = e.workers();
   auto st = connect_job(e, spec, "worker", task, &all);
@@ -364,7 +394,7 @@ int run_train_task(const train_options& options) {
   if (task->job == "ps")
     return run_ps(o, spec, *task, workers);
   if (task->job == "expert")
-    return serve_until_signal(spec, *task, "a mixture's experts", o.quiet);
+    return serve_until_signal(spec, *task, "a mixture's experts", o);
   // A mixture of experts spreads its experts over the expert tasks.
   if (o.model == "moe")
     for (const auto& t : spec.tasks)

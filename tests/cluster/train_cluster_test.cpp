@@ -20,6 +20,7 @@
 
 #include "common/child_leak_exit.hpp"
 #include "common/command.hpp"
+#include "common/metrics_scrape.hpp"
 #include "common/worker_processes.hpp"
 #include "fashion_data.hpp"
 
@@ -45,10 +46,12 @@ double json_number(const std::string& output, const std::string& key) {
 /// (a path under --checkpoint-dir). With `workers` = 1 the chief trains
 /// alone with the ps (`second` stays empty). With `tf_config` the trainers
 /// find the cluster in TF_CONFIG (`--from-tf-config`), the chief as a job
-/// of its own as TensorFlow names it.
+/// of its own as TensorFlow names it. With `scrape_ps` the ps process
+/// serves metrics, scraped into `ps_metrics` after the job.
 struct two_workers {
   test::command_result chief, second;
   bool checkpoint = false;
+  std::string ps_metrics;
 
   /// Ports the OS picks on 127.0.0.1 and lets go again, for workers that
   /// serve (--strategy allreduce): each must know the others' beforehand.
@@ -72,7 +75,7 @@ struct two_workers {
   }
 
   two_workers(const std::string& job, const std::string& checkpoint_path,
-              int workers = 2, bool tf_config = false) {
+              int workers = 2, bool tf_config = false, bool scrape_ps = false) {
     test::children_keep_exit_code_under_lsan();
     bool all_reduce = job.find("--strategy allreduce") != std::string::npos;
     // The ps task is a plain worker: the trainers make the queues they
@@ -80,7 +83,15 @@ struct two_workers {
     // With --strategy allreduce there is none, and the workers serve.
     std::vector<test::job_tasks> jobs;
     if (!all_reduce)
-      jobs.push_back(test::job_tasks{"ps", 1, 1, 1, {}, {}, {}});
+      jobs.push_back(test::job_tasks{
+        "ps",
+        1,
+        1,
+        1,
+        scrape_ps ? std::vector<std::string>{"--metrics-port", "0"}
+                  : std::vector<std::string>{},
+        {},
+        {}});
     test::worker_processes ps{ACTORFLOW_CLI, jobs};
     EXPECT_TRUE(ps.ok()) << ps.error();
     if (!ps.ok())
@@ -137,6 +148,9 @@ struct two_workers {
       second = other.get();
     checkpoint = std::filesystem::exists(dir / "ck" / checkpoint_path);
     std::filesystem::remove_all(dir);
+    if (scrape_ps)
+      ps_metrics
+        = test::http_get(test::metrics_port(ps.next_line(0)), "/metrics");
   }
 };
 
@@ -209,6 +223,35 @@ TEST(train_cluster, a_tf_config_cluster_trains_as_its_cluster_file) {
   EXPECT_GE(accuracy, 0.75) << run.chief.output;
   EXPECT_EQ(json_number(run.second.output, "test_accuracy"), accuracy);
   EXPECT_TRUE(run.checkpoint) << run.chief.output;
+}
+
+TEST(train_cluster, the_ps_task_counts_the_steps_and_values_it_served) {
+  // An operator scraping the ps of a training job: every training step
+  // of both workers ran a part on it, and it sent them the weights.
+  if (!have_data())
+    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
+  two_workers r{"fashion-mnist --hidden 32", "fashion-mnist-mlp/model-468", 2,
+                false, true};
+  ASSERT_EQ(r.chief.exit_code, 0) << r.chief.output;
+  ASSERT_EQ(r.second.exit_code, 0) << r.second.output;
+  ASSERT_EQ(test::status_of(r.ps_metrics), 200) << r.ps_metrics;
+  // 468 steps a worker, each with a part on ps; the session's set-up
+  // (initialisation, queues) adds a few.
+  auto ok = test::sample(r.ps_metrics, "actorflow_steps_total{result=\"ok\"}");
+  EXPECT_GE(ok, 2 * 468) << r.ps_metrics;
+  EXPECT_LE(ok, 2 * 468 + 20) << r.ps_metrics;
+  EXPECT_EQ(
+    test::sample(r.ps_metrics, "actorflow_step_duration_seconds_count"),
+    ok
+      + test::sample(r.ps_metrics, "actorflow_steps_total{result=\"failed\"}"));
+  // The 784x32 layer's weights (100 KB) go by the bulk path to each
+  // worker at least once a step.
+  for (auto worker : {"/job:worker/task:0", "/job:worker/task:1"})
+    EXPECT_GE(test::sample(r.ps_metrics,
+                           std::string{"actorflow_sent_values_total{peer=\""}
+                             + worker + "\",path=\"bulk\"}"),
+              468)
+      << r.ps_metrics;
 }
 
 TEST(train_cluster, two_workers_all_reduce_their_gradients_without_a_ps) {
