@@ -266,9 +266,13 @@ bulk_transport::~bulk_transport() {
     }
   }
   // Wakes the acceptor: accept fails on a listener that is shut down.
-  ::shutdown(listener_, SHUT_RDWR);
-  acceptor_.join();
-  ::close(listener_);
+  // (Neither exists if `start` failed.)
+  if (listener_ >= 0)
+    ::shutdown(listener_, SHUT_RDWR);
+  if (acceptor_.joinable())
+    acceptor_.join();
+  if (listener_ >= 0)
+    ::close(listener_);
   for (auto& t : readers_)
     t.join();
   // Each link's socket closes with the link.

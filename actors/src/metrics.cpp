@@ -95,22 +95,24 @@ std::string metrics::render(const runtime_context& rt) const {
      << partition_sets_.load(std::memory_order_relaxed) << '\n';
   {
     std::lock_guard<std::mutex> guard{mtx_};
-    header(os, "actorflow_sent_values_total", "counter",
-           "Values sent to Recvs of another task, by peer and path (CAF's "
-           "BASP or the bulk path).");
-    for (const auto& [task, c] : peers_)
-      os << "actorflow_sent_values_total{peer=" << quoted(task)
-         << ",path=\"caf\"} " << load(c->caf_values) << '\n'
-         << "actorflow_sent_values_total{peer=" << quoted(task)
-         << ",path=\"bulk\"} " << load(c->bulk_values) << '\n';
-    header(os, "actorflow_sent_bytes_total", "counter",
-           "Tensor bytes of the values sent to another task, by peer and "
-           "path.");
-    for (const auto& [task, c] : peers_)
-      os << "actorflow_sent_bytes_total{peer=" << quoted(task)
-         << ",path=\"caf\"} " << load(c->caf_bytes) << '\n'
-         << "actorflow_sent_bytes_total{peer=" << quoted(task)
-         << ",path=\"bulk\"} " << load(c->bulk_bytes) << '\n';
+    // One sample per peer and path, from the members `caf` and `bulk`.
+    using member = std::atomic<uint64_t> peer_counters::*;
+    auto per_peer = [&](const char* name, const char* help, member caf,
+                        member bulk) {
+      header(os, name, "counter", help);
+      for (const auto& [task, c] : peers_)
+        for (auto [path, m] : {std::pair{"caf", caf}, std::pair{"bulk", bulk}})
+          os << name << "{peer=" << quoted(task) << ",path=\"" << path << "\"} "
+             << load((*c).*m) << '\n';
+    };
+    per_peer("actorflow_sent_values_total",
+             "Values sent to Recvs of another task, by peer and path (CAF's "
+             "BASP or the bulk path).",
+             &peer_counters::caf_values, &peer_counters::bulk_values);
+    per_peer("actorflow_sent_bytes_total",
+             "Tensor bytes of the values sent to another task, by peer and "
+             "path.",
+             &peer_counters::caf_bytes, &peer_counters::bulk_bytes);
     header(os, "actorflow_bulk_link_up", "gauge",
            "Whether the bulk path's connection to a worker is up (1) or "
            "failed, its values going by CAF (0).");

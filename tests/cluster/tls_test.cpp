@@ -212,3 +212,23 @@ TEST(cluster_tls_files, missing_files_are_an_error_never_plain_tcp) {
   EXPECT_NE(st.message().find("tls.certificate is missing"), std::string::npos)
     << st.to_string();
 }
+
+TEST(cluster_tls_files, a_key_that_is_not_the_certificates_is_an_error) {
+  // Files that exist but that OpenSSL refuses together: the bulk path's
+  // TLS says which, and the engine starts no listener.
+  test::test_pki pki;
+  if (!pki.sign("worker-0") || !pki.sign("worker-1"))
+    GTEST_SKIP() << pki.skip_reason();
+  actors::engine_options o;
+  o.network = true;
+  o.host = "127.0.0.1";
+  o.tls.ca = pki.path("ca.pem");
+  o.tls.certificate = pki.path("worker-0.pem");
+  o.tls.key = pki.path("worker-1.key");
+  actors::engine e{o};
+  EXPECT_EQ(e.init_status().code(), core::errc::invalid_argument)
+    << e.init_status().to_string();
+  EXPECT_NE(e.init_status().message().find(o.tls.key), std::string::npos)
+    << e.init_status().to_string();
+  EXPECT_TRUE(e.bulk_address().empty());
+}
