@@ -105,24 +105,36 @@ void reconnect_settled(self_ptr self, size_t w, const core::status& failure) {
       run.promise.deliver(core::to_error(failure));
 }
 
-} // namespace
+/// How long one try at connecting to a gone worker again may take.
+constexpr std::chrono::milliseconds reconnect_try{2000};
 
-/// Connects to gone worker `w` at its address again, checks that it is
-/// the same task (its devices) and takes it back.
-void reconnect_worker(self_ptr self, size_t w) {
+/// One try at connecting to gone worker `w` at its address again, and at
+/// checking that it is the same task (its devices). A try that times out
+/// is followed by another until `deadline`: a worker that has not yet
+/// seen the end of the last connection from this process (a dropped
+/// link) ignores the handshake of the new one until it has. Any other
+/// failure -- the port refuses, the devices differ -- ends it at once.
+void try_reconnect(self_ptr self, size_t w,
+                   std::chrono::steady_clock::time_point deadline) {
   auto& st = self->state;
-  if (st.reconnecting[w])
-    return;
-  st.reconnecting[w] = true;
   const auto& ref = st.workers[w];
-  auto fail = [self, w](const std::string& why) {
-    auto& st = self->state;
-    reconnect_settled(
-      self, w,
-      core::unavailable_error(st.gone[w].message(),
-                              "; connecting to it again: ", why));
-  };
-  auto timeout = ref.connect_timeout;
+  auto fail
+    = [self, w, deadline](const caf::error& err, const std::string& why) {
+        if (err == caf::sec::request_timeout
+            && std::chrono::steady_clock::now() < deadline) {
+          try_reconnect(self, w, deadline);
+          return;
+        }
+        auto& st = self->state;
+        reconnect_settled(
+          self, w,
+          core::unavailable_error(st.gone[w].message(),
+                                  "; connecting to it again: ", why));
+      };
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+    deadline - std::chrono::steady_clock::now());
+  auto timeout
+    = std::max(std::chrono::milliseconds{1}, std::min(left, reconnect_try));
   self
     ->request(connector(self->home_system(), ref.tls), timeout,
               caf::connect_atom::value, ref.host, ref.port)
@@ -132,24 +144,41 @@ void reconnect_worker(self_ptr self, size_t w) {
         worker_actor hdl;
         auto wst = worker_at(self->home_system(), std::move(ptr), ifs, &hdl);
         if (!wst.is_ok()) {
-          fail(wst.message());
+          fail({}, wst.message());
           return;
         }
         self->request(hdl, timeout, devices_atom::value)
           .then(
             [self, w, hdl, fail](const std::vector<std::string>& devices) {
               if (devices != self->state.workers[w].devices) {
-                fail("it has other devices: is it started with that task?");
+                fail({}, "it has other devices: is it started with that "
+                         "task?");
                 return;
               }
               reconnected(self, w, hdl);
               reconnect_settled(self, w, core::status::ok());
             },
             [self, fail](caf::error& err) {
-              fail(self->home_system().render(err));
+              fail(err, self->home_system().render(err));
             });
       },
-      [self, fail](caf::error& err) { fail(self->home_system().render(err)); });
+      [self, fail](caf::error& err) {
+        fail(err, self->home_system().render(err));
+      });
+}
+
+} // namespace
+
+/// Connects to gone worker `w` at its address again, checks that it is
+/// the same task (its devices) and takes it back; gives up after the
+/// worker's connect timeout.
+void reconnect_worker(self_ptr self, size_t w) {
+  auto& st = self->state;
+  if (st.reconnecting[w])
+    return;
+  st.reconnecting[w] = true;
+  try_reconnect(
+    self, w, std::chrono::steady_clock::now() + st.workers[w].connect_timeout);
 }
 
 } // namespace actorflow::actors::detail
