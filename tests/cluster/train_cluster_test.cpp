@@ -273,27 +273,33 @@ TEST(train_cluster, the_ps_task_counts_the_steps_and_values_it_served) {
 TEST(train_cluster, sync_training_over_a_slow_network_keeps_its_accuracy) {
   // 20 ms added each way and 40 Mbit/s each way between the trainers and
   // the ps (a net_relay); a layer of 8 keeps every value under the bulk
-  // path's 64 KiB, so all of it crosses the relay. The job finishes --
-  // no peer taken for gone -- at the accuracy of the same job without
-  // the relay (two sync workers vary between runs: which worker's
-  // gradient the chief adds first; up to 2.5 points seen here).
+  // path's 64 KiB, so all of it crosses the relay. Two sync workers
+  // finish, no peer taken for gone, at a clean run's accuracy (0.66-0.69
+  // here; two workers vary by up to 3 points between runs: which worker's
+  // gradient the chief adds first). One worker's runs repeat exactly:
+  // through the relay it reaches the very accuracy of a clean run.
   if (!have_data())
     GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
   const std::string job = "fashion-mnist --hidden 8 --batch 1024 --sync";
   const std::string checkpoint = "fashion-mnist-mlp/model-58";
-  two_workers clean{job, checkpoint};
-  two_workers slow{job,   checkpoint,
-                   2,     false,
-                   false, {"--delay-ms", "20", "--rate-kbps", "40000"}};
+  const std::vector<std::string> slow_link{"--delay-ms", "20", "--rate-kbps",
+                                           "40000"};
+  two_workers two{job, checkpoint, 2, false, false, slow_link};
+  ASSERT_EQ(two.chief.exit_code, 0) << two.chief.output;
+  ASSERT_EQ(two.second.exit_code, 0) << two.second.output;
+  EXPECT_TRUE(two.checkpoint) << two.chief.output;
+  EXPECT_GE(json_number(two.chief.output, "test_accuracy"), 0.6)
+    << two.chief.output;
+  two_workers clean{job, checkpoint, 1};
+  two_workers slow{job, checkpoint, 1, false, false, slow_link};
   ASSERT_EQ(slow.chief.exit_code, 0) << slow.chief.output;
-  ASSERT_EQ(slow.second.exit_code, 0) << slow.second.output;
-  EXPECT_TRUE(slow.checkpoint) << slow.chief.output;
   auto clean_accuracy = json_number(clean.chief.output, "test_accuracy");
   auto slow_accuracy = json_number(slow.chief.output, "test_accuracy");
-  std::printf("accuracy: clean %.4f, through the relay %.4f\n", clean_accuracy,
+  std::printf("accuracy: two workers %.4f; one worker: clean %.4f, through "
+              "the relay %.4f\n",
+              json_number(two.chief.output, "test_accuracy"), clean_accuracy,
               slow_accuracy);
-  EXPECT_GE(slow_accuracy, 0.6) << slow.chief.output;
-  EXPECT_NEAR(slow_accuracy, clean_accuracy, 0.03)
+  EXPECT_EQ(slow_accuracy, clean_accuracy)
     << slow.chief.output << clean.chief.output;
 }
 
