@@ -61,11 +61,6 @@ void bulk_socket::close() noexcept {
   fd_ = -1;
 }
 
-void bulk_socket::shutdown() noexcept {
-  if (fd_ >= 0)
-    ::shutdown(fd_, SHUT_RDWR);
-}
-
 bool bulk_socket::read_all(void* buf, size_t n) {
   auto* p = static_cast<char*>(buf);
   while (n > 0) {

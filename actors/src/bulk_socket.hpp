@@ -14,8 +14,8 @@ namespace actorflow::actors {
 /// buffers: straight on the socket, or through the TLS session over it
 /// once its handshake is done (bulk_tls). Owns both and closes them.
 ///
-/// `read_all` and `write_all` block; `shutdown` may be called from any
-/// thread and makes them fail, which is how the transport stops a
+/// `read_all` and `write_all` block; shutting the descriptor down from
+/// another thread makes them fail, which is how the transport stops a
 /// connection's thread.
 class bulk_socket {
 public:
@@ -52,9 +52,6 @@ public:
   /// Writes the `count` buffers of `iov` whole and in order (it may change
   /// `iov`); false on an error.
   bool write_all(iovec* iov, size_t count);
-
-  /// Shuts the socket down both ways: blocked and later calls fail.
-  void shutdown() noexcept;
 
 private:
   void close() noexcept;

@@ -64,8 +64,8 @@ core::status bulk_tls::make(const tls_files& files,
   SSL_CTX_set_options(ctx, SSL_OP_ENABLE_KTLS | SSL_OP_NO_RENEGOTIATION);
   // Reads take what the socket has, several records at a time.
   SSL_CTX_set_read_ahead(ctx, 1);
-  // The passphrase outlives the context: it is a member of the caller's
-  // options only while make runs, so keep a copy.
+  // The callback reads the passphrase only while the key loads (its user
+  // data is reset after): a local copy will do.
   std::string phrase = files.passphrase;
   if (!phrase.empty()) {
     SSL_CTX_set_default_passwd_cb(ctx, passphrase_callback);

@@ -12,6 +12,7 @@
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/device_name.hpp"
 #include "bulk_transport.hpp"
+#include "task_of.hpp"
 #include "worker_link.hpp"
 
 namespace actorflow::actors {
@@ -32,14 +33,6 @@ using run_key = std::tuple<int64_t, uint64_t, int>;
 int ring(int64_t x, int n) {
   auto r = static_cast<int>(x % n);
   return r < 0 ? r + n : r;
-}
-
-/// The task (`/job:J/task:T`) of a member's device.
-std::string task_of(const std::string& device) {
-  auto n = core::device_name::parse(device);
-  if (!n || !n->job || !n->task)
-    return device;
-  return "/job:" + *n->job + "/task:" + std::to_string(*n->task);
 }
 
 /// A local member's part in one run of an all-reduce.
@@ -123,7 +116,7 @@ void resolve(self_ptr self, const std::string& task);
 
 /// Sends `m` to the process of member `member`.
 void send_to(self_ptr self, const std::string& member, value_msg&& m) {
-  auto task = task_of(member);
+  auto task = detail::task_of(member);
   if (task == self->state.task) {
     self->send(caf::actor_cast<value_sink>(self), std::move(m));
     return;
@@ -179,7 +172,7 @@ void fail_task(self_ptr self, const std::string& task, const std::string& why) {
   std::vector<run_key> hit;
   for (const auto& [key, ex] : self->state.execs)
     for (const auto& m : ex.spec.members)
-      if (task_of(m) == task) {
+      if (detail::task_of(m) == task) {
         hit.push_back(key);
         break;
       }

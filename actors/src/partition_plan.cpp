@@ -10,6 +10,7 @@
 #include "actorflow/ops/registration.hpp"
 #include "bulk_transport.hpp"
 #include "idle_nodes.hpp"
+#include "task_of.hpp"
 
 namespace actorflow::actors {
 
@@ -367,12 +368,9 @@ core::status partition_plan::route_sends(const recv_table& recvs,
       item.send_target = recv_actor(*i->second);
       item.send_target_node = i->second->node;
       item.send_remote = item.send_target.node() != here;
-      if (item.send_remote && context) {
-        // "/job:J/task:T/device:..." -> "/job:J/task:T".
-        auto task = std::get<std::string>(item.def.attrs.at("recv_device"));
-        task = task.substr(0, task.find("/device:"));
-        item.peer = &context->counters->peer(task);
-      }
+      if (item.send_remote && context)
+        item.peer = &context->counters->peer(detail::task_of(
+          std::get<std::string>(item.def.attrs.at("recv_device"))));
       if (item.send_remote && bulk) {
         item.bulk_address = i->second->bulk_address;
         item.bulk_key = i->second->bulk_key;
