@@ -12,6 +12,7 @@
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/device_name.hpp"
 #include "bulk_transport.hpp"
+#include "peer_guard.hpp"
 #include "task_of.hpp"
 #include "worker_link.hpp"
 
@@ -437,6 +438,8 @@ collective_behavior(self_ptr self, std::string task,
   return {
     [self](collective_run_msg& m) { start(self, m); },
     [self](value_msg& m) {
+      if (detail::refuse_malformed(self, m.wire_error))
+        return;
       run_key key{static_cast<int64_t>(m.tag.step), m.tag.frame, m.node};
       auto& ex = self->state.execs[key];
       if (m.state == value_state::failed) {

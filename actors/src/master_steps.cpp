@@ -6,6 +6,7 @@
 #include "actorflow/core/logging.hpp"
 #include "guarded.hpp"
 #include "master_state.hpp"
+#include "peer_guard.hpp"
 
 namespace actorflow::actors::detail {
 
@@ -148,14 +149,18 @@ void launch_step(self_ptr self, const plan_ptr& plan, run_request& req,
                        req.feeds[static_cast<size_t>(index)].second});
     const auto& w = st.workers[part.worker];
     self->request(w.handle, caf::infinite, std::move(msg))
-      .then([self, id, task = w.task](
-              step_report& report) { on_report(self, id, report, task); },
-            [self, id, task = w.task](caf::error& err) {
-              step_report report;
-              report.step = id;
-              report.error = core::from_error(err);
-              on_report(self, id, report, task);
-            });
+      .then(
+        [self, id, task = w.task](step_report& report) {
+          if (detail::refuse_malformed(self, report.wire_error))
+            report.error = std::move(report.wire_error);
+          on_report(self, id, report, task);
+        },
+        [self, id, task = w.task](caf::error& err) {
+          step_report report;
+          report.step = id;
+          report.error = core::from_error(err);
+          on_report(self, id, report, task);
+        });
   }
 }
 

@@ -2,8 +2,8 @@
 
 #include <caf/send.hpp>
 
-#include "actorflow/core/logging.hpp"
 #include "node_actor_detail.hpp"
+#include "peer_guard.hpp"
 
 namespace actorflow::actors {
 
@@ -178,19 +178,20 @@ int64_t forget_step(self_ptr self, uint64_t step) {
   return held;
 }
 
-/// Whether a value from another worker may be handled: it names a node of
-/// this group, an input slot the node has, and no loop constant.
-bool acceptable(self_ptr self, const value_msg& m) {
+/// Whether a value from another worker may be handled: it decoded, and it
+/// names a node of this group, an input slot the node has, and no loop
+/// constant. A sender of one that may not is disconnected.
+bool acceptable(self_ptr self, value_msg& m) {
   const auto& plan = *self->plan;
   auto n = static_cast<size_t>(m.node);
-  bool ok = m.node >= 0 && n < plan.nodes.size()
-            && plan.group_of[n] == self->group
-            && m.slot < plan.nodes[n].num_slots && m.tag.iter != invariant_iter;
-  if (!ok)
-    core::log().warn("dropped a malformed value message from another worker "
-                     "(node {}, slot {}, step {})",
-                     m.node, m.slot, m.tag.step);
-  return ok;
+  if (m.wire_error.is_ok()
+      && !(m.node >= 0 && n < plan.nodes.size()
+           && plan.group_of[n] == self->group
+           && m.slot < plan.nodes[n].num_slots && m.tag.iter != invariant_iter))
+    m.wire_error = core::invalid_argument_error(
+      "malformed value message: node ", m.node, ", slot ", m.slot, ", step ",
+      m.tag.step, " is not an input of this partition");
+  return !detail::refuse_malformed(self, m.wire_error);
 }
 
 } // namespace

@@ -85,6 +85,9 @@ struct value_msg {
   /// worker arrives without one, holding no token, and the receiver finds
   /// the step's count by its id.
   step_tracker* tracker = nullptr;
+  /// Why this message, from another process, did not decode (ok: it did).
+  /// Never encoded. Its receiver drops it and disconnects the sender.
+  core::status wire_error{};
 };
 
 /// A frame instance has no work left on a partition: its group tells the

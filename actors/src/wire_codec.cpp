@@ -33,14 +33,9 @@ namespace schema = net::schema;
 /// 512 MiB in Cap'n Proto, and BASP's length field is 32 bits.
 constexpr size_t max_message_bytes = size_t{1} << 30;
 
-/// A message from another process that does not decode: CAF drops it
-/// (BASP gives the deserializer no word of the connection it came by, so
-/// the connection stays), and the process says why in its log.
-caf::error malformed(const char* what, std::string_view why) {
-  auto err
-    = core::invalid_argument_error("malformed ", what, " message: ", why);
-  core::log().warn("dropped a {} from another process", err.message());
-  return core::to_error(err);
+/// Why a message from another process does not decode.
+core::status malformed(const char* what, std::string_view why) {
+  return core::invalid_argument_error("malformed ", what, " message: ", why);
 }
 
 /// Forwards Cap'n Proto's output into CAF's serializer.
@@ -86,21 +81,32 @@ caf::error save(caf::serializer& f, const char* what, Fill&& fill) {
   }
 }
 
-/// Reads one byte sequence written by `save` and hands its root to `read`.
-template <class Root, class Read>
-caf::error load(caf::deserializer& f, const char* what, Read&& read) {
+/// Reads one byte sequence written by `save` into `x` by way of `read`.
+/// What does not decode is not CAF's error, which would drop the message
+/// without a word of where it came from: `x` arrives empty with its
+/// `wire_error` set, and its receiver disconnects the sender
+/// (`detail::refuse_malformed`). Only a sequence longer than the bytes
+/// there fails here.
+template <class Root, class T, class Read>
+caf::error load(caf::deserializer& f, const char* what, T& x, Read&& read) {
+  auto refuse = [&](core::status why) {
+    x = T{};
+    x.wire_error = std::move(why);
+    return caf::error{};
+  };
   size_t size = 0;
   if (auto err = f.begin_sequence(size))
     return err;
-  if (size == 0 || size % sizeof(capnp::word) != 0)
-    return malformed(what, "its size is not a positive multiple of 8");
-  if (size > max_message_bytes)
-    return malformed(what, "it exceeds the size limit of 1 GiB");
-  auto words = kj::heapArray<capnp::word>(size / sizeof(capnp::word));
+  if (size > max_message_bytes) // never read: the rest of the message
+    return refuse(malformed(what, "it exceeds the size limit of 1 GiB"));
+  auto words = kj::heapArray<capnp::word>((size + sizeof(capnp::word) - 1)
+                                          / sizeof(capnp::word));
   if (auto err = f.apply_raw(size, words.begin()))
     return err;
   if (auto err = f.end_sequence())
     return err;
+  if (size == 0 || size % sizeof(capnp::word) != 0)
+    return refuse(malformed(what, "its size is not a positive multiple of 8"));
   try {
     capnp::ReaderOptions opts;
     opts.traversalLimitInWords = words.size() * 2 + 1024;
@@ -108,10 +114,10 @@ caf::error load(caf::deserializer& f, const char* what, Read&& read) {
     capnp::FlatArrayMessageReader reader{words.asPtr(), opts};
     auto st = read(reader.getRoot<Root>());
     if (!st.is_ok())
-      return malformed(what, st.message());
+      return refuse(malformed(what, st.message()));
     return caf::none;
   } catch (const kj::Exception& e) {
-    return malformed(what, e.getDescription().cStr());
+    return refuse(malformed(what, e.getDescription().cStr()));
   }
 }
 
@@ -248,7 +254,7 @@ caf::error inspect(caf::serializer& f, value_msg& x) {
 }
 
 caf::error inspect(caf::deserializer& f, value_msg& x) {
-  return load<schema::Value>(f, "value", [&](schema::Value::Reader in) {
+  return load<schema::Value>(f, "value", x, [&](schema::Value::Reader in) {
     ACTORFLOW_RETURN_IF_ERROR(decode_value_fields(in, x));
     if (in.getHasTensor())
       ACTORFLOW_RETURN_IF_ERROR(
@@ -327,7 +333,7 @@ caf::error inspect(caf::serializer& f, partition_set& x) {
 
 caf::error inspect(caf::deserializer& f, partition_set& x) {
   return load<schema::PartitionSet>(
-    f, "partition set", [&](schema::PartitionSet::Reader in) {
+    f, "partition set", x, [&](schema::PartitionSet::Reader in) {
       x.graphs.clear();
       x.types.clear(); // the worker validates what came over the wire
       x.graphs.resize(in.getGraphs().size());
@@ -417,12 +423,13 @@ caf::error inspect(caf::serializer& f, run_step_msg& x) {
 }
 
 caf::error inspect(caf::deserializer& f, run_step_msg& x) {
-  return load<schema::RunStep>(f, "run step", [&](schema::RunStep::Reader in) {
-    x.handle = in.getHandle();
-    x.step = in.getStep();
-    x.trace = in.getTrace();
-    return decode_indexed_list(in.getFeeds(), &x.feeds);
-  });
+  return load<schema::RunStep>(
+    f, "run step", x, [&](schema::RunStep::Reader in) {
+      x.handle = in.getHandle();
+      x.step = in.getStep();
+      x.trace = in.getTrace();
+      return decode_indexed_list(in.getFeeds(), &x.feeds);
+    });
 }
 
 std::string to_string(const run_step_msg& x) {
@@ -449,7 +456,7 @@ caf::error inspect(caf::serializer& f, step_report& x) {
 
 caf::error inspect(caf::deserializer& f, step_report& x) {
   return load<schema::StepReport>(
-    f, "step report", [&](schema::StepReport::Reader in) {
+    f, "step report", x, [&](schema::StepReport::Reader in) {
       x.step = in.getStep();
       ACTORFLOW_RETURN_IF_ERROR(
         decode_indexed_list(in.getFetches(), &x.fetches));

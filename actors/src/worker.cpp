@@ -14,6 +14,7 @@
 #include "guarded.hpp"
 #include "node_actor_impl.hpp"
 #include "partition_plan.hpp"
+#include "peer_guard.hpp"
 #include "step_stats_collector.hpp"
 
 namespace actorflow::actors {
@@ -131,6 +132,8 @@ void abort_here(self_ptr self, uint64_t id) {
 /// Starts this worker's part of a step: one activation per root, a feed's
 /// with its tensor.
 caf::result<step_report> run_step(self_ptr self, run_step_msg& msg) {
+  if (detail::refuse_malformed(self, msg.wire_error))
+    return core::to_error(msg.wire_error);
   auto& st = self->state;
   auto set = st.sets.find(msg.handle);
   if (set == st.sets.end())
@@ -234,6 +237,8 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
       return names;
     },
     [self](register_atom, partition_set& set) -> caf::result<registration> {
+      if (detail::refuse_malformed(self, set.wire_error))
+        return core::to_error(set.wire_error);
       registration reg;
       auto st = guarded("registering partitions",
                         [&] { return register_set(self, set, &reg); });

@@ -118,6 +118,9 @@ struct partition_set {
   /// encoded: a set that crossed processes arrives without them, and its
   /// worker validates its graphs.
   std::vector<graph::graph_types> types;
+  /// Why this message, from another process, did not decode (ok: it did).
+  /// Never encoded. Its receiver drops it and disconnects the sender.
+  core::status wire_error{};
 };
 
 /// A registered partition set: the handle to run it by and its Recvs.
@@ -148,6 +151,9 @@ struct run_step_msg {
   std::vector<indexed_tensor> feeds;
   /// Whether the worker records the step's firings (`step_report::stats`).
   bool trace = false;
+  /// Why this message, from another process, did not decode (ok: it did).
+  /// Never encoded. Its receiver drops it and disconnects the sender.
+  core::status wire_error{};
 };
 
 /// A worker's part of a step is done: what its fetch nodes got and its
@@ -158,6 +164,9 @@ struct step_report {
   core::status error;
   /// The worker's firings, transfers and memory when the step was traced.
   step_stats stats;
+  /// Why this message, from another process, did not decode (ok: it did).
+  /// Never encoded. Its receiver drops it and disconnects the sender.
+  core::status wire_error{};
 };
 
 // -- the session's client interface ------------------------------------------
@@ -256,7 +265,8 @@ namespace actorflow::actors {
 /// The messages that cross processes are encoded as Cap'n Proto
 /// (net/schema/wire.capnp) when CAF serializes them, and only then: a local
 /// send shares the tensors. Decoding checks sizes and every field; a
-/// malformed message is an error, never a crash.
+/// message that fails is delivered empty with its `wire_error` set, so that
+/// its receiver knows the sender and disconnects it: never a crash.
 caf::error inspect(caf::serializer& f, partition_set& x);
 caf::error inspect(caf::deserializer& f, partition_set& x);
 caf::error inspect(caf::serializer& f, run_step_msg& x);
