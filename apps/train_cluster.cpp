@@ -78,7 +78,7 @@ bool serve_metrics(const train_options& o, actors::engine& e,
   if (o.metrics_port < 0)
     return true;
   auto st = metrics_server::start(
-    task.host, static_cast<uint16_t>(o.metrics_port),
+    task.bind_host(), static_cast<uint16_t>(o.metrics_port),
     [&e] { return e.metrics_text(); }, out);
   if (!st.is_ok()) {
     train_fail(st.to_string());
@@ -86,7 +86,7 @@ bool serve_metrics(const train_options& o, actors::engine& e,
   }
   if (!o.quiet)
     std::fprintf(stderr, "%s metrics at http://%s:%u/metrics\n",
-                 task.name().c_str(), task.host.c_str(),
+                 task.name().c_str(), task.bind_host().c_str(),
                  static_cast<unsigned>((*out)->port()));
   return true;
 }
@@ -102,14 +102,14 @@ bool serve(actors::engine& e, const actors::cluster_task& task,
     return false;
   }
   uint16_t port = 0;
-  auto st = actors::serve_worker(e, task.host, task.port, &port);
+  auto st = actors::serve_worker(e, task.bind_host(), task.bind_port(), &port);
   if (!st.is_ok()) {
     train_fail(st.to_string());
     return false;
   }
   if (!quiet)
     std::fprintf(stderr, "%s serves %s on %s:%u\n", task.name().c_str(), what,
-                 task.host.c_str(), static_cast<unsigned>(port));
+                 task.bind_host().c_str(), static_cast<unsigned>(port));
   return serve_metrics(o, e, task, metrics);
 }
 

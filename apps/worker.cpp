@@ -55,8 +55,8 @@ int run_worker(const worker_options& o) {
   }
   uint16_t port = 0;
   st = actors::serve_worker(
-    e, task->host, o.port >= 0 ? static_cast<uint16_t>(o.port) : task->port,
-    &port);
+    e, task->bind_host(),
+    o.port >= 0 ? static_cast<uint16_t>(o.port) : task->bind_port(), &port);
   if (!st.is_ok()) {
     std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
     return EXIT_FAILURE;
@@ -64,7 +64,7 @@ int run_worker(const worker_options& o) {
   std::unique_ptr<metrics_server> metrics;
   if (o.metrics_port >= 0) {
     st = metrics_server::start(
-      task->host, static_cast<uint16_t>(o.metrics_port),
+      task->bind_host(), static_cast<uint16_t>(o.metrics_port),
       [&e] { return e.metrics_text(); }, &metrics);
     if (!st.is_ok()) {
       std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
@@ -73,12 +73,12 @@ int run_worker(const worker_options& o) {
   }
   // The line tests and scripts wait for: the port is bound.
   std::printf("actorflow worker %s listening on %s:%u%s (bulk path %s)\n",
-              task->name().c_str(), task->host.c_str(),
+              task->name().c_str(), task->bind_host().c_str(),
               static_cast<unsigned>(port), e.uses_tls() ? " with TLS" : "",
               e.bulk_address().c_str());
   if (metrics)
     std::printf("actorflow worker %s metrics at http://%s:%u/metrics\n",
-                task->name().c_str(), task->host.c_str(),
+                task->name().c_str(), task->bind_host().c_str(),
                 static_cast<unsigned>(metrics->port()));
   std::fflush(stdout);
   int sig = 0;

@@ -60,12 +60,24 @@ core::status parse_tree(const YAML::Node& root, cluster_spec* out) {
         return core::invalid_argument_error("job '", name,
                                             "': cpus must be 1..1024");
     }
+    auto listen = job.second["listen"];
+    if (listen && (!listen.IsSequence() || listen.size() != tasks.size()))
+      return core::invalid_argument_error(
+        "job '", name, "': 'listen' needs a host:port for each of its ",
+        tasks.size(), " tasks");
     for (size_t i = 0; i < tasks.size(); ++i) {
       cluster_task t;
       t.job = name;
       t.index = static_cast<int>(i);
       t.cpus = cpus;
       ACTORFLOW_RETURN_IF_ERROR(parse_address(tasks[i].as<std::string>(), &t));
+      if (listen) {
+        cluster_task at;
+        ACTORFLOW_RETURN_IF_ERROR(
+          parse_address(listen[i].as<std::string>(), &at));
+        t.listen_host = at.host;
+        t.listen_port = at.port;
+      }
       spec.tasks.push_back(std::move(t));
     }
   }
@@ -200,7 +212,7 @@ engine_options worker_options(const cluster_task& task,
   opts.num_cpu_devices = task.cpus;
   opts.job = task.job;
   opts.task = task.index;
-  opts.host = task.host;
+  opts.host = task.bind_host();
   if (!spec.tls.ca.empty()) {
     opts.tls.certificate = for_task(spec.tls.certificate, task);
     opts.tls.key = for_task(spec.tls.key, task);

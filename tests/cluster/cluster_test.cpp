@@ -267,6 +267,17 @@ TEST(cluster_spec, files_are_checked) {
   EXPECT_EQ(spec.find("worker:1")->cpus, 2);
   EXPECT_EQ(spec.find("worker:2"), nullptr);
   EXPECT_EQ(spec.connect_timeout.count(), 500);
+  EXPECT_EQ(spec.find("worker:1")->bind_host(), "c");
+  EXPECT_EQ(spec.find("worker:1")->bind_port(), 3);
+  // Where each task listens, when the others reach it elsewhere.
+  ASSERT_TRUE(actors::cluster_spec::parse("jobs:\n  ps:\n    tasks: [a:1]\n"
+                                          "    listen: [0.0.0.0:7]\n",
+                                          &spec)
+                .is_ok());
+  EXPECT_EQ(spec.tasks[0].host, "a");
+  EXPECT_EQ(spec.tasks[0].bind_host(), "0.0.0.0");
+  EXPECT_EQ(spec.tasks[0].bind_port(), 7);
+  EXPECT_EQ(actors::worker_options(spec.tasks[0], spec).host, "0.0.0.0");
   for (const char* bad :
        {"", "jobs: 3", "jobs:\n  w:\n    tasks: []\n",
         "jobs:\n  w:\n    tasks: [nohost]\n",
@@ -274,7 +285,10 @@ TEST(cluster_spec, files_are_checked) {
         "jobs:\n  'a/b':\n    tasks: [h:1]\n", "jobs: [unclosed",
         "jobs:\n  w:\n    tasks: [h:1]\ntimeouts:\n  heartbeat_ms: -1\n",
         "jobs:\n  w:\n    tasks: [h:1]\ntimeouts:\n  heartbeat_ms: 100\n"
-        "  peer_ms: 150\n"}) {
+        "  peer_ms: 150\n",
+        "jobs:\n  w:\n    tasks: [h:1, h:2]\n    listen: [h:3]\n",
+        "jobs:\n  w:\n    tasks: [h:1]\n    listen: h:3\n",
+        "jobs:\n  w:\n    tasks: [h:1]\n    listen: [h]\n"}) {
     auto st = actors::cluster_spec::parse(bad, &spec);
     EXPECT_EQ(st.code(), core::errc::invalid_argument) << bad;
   }

@@ -1,7 +1,8 @@
 // `actorflow cluster up`: every task of a cluster file started and
 // supervised on this machine. A synchronous training job whose worker is
 // killed with SIGKILL in its second epoch is restarted as a whole from its
-// last checkpoint and finishes on its own.
+// last checkpoint and finishes on its own; so is one whose link to the ps
+// stalls, and then drops, in a relay between them.
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -14,6 +15,7 @@
 
 #include "common/child_leak_exit.hpp"
 #include "common/child_process.hpp"
+#include "common/net_relay.hpp"
 #include "fashion_data.hpp"
 
 using namespace actorflow;
@@ -87,6 +89,72 @@ TEST(cluster_up, a_killed_worker_restarts_the_job_from_its_checkpoint) {
                                     nullptr, false);
   ASSERT_TRUE(last.is_object()) << log;
   EXPECT_EQ(last.value("epochs", 0), 2) << log;
+  EXPECT_GE(last.value("test_accuracy", 0.0), 0.78) << log;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(cluster_up, a_stalled_and_a_dropped_link_to_the_ps_restart_the_job) {
+  // The workers reach the ps through tests/tools/net_relay (the file's
+  // address for it; the ps listens behind it, the file's `listen`). In
+  // epoch 2 the relay stalls every connection -- no byte, no FIN: the
+  // workers' step fails after the file's peer timeout naming the ps, the
+  // job is restarted from its checkpoint as after a kill, and the link
+  // comes back. In epoch 3 the relay drops the connections: a step in
+  // flight fails (the job restarts once more) or, between steps, the next
+  // connects again. Either way the job finishes on its own.
+  test::children_keep_exit_code_under_lsan();
+  if (!std::filesystem::exists(std::string{apps::fashion_mnist_dir}
+                               + "/train-images-idx3-ubyte.gz"))
+    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
+  auto dir = std::filesystem::temp_directory_path()
+             / ("actorflow-cluster-up-r-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto config = (dir / "cluster.yaml").string();
+  auto ps_port = free_port();
+  ASSERT_GT(ps_port, 0);
+  std::unique_ptr<test::child_process> relay;
+  auto relay_port
+    = test::start_relay(&relay, "127.0.0.1:" + std::to_string(ps_port));
+  ASSERT_NE(relay_port, 0) << relay->output();
+  {
+    std::ofstream out{config};
+    out << "jobs:\n  ps:\n    tasks: [127.0.0.1:" << relay_port
+        << "]\n    listen: [127.0.0.1:" << ps_port
+        << "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n"
+        << "timeouts:\n  heartbeat_ms: 200\n  peer_ms: 2000\n";
+  }
+  test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config,
+                          "--", "train", "fashion-mnist", "--sync", "--hidden",
+                          "32", "--epochs", "3", "--threads", "1",
+                          "--checkpoint-dir", (dir / "ck").string()}};
+  ASSERT_TRUE(
+    up.wait_for_line("[worker:0] epoch 1/3:", std::chrono::seconds{90}))
+    << up.output();
+  ASSERT_EQ(::kill(relay->pid(), SIGUSR1), 0);
+  ASSERT_TRUE(up.wait_for_line("restarting the job from its last checkpoint",
+                               std::chrono::seconds{60}))
+    << up.output();
+  ASSERT_EQ(::kill(relay->pid(), SIGUSR2), 0);
+  ASSERT_TRUE(
+    up.wait_for_line("[worker:0] resumed from", std::chrono::seconds{60}))
+    << up.output();
+  ASSERT_TRUE(
+    up.wait_for_line("[worker:0] epoch 2/3:", std::chrono::seconds{90}))
+    << up.output();
+  ASSERT_EQ(::kill(relay->pid(), SIGHUP), 0);
+  EXPECT_EQ(up.wait(std::chrono::seconds{180}), 0) << up.output();
+  const auto& log = up.output();
+  // The stall: found by the heartbeat, naming the ps.
+  EXPECT_NE(log.find("/job:ps/task:0 is gone"), std::string::npos) << log;
+  EXPECT_NE(log.find("cluster: every worker finished"), std::string::npos)
+    << log;
+  auto at = log.rfind("[worker:0] {");
+  ASSERT_NE(at, std::string::npos) << log;
+  at = log.find('{', at);
+  auto last = nlohmann::json::parse(log.substr(at, log.find('\n', at) - at),
+                                    nullptr, false);
+  ASSERT_TRUE(last.is_object()) << log;
+  EXPECT_EQ(last.value("epochs", 0), 3) << log;
   EXPECT_GE(last.value("test_accuracy", 0.0), 0.78) << log;
   std::filesystem::remove_all(dir);
 }

@@ -17,26 +17,12 @@
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "common/child_process.hpp"
+#include "common/net_relay.hpp"
 #include "common/worker_processes.hpp"
 
 using namespace actorflow;
 
-namespace {
-
-/// A net_relay in front of `to` (`host:port`) with `args`; its port, or
-/// 0 (the test then fails) if it did not start.
-uint16_t start_relay(std::unique_ptr<test::child_process>* relay,
-                     const std::string& to, std::vector<std::string> args) {
-  args.insert(args.begin(), {NET_RELAY, "--to", to});
-  *relay = std::make_unique<test::child_process>(std::move(args));
-  std::string line;
-  if (!(*relay)->wait_for_line("net_relay listening on",
-                               std::chrono::seconds{10}, &line))
-    return 0;
-  return static_cast<uint16_t>(std::stoi(line.substr(line.rfind(':') + 1)));
-}
-
-} // namespace
+using test::start_relay;
 
 /// Two workers whose every connection to task 1 goes through a relay,
 /// a client, and a session with these signatures: `sum` crosses to task

@@ -22,6 +22,7 @@
 #include "common/child_process.hpp"
 #include "common/command.hpp"
 #include "common/metrics_scrape.hpp"
+#include "common/net_relay.hpp"
 #include "common/worker_processes.hpp"
 #include "fashion_data.hpp"
 
@@ -103,15 +104,9 @@ struct two_workers {
     int ps_port = all_reduce ? 0 : ps.spec().tasks[0].port;
     std::unique_ptr<test::child_process> relay;
     if (!ps_relay.empty()) {
-      ps_relay.insert(
-        ps_relay.begin(),
-        {NET_RELAY, "--to", "127.0.0.1:" + std::to_string(ps_port)});
-      relay = std::make_unique<test::child_process>(ps_relay);
-      std::string line;
-      EXPECT_TRUE(relay->wait_for_line("net_relay listening on",
-                                       std::chrono::seconds{10}, &line))
-        << relay->output();
-      ps_port = std::atoi(line.c_str() + line.rfind(':') + 1);
+      ps_port = test::start_relay(
+        &relay, "127.0.0.1:" + std::to_string(ps_port), ps_relay);
+      EXPECT_NE(ps_port, 0) << relay->output();
     }
     auto ports = all_reduce ? free_ports(workers) : std::vector<int>{1, 2};
     ports.resize(static_cast<size_t>(workers));

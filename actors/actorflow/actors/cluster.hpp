@@ -19,6 +19,22 @@ struct cluster_task {
   std::string host;
   uint16_t port = 0; ///< 0 in a file: the worker binds any free port.
   int cpus = 1;      ///< CPU devices cpu:0 .. cpu:N-1.
+  /// Where the task itself listens, when the others reach it at `host`
+  /// and `port` by way of something that forwards (a published container
+  /// port, a tunnel, a relay): the file's `listen`. Empty: `host`, `port`.
+  std::string listen_host;
+  uint16_t listen_port = 0;
+
+  /// The host the task listens on: `listen_host`, or else `host`.
+  const std::string& bind_host() const {
+    return listen_host.empty() ? host : listen_host;
+  }
+
+  /// The port the task listens on: `listen_port` with a `listen_host`,
+  /// or else `port`.
+  uint16_t bind_port() const {
+    return listen_host.empty() ? port : listen_port;
+  }
 
   /// `/job:J/task:T`.
   std::string name() const;
@@ -33,6 +49,8 @@ struct cluster_task {
 ///   worker:
 ///     tasks: [127.0.0.1:7101, 127.0.0.1:7102]
 ///     cpus: 2            # CPU devices per task (default 1)
+///     listen: [0.0.0.0:2222, 0.0.0.0:2223]   # where each task binds, if
+///                        # others reach it elsewhere (default: tasks)
 /// timeouts:
 ///   connect_ms: 10000    # connecting to a worker, asking its devices
 ///   heartbeat_ms: 1000   # how often processes tell peers they are alive
