@@ -172,8 +172,10 @@ master_actor::behavior_type master_impl(self_ptr self,
   // A remote worker's death (or its connection's) reaches the master as a
   // down message of its proxy.
   for (const auto& w : self->state.workers)
-    if (w.handle && w.handle->node() != self->node())
+    if (w.handle && w.handle->node() != self->node()) {
       self->monitor(w.handle);
+      self->state.rt->counters->set_worker_up(w.task, true);
+    }
   self->set_down_handler(
     [self](caf::down_msg& dm) { on_worker_down(self, dm); });
   return {

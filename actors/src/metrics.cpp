@@ -64,6 +64,11 @@ void metrics::set_bulk_link(const std::string& address, bool up) {
   bulk_links_[address] = up;
 }
 
+void metrics::set_worker_up(const std::string& task, bool up) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  workers_up_[task] = up;
+}
+
 std::string metrics::render(const runtime_context& rt) const {
   std::ostringstream os;
   auto load = [](const std::atomic<uint64_t>& a) {
@@ -119,6 +124,12 @@ std::string metrics::render(const runtime_context& rt) const {
     for (const auto& [address, up] : bulk_links_)
       os << "actorflow_bulk_link_up{peer=" << quoted(address) << "} "
          << (up ? 1 : 0) << '\n';
+    header(os, "actorflow_worker_up", "gauge",
+           "Whether the worker of another task is reachable by this "
+           "process's sessions (1) or gone (0), until one connects again.");
+    for (const auto& [task, up] : workers_up_)
+      os << "actorflow_worker_up{peer=" << quoted(task) << "} " << (up ? 1 : 0)
+         << '\n';
   }
   header(os, "actorflow_bulk_received_values_total", "counter",
          "Values that arrived by the bulk path.");

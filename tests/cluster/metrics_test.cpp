@@ -119,6 +119,13 @@ TEST_F(worker_metrics, count_the_steps_and_the_traffic_that_ran) {
   EXPECT_GE(
     sample(receiver, std::string{"actorflow_allocator_bytes_in_use"} + device),
     0);
+  // The client's session reaches both workers.
+  auto client_text = client->metrics_text();
+  for (const char* task : {"/job:worker/task:0", "/job:worker/task:1"})
+    EXPECT_EQ(sample(client_text,
+                     std::string{"actorflow_worker_up{peer=\""} + task + "\"}"),
+              1)
+      << client_text;
   // Anything but /metrics is not found.
   EXPECT_EQ(status_of(http_get(ports[1], "/")), 404);
 }
@@ -129,13 +136,18 @@ TEST_F(worker_metrics, promtool_accepts_the_text) {
     GTEST_SKIP() << "needs Prometheus' promtool (scripts/setup.sh installs "
                     "Debian's prometheus package)";
   run_steps(1);
+  // Both workers' texts, and the client's (with its links to them).
+  std::vector<std::string> texts{client->metrics_text()};
   for (auto port : ports) {
     auto response = http_get(port, "/metrics");
     auto body = response.find("\r\n\r\n");
     ASSERT_NE(body, std::string::npos) << response;
+    texts.push_back(response.substr(body + 4));
+  }
+  for (const auto& text : texts) {
     auto file = ::testing::TempDir() + "actorflow-metrics-"
                 + std::to_string(::getpid()) + ".txt";
-    std::ofstream{file} << response.substr(body + 4);
+    std::ofstream{file} << text;
     auto check = test::run_command("promtool check metrics < " + file);
     std::remove(file.c_str());
     EXPECT_TRUE(check.ok()) << check.output;

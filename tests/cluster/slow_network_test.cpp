@@ -17,6 +17,7 @@
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "common/child_process.hpp"
+#include "common/metrics_scrape.hpp"
 #include "common/net_relay.hpp"
 #include "common/worker_processes.hpp"
 
@@ -101,7 +102,14 @@ protected:
     EXPECT_NE(st.message().find("worker /job:worker/task:1 is gone"),
               std::string::npos)
       << st.to_string();
+    EXPECT_EQ(task_1_up(), 0);
     return took;
+  }
+
+  /// The client's gauge of its link to task 1 (-1: none).
+  double task_1_up() {
+    return test::sample(client->metrics_text(),
+                        "actorflow_worker_up{peer=\"/job:worker/task:1\"}");
   }
 
   std::unique_ptr<test::worker_processes> procs;
@@ -131,7 +139,9 @@ TEST_F(cluster_over_a_slow_network,
   // fails at once naming task 1 (no peer timeout to wait for), and the
   // next one connects again and runs.
   expect_sum();
+  EXPECT_EQ(task_1_up(), 1);
   EXPECT_LT(fails_naming_task_1(SIGHUP), std::chrono::milliseconds{1900});
   expect_sum();
+  EXPECT_EQ(task_1_up(), 1); // connected again
   expect_sum();
 }

@@ -14,7 +14,8 @@ namespace actorflow::actors {
 struct runtime_context;
 
 /// What one process of a cluster counts for an operator to scrape: its
-/// steps, its traffic with each peer, the state of its bulk links, and --
+/// steps, its traffic with each peer, the state of its links to other
+/// workers (CAF's and the bulk path's), and --
 /// read when rendered -- its devices' memory and its queues' depths.
 /// Rendered in Prometheus' text format (docs/observability.md lists
 /// every metric). Counting is a few relaxed atomic adds; the engine owns
@@ -54,6 +55,11 @@ public:
   /// Records whether the bulk link to `address` is up.
   void set_bulk_link(const std::string& address, bool up);
 
+  /// Records whether the worker of task `task`, in another process, is
+  /// reachable by this process's sessions (false once it is gone, until
+  /// a session connects to it again).
+  void set_worker_up(const std::string& task, bool up);
+
   /// The counters, with `rt`'s devices' allocators and queues, in
   /// Prometheus' text exposition format (version 0.0.4).
   std::string render(const runtime_context& rt) const;
@@ -70,6 +76,7 @@ private:
   mutable std::mutex mtx_; ///< Guards the maps.
   std::map<std::string, std::unique_ptr<peer_counters>> peers_;
   std::map<std::string, bool> bulk_links_;
+  std::map<std::string, bool> workers_up_;
 };
 
 } // namespace actorflow::actors
