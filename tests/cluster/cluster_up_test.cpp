@@ -40,60 +40,91 @@ int free_port() {
 
 } // namespace
 
-TEST(cluster_up, a_killed_worker_restarts_the_job_from_its_checkpoint) {
-  test::children_keep_exit_code_under_lsan();
-  if (!std::filesystem::exists(std::string{apps::fashion_mnist_dir}
-                               + "/train-images-idx3-ubyte.gz"))
-    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
-  auto dir = std::filesystem::temp_directory_path()
-             / ("actorflow-cluster-up-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  auto config = (dir / "cluster.yaml").string();
+/// A synchronous training job (a ps and two workers, an MLP with a hidden
+/// layer of 32) under `actorflow cluster up`, in a directory of its own.
+class cluster_up_job : public ::testing::Test {
+protected:
+  void SetUp() override {
+    test::children_keep_exit_code_under_lsan();
+    if (!std::filesystem::exists(std::string{apps::fashion_mnist_dir}
+                                 + "/train-images-idx3-ubyte.gz"))
+      GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs "
+                      "it)";
+    dir = std::filesystem::temp_directory_path()
+          / ("actorflow-cluster-up-" + std::to_string(::getpid()) + "-"
+             + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir);
+  }
+
+  void TearDown() override {
+    if (!dir.empty())
+      std::filesystem::remove_all(dir);
+  }
+
+  /// Starts `epochs` epochs of the job with the cluster file `yaml`.
+  void start(const std::string& yaml, int epochs) {
+    auto config = (dir / "cluster.yaml").string();
+    std::ofstream{config} << yaml;
+    up = std::make_unique<test::child_process>(std::vector<std::string>{
+      ACTORFLOW_CLI, "cluster", "up", "--config", config, "--", "train",
+      "fashion-mnist", "--sync", "--hidden", "32", "--epochs",
+      std::to_string(epochs), "--threads", "1", "--checkpoint-dir",
+      (dir / "ck").string()});
+  }
+
+  /// Waits for a line of the supervisor's output with `text`.
+  bool saw(const std::string& text, int seconds = 60,
+           std::string* line = nullptr) {
+    return up->wait_for_line(text, std::chrono::seconds{seconds}, line);
+  }
+
+  /// Expects the job to end on its own, every worker done, the chief
+  /// having trained `epochs` epochs to a test accuracy of 0.78 or more.
+  void expect_finished(int epochs) {
+    EXPECT_EQ(up->wait(std::chrono::seconds{180}), 0) << up->output();
+    const auto& log = up->output();
+    EXPECT_NE(log.find("cluster: every worker finished"), std::string::npos)
+      << log;
+    // The chief's last line: the accuracy after the last epoch.
+    auto at = log.rfind("[worker:0] {");
+    ASSERT_NE(at, std::string::npos) << log;
+    at = log.find('{', at);
+    auto last = nlohmann::json::parse(log.substr(at, log.find('\n', at) - at),
+                                      nullptr, false);
+    ASSERT_TRUE(last.is_object()) << log;
+    EXPECT_EQ(last.value("epochs", 0), epochs) << log;
+    EXPECT_GE(last.value("test_accuracy", 0.0), 0.78) << log;
+  }
+
+  std::filesystem::path dir;
+  std::unique_ptr<test::child_process> up;
+};
+
+TEST_F(cluster_up_job, a_killed_worker_restarts_the_job_from_its_checkpoint) {
   auto port = free_port();
   ASSERT_GT(port, 0);
-  {
-    std::ofstream out{config};
-    out << "jobs:\n  ps:\n    tasks: [127.0.0.1:" << port
-        << "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n";
-  }
-  test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config,
-                          "--", "train", "fashion-mnist", "--sync", "--hidden",
-                          "32", "--epochs", "2", "--threads", "1",
-                          "--checkpoint-dir", (dir / "ck").string()}};
+  start("jobs:\n  ps:\n    tasks: [127.0.0.1:" + std::to_string(port)
+          + "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n",
+        2);
   std::string line;
-  ASSERT_TRUE(up.wait_for_line("cluster: worker:1 running (pid ",
-                               std::chrono::seconds{30}, &line))
-    << up.output();
+  ASSERT_TRUE(saw("cluster: worker:1 running (pid ", 30, &line))
+    << up->output();
   auto pid = std::atoi(line.c_str() + line.find("(pid ") + 5);
   ASSERT_GT(pid, 0) << line;
   // The chief has checkpointed epoch 1: kill worker 1 in epoch 2.
-  ASSERT_TRUE(
-    up.wait_for_line("[worker:0] epoch 1/2:", std::chrono::seconds{60}))
-    << up.output();
+  ASSERT_TRUE(saw("[worker:0] epoch 1/2:")) << up->output();
   ASSERT_EQ(::kill(pid, SIGKILL), 0);
-  EXPECT_EQ(up.wait(std::chrono::seconds{120}), 0) << up.output();
-  const auto& log = up.output();
+  expect_finished(2);
+  const auto& log = up->output();
   EXPECT_NE(log.find("cluster: worker:1 killed by signal 9"), std::string::npos)
     << log;
   EXPECT_NE(log.find("restarting the job from its last checkpoint"),
             std::string::npos)
     << log;
   EXPECT_NE(log.find("[worker:0] resumed from"), std::string::npos) << log;
-  EXPECT_NE(log.find("cluster: every worker finished"), std::string::npos)
-    << log;
-  // The chief's last line: the accuracy after 2 epochs.
-  auto at = log.rfind("[worker:0] {");
-  ASSERT_NE(at, std::string::npos) << log;
-  at = log.find('{', at);
-  auto last = nlohmann::json::parse(log.substr(at, log.find('\n', at) - at),
-                                    nullptr, false);
-  ASSERT_TRUE(last.is_object()) << log;
-  EXPECT_EQ(last.value("epochs", 0), 2) << log;
-  EXPECT_GE(last.value("test_accuracy", 0.0), 0.78) << log;
-  std::filesystem::remove_all(dir);
 }
 
-TEST(cluster_up, a_stalled_and_a_dropped_link_to_the_ps_restart_the_job) {
+TEST_F(cluster_up_job, a_stalled_and_a_dropped_link_to_the_ps_restart_it) {
   // The workers reach the ps through tests/tools/net_relay (the file's
   // address for it; the ps listens behind it, the file's `listen`). In
   // epoch 2 the relay stalls every connection -- no byte, no FIN: the
@@ -102,61 +133,29 @@ TEST(cluster_up, a_stalled_and_a_dropped_link_to_the_ps_restart_the_job) {
   // comes back. In epoch 3 the relay drops the connections: a step in
   // flight fails (the job restarts once more) or, between steps, the next
   // connects again. Either way the job finishes on its own.
-  test::children_keep_exit_code_under_lsan();
-  if (!std::filesystem::exists(std::string{apps::fashion_mnist_dir}
-                               + "/train-images-idx3-ubyte.gz"))
-    GTEST_SKIP() << "needs Debian's dataset-fashion-mnist (setup installs it)";
-  auto dir = std::filesystem::temp_directory_path()
-             / ("actorflow-cluster-up-r-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  auto config = (dir / "cluster.yaml").string();
   auto ps_port = free_port();
   ASSERT_GT(ps_port, 0);
   std::unique_ptr<test::child_process> relay;
   auto relay_port
     = test::start_relay(&relay, "127.0.0.1:" + std::to_string(ps_port));
   ASSERT_NE(relay_port, 0) << relay->output();
-  {
-    std::ofstream out{config};
-    out << "jobs:\n  ps:\n    tasks: [127.0.0.1:" << relay_port
-        << "]\n    listen: [127.0.0.1:" << ps_port
-        << "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n"
-        << "timeouts:\n  heartbeat_ms: 200\n  peer_ms: 2000\n";
-  }
-  test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config,
-                          "--", "train", "fashion-mnist", "--sync", "--hidden",
-                          "32", "--epochs", "3", "--threads", "1",
-                          "--checkpoint-dir", (dir / "ck").string()}};
-  ASSERT_TRUE(
-    up.wait_for_line("[worker:0] epoch 1/3:", std::chrono::seconds{90}))
-    << up.output();
+  start("jobs:\n  ps:\n    tasks: [127.0.0.1:" + std::to_string(relay_port)
+          + "]\n    listen: [127.0.0.1:" + std::to_string(ps_port)
+          + "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n"
+            "timeouts:\n  heartbeat_ms: 200\n  peer_ms: 2000\n",
+        3);
+  ASSERT_TRUE(saw("[worker:0] epoch 1/3:", 90)) << up->output();
   ASSERT_EQ(::kill(relay->pid(), SIGUSR1), 0);
-  ASSERT_TRUE(up.wait_for_line("restarting the job from its last checkpoint",
-                               std::chrono::seconds{60}))
-    << up.output();
+  ASSERT_TRUE(saw("restarting the job from its last checkpoint"))
+    << up->output();
   ASSERT_EQ(::kill(relay->pid(), SIGUSR2), 0);
-  ASSERT_TRUE(
-    up.wait_for_line("[worker:0] resumed from", std::chrono::seconds{60}))
-    << up.output();
-  ASSERT_TRUE(
-    up.wait_for_line("[worker:0] epoch 2/3:", std::chrono::seconds{90}))
-    << up.output();
+  ASSERT_TRUE(saw("[worker:0] resumed from")) << up->output();
+  ASSERT_TRUE(saw("[worker:0] epoch 2/3:", 90)) << up->output();
   ASSERT_EQ(::kill(relay->pid(), SIGHUP), 0);
-  EXPECT_EQ(up.wait(std::chrono::seconds{180}), 0) << up.output();
-  const auto& log = up.output();
+  expect_finished(3);
   // The stall: found by the heartbeat, naming the ps.
-  EXPECT_NE(log.find("/job:ps/task:0 is gone"), std::string::npos) << log;
-  EXPECT_NE(log.find("cluster: every worker finished"), std::string::npos)
-    << log;
-  auto at = log.rfind("[worker:0] {");
-  ASSERT_NE(at, std::string::npos) << log;
-  at = log.find('{', at);
-  auto last = nlohmann::json::parse(log.substr(at, log.find('\n', at) - at),
-                                    nullptr, false);
-  ASSERT_TRUE(last.is_object()) << log;
-  EXPECT_EQ(last.value("epochs", 0), 3) << log;
-  EXPECT_GE(last.value("test_accuracy", 0.0), 0.78) << log;
-  std::filesystem::remove_all(dir);
+  EXPECT_NE(up->output().find("/job:ps/task:0 is gone"), std::string::npos)
+    << up->output();
 }
 
 TEST(cluster_up, a_dead_worker_is_started_again_and_ctrl_c_stops_all) {
