@@ -82,7 +82,7 @@ const std::vector<std::string>& garbage() {
   return cases;
 }
 
-/// Waits for `worker`, which `self` monitors, to go down; its reason.
+/// Waits for the worker `self` monitors to go down; the reason.
 std::string wait_for_disconnect(caf::scoped_actor& self) {
   std::string reason = "(no disconnect within 10 s)";
   self->receive(
