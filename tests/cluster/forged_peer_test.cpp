@@ -1,4 +1,5 @@
-// A CAF peer that passes the handshake (same wire version, plain TCP) and
+// A CAF peer that passes the handshake (same wire version; in the TLS
+// pass, with the clients' certificate: a peer the cluster trusts) and
 // then sends bytes that are no message of ours, under the names of
 // actorflow's wire messages: the worker disconnects that peer at the
 // first, and serves the others on.
@@ -9,6 +10,7 @@
 
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
+#include <caf/openssl/all.hpp>
 
 #include <gtest/gtest.h>
 
@@ -56,9 +58,10 @@ using forged_worker = caf::typed_actor<
   caf::replies_to<actors::idle_atom>::with<actors::done_atom>,
   caf::replies_to<actors::collective_atom>::with<actors::recv_entry>>;
 
-/// A peer's actor system that names the forged messages as actorflow's.
+/// A peer's actor system that names the forged messages as actorflow's;
+/// with `pki`, it speaks TLS with the clients' certificate.
 struct forger_config : caf::actor_system_config {
-  forger_config() {
+  explicit forger_config(const test_pki* pki) {
     add_error_category(core::error_category, core::render_error);
     add_message_type<forged_run_step>("actorflow.run_step");
     add_message_type<forged_partition_set>("actorflow.partition_set");
@@ -70,6 +73,12 @@ struct forger_config : caf::actor_system_config {
     set("middleman.app-identifiers",
         std::vector<std::string>{actors::wire_identifier});
     load<caf::io::middleman>();
+    if (pki != nullptr) {
+      load<caf::openssl::manager>();
+      openssl_cafile = pki->path("ca.pem");
+      openssl_certificate = pki->path("client.pem");
+      openssl_key = pki->path("client.key");
+    }
   }
 };
 
@@ -103,13 +112,6 @@ built a_product(graph::scope& s, const std::string& a, const std::string& b) {
 
 class forged_peer : public cluster {
 protected:
-  void SetUp() override {
-    if (tls())
-      GTEST_SKIP() << "the forged peer speaks plain TCP; TLS refuses it "
-                      "in the handshake (tls_test)";
-    cluster::SetUp();
-  }
-
   /// Connects a fresh forging peer to task 1 and sends it `what` for each
   /// case of garbage by way of `send`; expects the worker to close the
   /// connection (without it, the peer's handle would stay up: the worker
@@ -119,11 +121,14 @@ protected:
     for (const auto& bytes : garbage()) {
       SCOPED_TRACE(std::string{what} + ", " + std::to_string(bytes.size())
                    + " bytes");
-      forger_config cfg;
+      forger_config cfg{pki_};
       caf::actor_system sys{cfg};
       const auto& task = procs_->spec().tasks[1];
       auto worker
-        = sys.middleman().remote_actor<forged_worker>(task.host, task.port);
+        = tls()
+            ? caf::openssl::remote_actor<forged_worker>(sys, task.host,
+                                                        task.port)
+            : sys.middleman().remote_actor<forged_worker>(task.host, task.port);
       ASSERT_TRUE(worker) << sys.render(worker.error());
       caf::scoped_actor self{sys};
       self->monitor(*worker);
