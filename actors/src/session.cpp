@@ -1,15 +1,16 @@
 #include "actorflow/actors/session.hpp"
 
-#include <caf/scoped_actor.hpp>
 #include <caf/send.hpp>
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/net/graph_def.hpp"
+#include "caller_pool.hpp"
 
 namespace actorflow::actors {
 
 session::session(engine& e, session_options options)
-  : engine_(e), handle_(e.spawn_session(options)) {
+  : engine_(e), handle_(e.spawn_session(options)),
+    callers_(std::make_unique<detail::caller_pool>(e.system())) {
   // nop
 }
 
@@ -20,7 +21,7 @@ session::~session() {
 
 core::status session::extend(const graph::graph& g) {
   core::status result;
-  caf::scoped_actor self{engine_.system()};
+  auto self = callers_->borrow();
   self->request(handle_, caf::infinite, extend_atom::value, g)
     .receive([](done_atom) {},
              [&](caf::error& err) { result = core::from_error(err); });
@@ -55,7 +56,7 @@ core::status session::run(const run_options& options, const feed_list& feeds,
       return core::cancelled_error("the run was cancelled before it started");
   }
   core::status result;
-  caf::scoped_actor self{engine_.system()};
+  auto self = callers_->borrow();
   self->request(handle_, caf::infinite, run_atom::value, std::move(req))
     .receive(
       [&](run_result& r) {
@@ -82,7 +83,7 @@ core::status session::close() {
     return core::status::ok();
   closed_ = true;
   core::status result;
-  caf::scoped_actor self{engine_.system()};
+  auto self = callers_->borrow();
   self->request(handle_, caf::infinite, close_atom::value)
     .receive([](done_atom) {},
              [&](caf::error& err) { result = core::from_error(err); });

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "actorflow/actors/protocol.hpp"
 
 namespace actorflow::actors {
+
+namespace detail {
+class caller_pool;
+} // namespace detail
 
 /// Options of one run, like TensorFlow's RunOptions.
 struct run_options {
@@ -93,6 +98,7 @@ public:
 private:
   engine& engine_;
   session_actor handle_;
+  std::unique_ptr<detail::caller_pool> callers_;
   bool closed_ = false;
   /// The id of the next run given a cancellation.
   std::atomic<uint64_t> next_run_id_{1};
