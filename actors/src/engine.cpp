@@ -186,15 +186,15 @@ void engine::init(const engine_options& options) {
   // Asking another worker where its collectives are takes as long as
   // that peer may be silent.
   recv_entry endpoint;
-  auto collectives = spawn_collectives(*sys_, self.task, bulk, tls_,
-                                       options.peer_timeout.count() > 0
-                                         ? options.peer_timeout
-                                         : std::chrono::milliseconds{15000},
-                                       &endpoint);
+  auto peer_timeout = options.peer_timeout.count() > 0
+                        ? options.peer_timeout
+                        : std::chrono::milliseconds{15000};
+  auto collectives
+    = spawn_collectives(*sys_, self.task, bulk, tls_, peer_timeout, &endpoint);
   collectives_ = caf::actor_cast<caf::actor>(collectives);
   rt_->resources.set_collectives(make_collective_executor(collectives));
   worker_ = spawn_worker(*sys_, rt_, std::move(bulk), std::move(collectives),
-                         std::move(endpoint));
+                         std::move(endpoint), peer_links{tls_, peer_timeout});
   self.handle = worker_;
   workers_.push_back(std::move(self));
 }

@@ -2,6 +2,8 @@
 // partitions and lists its Recvs, then every worker learns where the Recvs
 // of all are.
 
+#include <algorithm>
+
 #include <caf/send.hpp>
 
 #include "actorflow/core/caf_error.hpp"
@@ -58,6 +60,48 @@ void route_sends(self_ptr self, const std::string& key, const plan_ptr& plan) {
         });
 }
 
+/// Asks the plan's workers in other processes to connect to each other,
+/// then routes its Sends. A Recv's handle reaches a worker by way of this
+/// process, and CAF sends a message for a node it has no connection to
+/// through the node it learned of it from: without this, every value
+/// between two workers would cross the network twice and wake this
+/// process on the way (P8, docs/performance.md). Of each pair the one
+/// listed first connects: two that connect to each other at once may both
+/// lose the connection (BASP keeps one per pair of nodes).
+void link_workers(self_ptr self, const std::string& key, const plan_ptr& plan) {
+  auto& st = self->state;
+  std::vector<size_t> remote;
+  for (const auto& part : plan->parts)
+    if (st.workers[part.worker].port != 0)
+      remote.push_back(part.worker);
+  std::sort(remote.begin(), remote.end());
+  remote.erase(std::unique(remote.begin(), remote.end()), remote.end());
+  if (remote.size() < 2) {
+    route_sends(self, key, plan);
+    return;
+  }
+  plan->replies_left = remote.size() - 1;
+  auto settle = [self, key, plan] {
+    if (--plan->replies_left == 0)
+      route_sends(self, key, plan);
+  };
+  for (size_t i = 0; i + 1 < remote.size(); ++i) {
+    peer_table peers;
+    for (size_t j = i + 1; j < remote.size(); ++j) {
+      const auto& w = st.workers[remote[j]];
+      peers.push_back(
+        peer_entry{w.task, caf::actor_cast<caf::strong_actor_ptr>(w.handle),
+                   w.host, w.port});
+    }
+    // A worker that fails here fails the routing that follows.
+    self
+      ->request(st.workers[remote[i]].handle, caf::infinite, link_atom::value,
+                std::move(peers))
+      .then([settle](done_atom) { settle(); },
+            [settle](const caf::error&) { settle(); });
+  }
+}
+
 } // namespace
 
 void register_plan(self_ptr self, const std::string& key,
@@ -82,7 +126,7 @@ void register_plan(self_ptr self, const std::string& key,
     if (--plan->replies_left > 0)
       return;
     if (plan->error.is_ok())
-      route_sends(self, key, plan);
+      link_workers(self, key, plan);
     else
       settle_plan(self, key, plan);
   };

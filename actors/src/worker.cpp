@@ -16,6 +16,7 @@
 #include "partition_plan.hpp"
 #include "peer_guard.hpp"
 #include "step_stats_collector.hpp"
+#include "worker_link.hpp"
 
 namespace actorflow::actors {
 
@@ -44,6 +45,7 @@ struct worker_state {
   std::shared_ptr<bulk_transport> bulk;
   collective_actor collectives;
   recv_entry collective_endpoint;
+  peer_links links;
   std::shared_ptr<step_trackers> trackers = std::make_shared<step_trackers>();
   std::unordered_map<uint64_t, plan_list> sets;
   uint64_t next_handle = 1;
@@ -221,11 +223,45 @@ void report_step(self_ptr self, uint64_t id) {
   }
 }
 
+/// Connects to `peers` directly, answered once every connection is up or
+/// failed. A failed one only costs speed: CAF routes the values for that
+/// peer through the process that told this one of its Recvs.
+caf::result<done_atom> link_peers(self_ptr self, const peer_table& peers) {
+  if (peers.empty())
+    return done_atom::value;
+  struct pending {
+    caf::typed_response_promise<done_atom> promise;
+    size_t left;
+  };
+  auto p = std::make_shared<pending>(
+    pending{self->make_response_promise<done_atom>(), peers.size()});
+  auto settle = [p] {
+    if (--p->left == 0)
+      p->promise.deliver(done_atom::value);
+  };
+  const auto& links = self->state.links;
+  for (const auto& peer : peers)
+    self
+      ->request(connector(self->system(), links.tls), links.timeout,
+                caf::connect_atom::value, peer.host, peer.port)
+      .then([settle](const caf::node_id&, caf::strong_actor_ptr&,
+                     const std::set<std::string>&) { settle(); },
+            [self, settle, task = peer.task](caf::error& err) {
+              core::log().warn(
+                "worker: no direct connection to {} ({}); values "
+                "for it go through the session's process",
+                task, self->system().render(err));
+              settle();
+            });
+  return p->promise;
+}
+
 local_worker_actor::behavior_type
 worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
             std::shared_ptr<bulk_transport> bulk, collective_actor collectives,
-            recv_entry endpoint) {
+            recv_entry endpoint, peer_links links) {
   self->state.rt = std::move(rt);
+  self->state.links = links;
   self->state.bulk = std::move(bulk);
   self->state.collectives = std::move(collectives);
   self->state.collective_endpoint = std::move(endpoint);
@@ -311,6 +347,9 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
       self->send(self->state.collectives, peers_atom::value, std::move(peers));
     },
     [self](collective_atom) { return self->state.collective_endpoint; },
+    [self](link_atom, const peer_table& peers) {
+      return link_peers(self, peers);
+    },
   };
 }
 
@@ -320,9 +359,9 @@ local_worker_actor spawn_worker(caf::actor_system& sys,
                                 std::shared_ptr<runtime_context> rt,
                                 std::shared_ptr<bulk_transport> bulk,
                                 collective_actor collectives,
-                                recv_entry endpoint) {
+                                recv_entry endpoint, peer_links links) {
   return sys.spawn(worker_impl, std::move(rt), std::move(bulk),
-                   std::move(collectives), std::move(endpoint));
+                   std::move(collectives), std::move(endpoint), links);
 }
 
 } // namespace actorflow::actors

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include <caf/actor_system.hpp>
@@ -11,6 +12,13 @@ namespace actorflow::actors {
 
 class bulk_transport;
 
+/// How a worker connects to other workers (`link_atom`): through TLS when
+/// `tls`, giving up on one after `timeout`.
+struct peer_links {
+  bool tls = false;
+  std::chrono::milliseconds timeout{15000};
+};
+
 /// Spawns the worker of a process: it owns `rt` (devices, registries,
 /// variables, queues) and the partitions masters register with it, and
 /// runs their steps (see `worker_actor`). With `bulk`, large tensors to and
@@ -20,6 +28,6 @@ local_worker_actor spawn_worker(caf::actor_system& sys,
                                 std::shared_ptr<runtime_context> rt,
                                 std::shared_ptr<bulk_transport> bulk,
                                 collective_actor collectives,
-                                recv_entry endpoint);
+                                recv_entry endpoint, peer_links links);
 
 } // namespace actorflow::actors

@@ -30,6 +30,7 @@
 #include "cluster_fixture.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
+#include "common/tcp_links.hpp"
 #include "common/trace_checks.hpp"
 #include "common/worker_idle.hpp"
 
@@ -85,6 +86,23 @@ TEST_F(cluster, a_loop_whose_body_is_on_the_other_process) {
     EXPECT_TRUE(same_bits(results[0][0], golden.at(key)))
       << key << ": " << results[0][0].debug_string();
   }
+}
+
+TEST_F(cluster, workers_that_exchange_values_connect_to_each_other) {
+  // Task 1's Recv reaches task 0 by way of the client: without a
+  // connection of their own, CAF would send x to task 1 through the
+  // client's process (two network hops, the client woken on the way).
+  expect_same([](graph::scope& s, const std::string& a, const std::string& b) {
+    auto x = graph::placeholder(s.sub("x").with_device(a), dtype::float32, {4});
+    auto y = graph::neg(s.sub("y").with_device(b),
+                        graph::tanh(s.sub("t").with_device(a), x));
+    return built{{y.name()}, {{x.name(), iota({4}, 0.5f)}}, {}, {}};
+  });
+  actors::cluster_spec spec;
+  ASSERT_TRUE(procs_->client_spec(&spec).is_ok());
+  EXPECT_TRUE(test::connected_to_port(procs_->pid(0), spec.tasks[1].port)
+              || test::connected_to_port(procs_->pid(1), spec.tasks[0].port))
+    << "no TCP connection between the worker processes";
 }
 
 TEST_F(cluster, a_cond_with_its_branches_on_the_other_process) {

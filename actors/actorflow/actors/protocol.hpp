@@ -40,7 +40,7 @@ namespace actorflow::actors {
 /// wire schema differs is refused when it connects, before any message.
 /// Raise the number with every incompatible change of the messages that
 /// cross processes (net/schema, ops/schema, these types' names).
-inline constexpr const char* wire_identifier = "actorflow-wire-3";
+inline constexpr const char* wire_identifier = "actorflow-wire-4";
 
 // -- atoms --------------------------------------------------------------------
 
@@ -58,6 +58,7 @@ using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
 using idle_atom = caf::atom_constant<caf::atom("idle")>;
 using peers_atom = caf::atom_constant<caf::atom("peers")>;
 using collective_atom = caf::atom_constant<caf::atom("collective")>;
+using link_atom = caf::atom_constant<caf::atom("link")>;
 
 // -- values -----------------------------------------------------------------
 
@@ -244,7 +245,9 @@ using session_actor = caf::typed_actor<
 /// - `peers_atom`: the workers of a session, where its collectives find
 ///   the other members of their groups;
 /// - `collective_atom`: where this worker's collectives take values from
-///   other members (its collective actor and bulk path).
+///   other members (its collective actor and bulk path);
+/// - `link_atom`: connects to other workers directly, answered when every
+///   connection is up or failed (see `master_registration.cpp`).
 using worker_actor = caf::typed_actor<
   caf::replies_to<devices_atom>::with<std::vector<std::string>>,
   caf::replies_to<register_atom, partition_set>::with<registration>,
@@ -254,7 +257,8 @@ using worker_actor = caf::typed_actor<
   caf::reacts_to<abort_atom, uint64_t>,
   caf::replies_to<idle_atom>::with<done_atom>,
   caf::reacts_to<peers_atom, peer_table>,
-  caf::replies_to<collective_atom>::with<recv_entry>>;
+  caf::replies_to<collective_atom>::with<recv_entry>,
+  caf::replies_to<link_atom, peer_table>::with<done_atom>>;
 
 } // namespace actorflow::actors
 
