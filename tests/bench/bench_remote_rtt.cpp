@@ -3,6 +3,7 @@
 // between two processes (a forked echo, as the traffic is) in the same
 // run; and, as the floor under both, a bare CAF request to the
 // same worker (its device list: no step, no session) over CAF's BASP.
+// Each figure is the median of 5 rounds.
 //
 //   bench_remote_rtt [--steps N] [--tls]
 //
@@ -81,23 +82,22 @@ int main(int argc, char** argv) {
     {x.name(), core::tensor::from_vector<float>({8}, std::vector<float>(8))}};
 
   auto& task = cluster.spec().tasks.front();
-  double best = 1e30, best_raw = 1e30, best_caf = 1e30;
+  // Each round's figures are medians themselves; the rounds' medians count.
+  std::vector<double> us, raw, caf;
   for (int round = 0; round < 5; ++round) {
-    best = std::min(best,
-                    bench::us_per_step(sess, feeds, {y.name()}, {}, steps, 3));
-    best_raw = std::min(
-      best_raw, bench::raw_tcp_rtt_us(32, steps, 3, bench::peer_in::process));
-    best_caf
-      = std::min(best_caf, caf_request_us(cluster.engine(), task, steps));
+    us.push_back(bench::us_per_step(sess, feeds, {y.name()}, {}, steps, 3));
+    raw.push_back(bench::raw_tcp_rtt_us(32, steps, 3, bench::peer_in::process));
+    caf.push_back(caf_request_us(cluster.engine(), task, steps));
     std::printf("round %d: actorflow %.1f us, raw TCP %.1f us, bare CAF "
                 "request %.1f us\n",
-                round + 1, best, best_raw, best_caf);
+                round + 1, us.back(), raw.back(), caf.back());
   }
-  bench::print_json_line(
-    {{"us_per_round_trip", bench::rounded(best, 1)},
-     {"raw_tcp_us", bench::rounded(best_raw, 1)},
-     {"ratio", bench::rounded(best / best_raw, 2)},
-     {"caf_request_us", bench::rounded(best_caf, 1)},
-     {"caf_ratio", bench::rounded(best_caf / best_raw, 2)}});
+  auto p6 = bench::median(us), p6_raw = bench::median(raw),
+       p6_caf = bench::median(caf);
+  bench::print_json_line({{"us_per_round_trip", bench::rounded(p6, 1)},
+                          {"raw_tcp_us", bench::rounded(p6_raw, 1)},
+                          {"ratio", bench::rounded(p6 / p6_raw, 2)},
+                          {"caf_request_us", bench::rounded(p6_caf, 1)},
+                          {"caf_ratio", bench::rounded(p6_caf / p6_raw, 2)}});
   return 0;
 }

@@ -113,6 +113,12 @@ inline double peak_rss_mib(pid_t pid) {
   return -1;
 }
 
+/// The median of `xs` (the upper one of an even count); `xs` not empty.
+inline double median(std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  return xs[xs.size() / 2];
+}
+
 /// Microseconds per step of `n` sequential steps, the median of `rounds`.
 inline double us_per_step(actors::session& sess, const actors::feed_list& feeds,
                           const std::vector<std::string>& fetches,
@@ -131,8 +137,7 @@ inline double us_per_step(actors::session& sess, const actors::feed_list& feeds,
                    .count()
                  / n);
   }
-  std::sort(us.begin(), us.end());
-  return us[us.size() / 2];
+  return median(std::move(us));
 }
 
 } // namespace actorflow::bench
