@@ -39,11 +39,19 @@ public:
           copy.inputs.push_back(node.inputs[k]);
           continue;
         }
+        auto frame = info_.node_frame[i];
+        if (e.control() && frame != 0 && is_body_pivot(src, frame)) {
+          // "This iteration runs": the consumer's own device knows that
+          // from its control loop, without a value per iteration.
+          std::string local;
+          ACTORFLOW_RETURN_IF_ERROR(local_pivot(frame, node.device, &local));
+          copy.inputs.push_back("^" + local);
+          continue;
+        }
         std::string recv;
         core::input_ref r{src.name, e.control() ? 0 : e.port, e.control()};
         // The value lives in the consumer's frame: an Enter's output is
         // inside the loop the Enter itself is outside of.
-        auto frame = info_.node_frame[i];
         ACTORFLOW_RETURN_IF_ERROR(transfer(src, r, node.device, frame, &recv));
         copy.inputs.push_back(r.control ? "^" + recv : recv);
       }
@@ -241,6 +249,51 @@ private:
     return node("next", "NextIteration", {prefix + "switch:1"}, f32);
   }
 
+  /// Whether `n` is the pivot of loop `frame`'s body: an Identity of the
+  /// true output of a Switch on the frame's LoopCond, which while_loop
+  /// gives every node of the body without inputs there (its constants) as
+  /// a control input. Live exactly in the iterations that run, dead in the
+  /// one that exits.
+  bool is_body_pivot(const core::node_def& n, int frame) const {
+    if (n.op != "Identity" || n.inputs.size() != 1)
+      return false;
+    core::input_ref in;
+    if (!core::input_ref::parse(n.inputs[0], &in) || in.control || in.port != 1)
+      return false;
+    auto sw = g_.index_of(in.node);
+    auto cond = pivot_of(frame);
+    if (sw < 0 || cond < 0)
+      return false;
+    const auto& s = g_.nodes()[static_cast<size_t>(sw)];
+    core::input_ref pred;
+    return s.op == "Switch" && s.inputs.size() == 2
+           && core::input_ref::parse(s.inputs[1], &pred) && !pred.control
+           && pred.node == g_.nodes()[static_cast<size_t>(cond)].name;
+  }
+
+  /// Returns the pivot of the control loop of `frame` on `device`: an
+  /// Identity of its Switch's true output, the body pivot's twin there.
+  core::status local_pivot(int frame, const std::string& device,
+                           std::string* pivot) {
+    auto key = std::make_pair(frame, device);
+    if (auto i = local_pivots_.find(key); i != local_pivots_.end()) {
+      *pivot = i->second;
+      return core::status::ok();
+    }
+    std::string merge;
+    ACTORFLOW_RETURN_IF_ERROR(control_loop(frame, device, &merge));
+    auto prefix = merge.substr(0, merge.size() - std::string{"merge"}.size());
+    core::node_def n;
+    n.name = prefix + "pivot";
+    n.op = "Identity";
+    n.device = device;
+    n.inputs = {prefix + "switch:1"};
+    n.attrs = {{"T", core::dtype::float32}};
+    *pivot = n.name;
+    local_pivots_.emplace(key, *pivot);
+    return parts_[device].add(std::move(n));
+  }
+
   /// The LoopCond of `frame`, or -1.
   int pivot_of(int frame) const {
     for (size_t i = 0; i < g_.size(); ++i)
@@ -258,6 +311,7 @@ private:
   std::map<detail::transfer_key, std::string> triggers_;
   std::map<detail::transfer_key, std::string> recvs_; ///< Recv by transfer
   std::map<std::pair<int, std::string>, std::string> control_loops_;
+  std::map<std::pair<int, std::string>, std::string> local_pivots_;
   size_t next_id_ = 0; ///< Numbers the transfers.
 };
 

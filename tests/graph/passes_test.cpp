@@ -261,6 +261,39 @@ TEST_F(passes, a_loop_across_devices_gets_a_control_loop_per_device) {
   (void)outs;
 }
 
+// A constant in the body on another device than the loop's condition: its
+// control input from the body's pivot does not cross devices once per
+// iteration as an empty value; the pivot of its own device's control loop
+// (live in the same iterations) takes its place.
+TEST_F(passes, a_body_constant_on_another_device_hangs_off_its_control_loop) {
+  graph::scope s;
+  auto outs = graph::while_loop(
+    s,
+    [&](const graph::scope& c, const std::vector<graph::output>& v) {
+      return graph::less(c, v[0], graph::constant(c, 5.0));
+    },
+    [&](const graph::scope& b, const std::vector<graph::output>& v) {
+      auto far = b.with_device("cpu:1");
+      return std::vector<graph::output>{
+        graph::mul(far, v[0], graph::constant(far.sub("half"), 0.5))};
+    },
+    {graph::constant(s, 1.0)});
+  auto parts = partitioned(s);
+  ASSERT_EQ(parts.size(), 2u);
+  const auto& there = parts[devs.all()[1]->name()];
+  const auto* half = there.find("while/body/half/Const");
+  ASSERT_NE(half, nullptr);
+  ASSERT_EQ(half->inputs.size(), 1u);
+  const auto* pivot = there.find(half->inputs[0].substr(1));
+  ASSERT_NE(pivot, nullptr) << half->inputs[0];
+  EXPECT_EQ(pivot->op, "Identity");
+  EXPECT_EQ(pivot->inputs[0].rfind("_cloop_", 0), 0u) << pivot->inputs[0];
+  for (const auto& [device, part] : parts)
+    for (const auto& n : part.nodes())
+      EXPECT_EQ(n.name.find("_ctrl"), std::string::npos) << n.name;
+  (void)outs;
+}
+
 // A variable on one device read inside a loop on the other (as
 // place_replica puts variables on the parameter server): its Enter takes
 // it by reference and stays with it, and the value the Enter sends lives
