@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include <set>
 #include <unordered_map>
 
 #include <caf/send.hpp>
@@ -46,6 +47,9 @@ struct worker_state {
   collective_actor collectives;
   recv_entry collective_endpoint;
   peer_links links;
+  /// The peers (`host:port`) a link to failed: not tried again, so that a
+  /// client whose addresses the workers cannot reach waits once.
+  std::set<std::string> unreachable;
   std::shared_ptr<step_trackers> trackers = std::make_shared<step_trackers>();
   std::unordered_map<uint64_t, plan_list> sets;
   uint64_t next_handle = 1;
@@ -227,30 +231,38 @@ void report_step(self_ptr self, uint64_t id) {
 /// failed. A failed one only costs speed: CAF routes the values for that
 /// peer through the process that told this one of its Recvs.
 caf::result<done_atom> link_peers(self_ptr self, const peer_table& peers) {
-  if (peers.empty())
+  std::vector<const peer_entry*> todo;
+  for (const auto& peer : peers)
+    if (self->state.unreachable.count(peer.host + ":"
+                                      + std::to_string(peer.port))
+        == 0)
+      todo.push_back(&peer);
+  if (todo.empty())
     return done_atom::value;
   struct pending {
     caf::typed_response_promise<done_atom> promise;
     size_t left;
   };
   auto p = std::make_shared<pending>(
-    pending{self->make_response_promise<done_atom>(), peers.size()});
+    pending{self->make_response_promise<done_atom>(), todo.size()});
   auto settle = [p] {
     if (--p->left == 0)
       p->promise.deliver(done_atom::value);
   };
   const auto& links = self->state.links;
-  for (const auto& peer : peers)
+  for (const auto* peer : todo)
     self
       ->request(connector(self->system(), links.tls), links.timeout,
-                caf::connect_atom::value, peer.host, peer.port)
+                caf::connect_atom::value, peer->host, peer->port)
       .then([settle](const caf::node_id&, caf::strong_actor_ptr&,
                      const std::set<std::string>&) { settle(); },
-            [self, settle, task = peer.task](caf::error& err) {
-              core::log().warn(
-                "worker: no direct connection to {} ({}); values "
-                "for it go through the session's process",
-                task, self->system().render(err));
+            [self, settle, task = peer->task,
+             address
+             = peer->host + ":" + std::to_string(peer->port)](caf::error& err) {
+              core::log().warn("worker: no direct connection to {} at {} ({}); "
+                               "values for it go through the session's process",
+                               task, address, self->system().render(err));
+              self->state.unreachable.insert(address);
               settle();
             });
   return p->promise;

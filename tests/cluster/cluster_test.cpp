@@ -105,6 +105,40 @@ TEST_F(cluster, workers_that_exchange_values_connect_to_each_other) {
     << "no TCP connection between the worker processes";
 }
 
+TEST_F(cluster, a_peer_a_worker_cannot_reach_costs_no_step) {
+  // A port nothing listens on (bound, then closed): the worker answers the
+  // link, refused, with done -- the values would keep the longer way --
+  // and a step over both workers runs as before.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  socklen_t len = sizeof(addr);
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  ::close(fd);
+  actors::peer_table nowhere{actors::peer_entry{
+    "/job:worker/task:9", nullptr, "127.0.0.1", ntohs(addr.sin_port)}};
+  caf::scoped_actor self{client_->system()};
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    bool done = false;
+    self
+      ->request(client_->workers()[0].handle, std::chrono::seconds{30},
+                actors::link_atom::value, nowhere)
+      .receive([&](actors::done_atom) { done = true; },
+               [&](caf::error& err) {
+                 ADD_FAILURE() << client_->system().render(err);
+               });
+    EXPECT_TRUE(done) << "attempt " << attempt;
+  }
+  expect_same([](graph::scope& s, const std::string& a, const std::string& b) {
+    auto x = graph::placeholder(s.sub("x").with_device(a), dtype::float32, {4});
+    auto y = graph::neg(s.sub("y").with_device(b), x);
+    return built{{y.name()}, {{x.name(), iota({4}, 0.25f)}}, {}, {}};
+  });
+}
+
 TEST_F(cluster, a_cond_with_its_branches_on_the_other_process) {
   expect_same([](graph::scope& s, const std::string& a, const std::string& b) {
     auto here = s.with_device(a);
