@@ -114,16 +114,16 @@ constexpr std::chrono::milliseconds reconnect_try{2000};
 /// checking that it is the same task (its devices). A try that times out
 /// is followed by another until `deadline`: a worker that has not yet
 /// seen the end of the last connection from this process (a dropped
-/// link) ignores the handshake of the new one until it has. Any other
-/// failure -- the port refuses, the devices differ -- ends it at once.
+/// link) ignores the handshake of the new one until it has, and CAF drops
+/// a connection whose handshake is late (`timed_out`). Any other failure
+/// -- the port refuses, the devices differ -- ends it at once.
 void try_reconnect(self_ptr self, size_t w,
                    std::chrono::steady_clock::time_point deadline) {
   auto& st = self->state;
   const auto& ref = st.workers[w];
   auto fail
     = [self, w, deadline](const caf::error& err, const std::string& why) {
-        if (err == caf::sec::request_timeout
-            && std::chrono::steady_clock::now() < deadline) {
+        if (timed_out(err) && std::chrono::steady_clock::now() < deadline) {
           try_reconnect(self, w, deadline);
           return;
         }

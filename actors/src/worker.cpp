@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -227,9 +228,38 @@ void report_step(self_ptr self, uint64_t id) {
   }
 }
 
+/// Tries at most this often to connect to a peer whose handshake is late.
+constexpr int link_attempts = 3;
+
+/// Connects to `peer` directly, then calls `done`. A failed connection
+/// only costs speed: CAF routes the values for that peer through the
+/// process that told this one of its Recvs. A peer that refuses or does
+/// not answer in time is not tried again.
+void link_peer(self_ptr self, const peer_entry& peer, int attempt,
+               std::function<void()> done) {
+  const auto& links = self->state.links;
+  self
+    ->request(connector(self->system(), links.tls), links.timeout,
+              caf::connect_atom::value, peer.host, peer.port)
+    .then([done](const caf::node_id&, caf::strong_actor_ptr&,
+                 const std::set<std::string>&) { done(); },
+          [self, peer, attempt, done](caf::error& err) {
+            if (err == caf::sec::connection_timeout
+                && attempt < link_attempts) {
+              link_peer(self, peer, attempt + 1, done); // see timed_out
+              return;
+            }
+            auto address = peer.host + ":" + std::to_string(peer.port);
+            core::log().warn("worker: no direct connection to {} at {} ({}); "
+                             "values for it go through the session's process",
+                             peer.task, address, self->system().render(err));
+            self->state.unreachable.insert(address);
+            done();
+          });
+}
+
 /// Connects to `peers` directly, answered once every connection is up or
-/// failed. A failed one only costs speed: CAF routes the values for that
-/// peer through the process that told this one of its Recvs.
+/// failed.
 caf::result<done_atom> link_peers(self_ptr self, const peer_table& peers) {
   std::vector<const peer_entry*> todo;
   for (const auto& peer : peers)
@@ -245,26 +275,11 @@ caf::result<done_atom> link_peers(self_ptr self, const peer_table& peers) {
   };
   auto p = std::make_shared<pending>(
     pending{self->make_response_promise<done_atom>(), todo.size()});
-  auto settle = [p] {
-    if (--p->left == 0)
-      p->promise.deliver(done_atom::value);
-  };
-  const auto& links = self->state.links;
   for (const auto* peer : todo)
-    self
-      ->request(connector(self->system(), links.tls), links.timeout,
-                caf::connect_atom::value, peer->host, peer->port)
-      .then([settle](const caf::node_id&, caf::strong_actor_ptr&,
-                     const std::set<std::string>&) { settle(); },
-            [self, settle, task = peer->task,
-             address
-             = peer->host + ":" + std::to_string(peer->port)](caf::error& err) {
-              core::log().warn("worker: no direct connection to {} at {} ({}); "
-                               "values for it go through the session's process",
-                               task, address, self->system().render(err));
-              self->state.unreachable.insert(address);
-              settle();
-            });
+    link_peer(self, *peer, 1, [p] {
+      if (--p->left == 0)
+        p->promise.deliver(done_atom::value);
+    });
   return p->promise;
 }
 

@@ -3,12 +3,18 @@
 #include <caf/actor_cast.hpp>
 #include <caf/io/middleman.hpp>
 #include <caf/openssl/manager.hpp>
+#include <caf/sec.hpp>
 
 namespace actorflow::actors {
 
 caf::io::middleman_actor connector(caf::actor_system& sys, bool tls) {
   return tls ? sys.openssl_manager().actor_handle()
              : sys.middleman().actor_handle();
+}
+
+bool timed_out(const caf::error& err) {
+  return err == caf::sec::request_timeout
+         || err == caf::sec::connection_timeout;
 }
 
 core::status worker_at(caf::actor_system& sys, caf::strong_actor_ptr ptr,
