@@ -40,6 +40,12 @@ void settle_plan(self_ptr self, const std::string& key, const plan_ptr& plan) {
 
 namespace {
 
+/// Worker `w` as its peers find it.
+peer_entry peer_of(const worker_ref& w) {
+  return peer_entry{w.task, caf::actor_cast<caf::strong_actor_ptr>(w.handle),
+                    w.host, w.port};
+}
+
 /// Tells every worker where the Recvs of all workers are, for its Sends.
 void route_sends(self_ptr self, const std::string& key, const plan_ptr& plan) {
   plan->replies_left = plan->parts.size();
@@ -87,12 +93,8 @@ void link_workers(self_ptr self, const std::string& key, const plan_ptr& plan) {
   };
   for (size_t i = 0; i + 1 < remote.size(); ++i) {
     peer_table peers;
-    for (size_t j = i + 1; j < remote.size(); ++j) {
-      const auto& w = st.workers[remote[j]];
-      peers.push_back(
-        peer_entry{w.task, caf::actor_cast<caf::strong_actor_ptr>(w.handle),
-                   w.host, w.port});
-    }
+    for (size_t j = i + 1; j < remote.size(); ++j)
+      peers.push_back(peer_of(st.workers[remote[j]]));
     // A worker that fails here fails the routing that follows.
     self
       ->request(st.workers[remote[i]].handle, caf::infinite, link_atom::value,
@@ -115,9 +117,7 @@ void register_plan(self_ptr self, const std::string& key,
   // message arrives before the step: CAF keeps a sender's order).
   peer_table peers;
   for (const auto& w : self->state.workers)
-    peers.push_back(peer_entry{w.task,
-                               caf::actor_cast<caf::strong_actor_ptr>(w.handle),
-                               w.host, w.port});
+    peers.push_back(peer_of(w));
   for (const auto& part : plan->parts)
     self->send(self->state.workers[part.worker].handle, peers_atom::value,
                peers);

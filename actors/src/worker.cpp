@@ -228,6 +228,11 @@ void report_step(self_ptr self, uint64_t id) {
   }
 }
 
+/// Where `peer` listens, `host:port`.
+std::string address_of(const peer_entry& peer) {
+  return peer.host + ":" + std::to_string(peer.port);
+}
+
 /// Tries at most this often to connect to a peer whose handshake is late.
 constexpr int link_attempts = 3;
 
@@ -249,7 +254,7 @@ void link_peer(self_ptr self, const peer_entry& peer, int attempt,
               link_peer(self, peer, attempt + 1, done); // see timed_out
               return;
             }
-            auto address = peer.host + ":" + std::to_string(peer.port);
+            auto address = address_of(peer);
             core::log().warn("worker: no direct connection to {} at {} ({}); "
                              "values for it go through the session's process",
                              peer.task, address, self->system().render(err));
@@ -263,9 +268,7 @@ void link_peer(self_ptr self, const peer_entry& peer, int attempt,
 caf::result<done_atom> link_peers(self_ptr self, const peer_table& peers) {
   std::vector<const peer_entry*> todo;
   for (const auto& peer : peers)
-    if (self->state.unreachable.count(peer.host + ":"
-                                      + std::to_string(peer.port))
-        == 0)
+    if (self->state.unreachable.count(address_of(peer)) == 0)
       todo.push_back(&peer);
   if (todo.empty())
     return done_atom::value;
