@@ -17,7 +17,7 @@ std::vector<compiled_feed> feeds_of(const graph& g, const graph_types& types,
     const auto& node = g.nodes()[idx];
     compiled_feed f{node.name, node.op,
                     types.outputs[idx][static_cast<size_t>(r.port)].type};
-    if (node.op == "Placeholder")
+    if (node.op == "Placeholder" || node.op == "PlaceholderWithDefault")
       f.shape = std::get<core::shape>(node.attrs.at("shape"));
     result.push_back(std::move(f));
   }

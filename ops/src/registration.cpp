@@ -51,6 +51,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_concat_kernels(registry);
   cpu::register_nn_kernels(registry);
   cpu::register_conv_kernels(registry);
+  cpu::register_depthwise_conv_kernels(registry);
   cpu::register_pool_kernels(registry);
   cpu::register_random_kernels(registry);
   cpu::register_linalg_kernels(registry);

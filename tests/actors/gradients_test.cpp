@@ -210,6 +210,11 @@ TEST_F(gradients, binary_math_ops_match_finite_differences_with_broadcasting) {
     check("FloorMod", binary(positive({2, 3}, 3), uniform(ys, 0.3, 0.4, 4),
                              graph::floor_mod));
     check("Mod", binary(u({2, 3}, 3), uniform(ys, 0.3, 0.4, 4), graph::mod));
+    check("SquaredDifference",
+          binary(x, y, [](const scope& s, const output& a, const output& b) {
+            return s.add_node("SquaredDifference", "SquaredDifference", {a, b},
+                              {{"T", a.dtype()}})[0];
+          }));
   }
   // x broadcast: [3, 1] against [1, 4].
   check("Mul", binary(u({3, 1}), u({1, 4}, 2), graph::mul));
@@ -511,19 +516,57 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
             return graph::avg_pool(s, in, 2, 3, o);
           }));
   }
-  for (bool training : {true, false}) {
-    // Mean and variance (used in inference only) get no gradient, as in
-    // TensorFlow: they are constants here.
-    check("FusedBatchNorm",
-          {{u({2, 3, 2, 3}), positive({3}, 2), u({3}, 3)},
-           [=](const scope& s, const std::vector<output>& in) {
-             auto mean = graph::constant(s, u({3}, 4));
-             auto var = graph::constant(s, positive({3}, 5));
-             return graph::fused_batch_norm(s, in[0], in[1], in[2], mean, var,
-                                            training)
-               .y;
-           }});
+  for (const char* padding : {"SAME", "VALID"}) {
+    // A multiplier of 2 and strides 2 x 1: every index of the op used.
+    core::attr_map attrs{{"T", dtype::float64},
+                         {"strides", std::vector<int64_t>{1, 2, 1, 1}},
+                         {"padding", std::string{padding}}};
+    check("DepthwiseConv2dNative",
+          binary(u({2, 5, 4, 3}), u({3, 2, 3, 2}, 2),
+                 [=](const scope& s, const output& in, const output& f) {
+                   return s.add_node("DepthwiseConv2dNative",
+                                     "DepthwiseConv2dNative", {in, f},
+                                     attrs)[0];
+                 }));
   }
+  for (bool v3 : {false, true})
+    for (bool training : {true, false}) {
+      // Mean and variance (used in inference only) get no gradient, as in
+      // TensorFlow: they are constants here.
+      check(v3 ? "FusedBatchNormV3" : "FusedBatchNorm",
+            {{u({2, 3, 2, 3}), positive({3}, 2), u({3}, 3)},
+             [=](const scope& s, const std::vector<output>& in) {
+               auto mean = graph::constant(s, u({3}, 4));
+               auto var = graph::constant(s, positive({3}, 5));
+               if (!v3)
+                 return graph::fused_batch_norm(s, in[0], in[1], in[2], mean,
+                                                var, training)
+                   .y;
+               return s.add_node("FusedBatchNormV3", "FusedBatchNormV3",
+                                 {in[0], in[1], in[2], mean, var},
+                                 {{"T", dtype::float64},
+                                  {"U", dtype::float64},
+                                  {"epsilon", 0.001},
+                                  {"is_training", training}})[0];
+             }});
+    }
+}
+
+TEST_F(gradients, identities_of_tensorflows_graphs_pass_the_gradient_on) {
+  check("PlaceholderWithDefault",
+        unary(u({2, 3}), [](const scope& s, const output& x) {
+          return s.add_node(
+            "PlaceholderWithDefault", "PlaceholderWithDefault", {x},
+            {{"dtype", dtype::float64}, {"shape", shape{2, 3}}})[0];
+        }));
+  check("IdentityN",
+        binary(u({2, 3}), u({3}, 2),
+               [](const scope& s, const output& a, const output& b) {
+                 auto outs = s.add_node(
+                   "IdentityN", "IdentityN", {a, b},
+                   {{"T", std::vector<dtype>{dtype::float64, dtype::float64}}});
+                 return graph::mul(s, outs[0], graph::exp(s, outs[1]));
+               }));
 }
 
 TEST_F(gradients, a_cond_sends_the_gradient_into_the_branch_it_took) {
@@ -754,6 +797,11 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "MaxPool",
     "AvgPool",
     "FusedBatchNorm",
+    "FusedBatchNormV3",
+    "DepthwiseConv2dNative",
+    "SquaredDifference",
+    "PlaceholderWithDefault",
+    "IdentityN",
     "Switch",
     "Merge",
     "Exit",

@@ -451,6 +451,135 @@ def add_cases(c):
           attrs={"T": F32, "message": "after_layer_3"}, error="invalid_argument")
 
     add_random_cases(c)
+    add_model_op_cases(c)
+
+
+def depthwise(x, f, strides, padding, dilations=(1, 1)):
+    """DepthwiseConv2dNative in float64: channel c of x against f[:, :, c, j]
+    gives output channel c * m + j."""
+    b, h, w, ch = x.shape
+    kh, kw, _, m = f.shape
+    oh, ph = window(h, kh, strides[0], dilations[0], padding)
+    ow, pw = window(w, kw, strides[1], dilations[1], padding)
+    out = np.zeros((b, oh, ow, ch, m))
+    for y in range(oh):
+        for xx in range(ow):
+            for ky in range(kh):
+                for kx in range(kw):
+                    iy = y * strides[0] - ph + ky * dilations[0]
+                    ix = xx * strides[1] - pw + kx * dilations[1]
+                    if 0 <= iy < h and 0 <= ix < w:
+                        out[:, y, xx] += (x[:, iy, ix, :, None].astype(F64)
+                                          * f[ky, kx].astype(F64))
+    return out.reshape(b, oh, ow, ch * m)
+
+
+def depthwise_grads(x, f, dy, strides, padding, dilations=(1, 1)):
+    """DepthwiseConv2dNative's gradients with respect to x and f, in float64:
+    the forward is linear in each, so each gradient is the forward's
+    transpose applied to dy, found one unit vector at a time."""
+    dx = np.zeros(x.shape)
+    for idx in np.ndindex(*x.shape):
+        e = np.zeros(x.shape)
+        e[idx] = 1
+        dx[idx] = (depthwise(e, f, strides, padding, dilations) * dy).sum()
+    df = np.zeros(f.shape)
+    for idx in np.ndindex(*f.shape):
+        e = np.zeros(f.shape)
+        e[idx] = 1
+        df[idx] = (depthwise(x, e, strides, padding, dilations) * dy).sum()
+    return dx, df
+
+
+def add_model_op_cases(c):
+    """The ops Keras models frozen by TensorFlow use beyond the rest:
+    SquaredDifference, FusedBatchNormV3 and its gradient,
+    DepthwiseConv2dNative and its gradients. Multiples of 1/4 with short
+    sums: exact whatever the order."""
+    rng = np.random.RandomState(54)
+    a = (rng.randint(-12, 12, size=(3, 4)) / 4.0).astype(F32)
+    row = (rng.randint(-12, 12, size=(4,)) / 4.0).astype(F32)
+    c.add("squareddifference_broadcast", "SquaredDifference", [a, row],
+          [(a - row) * (a - row)], {"T": F32})
+    ia = rng.randint(-50, 50, size=(5,)).astype(I32)
+    ib = rng.randint(-50, 50, size=(5,)).astype(I32)
+    c.add("squareddifference_int32", "SquaredDifference", [ia, ib],
+          [(ia - ib) * (ia - ib)], {"T": I32})
+
+    # FusedBatchNormV3: FusedBatchNorm's results and an empty sixth output.
+    img = (rng.randint(-8, 8, size=(2, 3, 4, 3)) / 4.0).astype(F32)
+    scale = np.array([1.0, 0.5, 2.0], F32)
+    offset = np.array([0.0, 1.0, -1.0], F32)
+    mean = np.array([0.5, -0.5, 0.0], F32)
+    var = np.array([1.0, 4.0, 0.25], F32)
+    eps = 0.001
+    empty = np.zeros(0, F32)
+    flat = img.reshape(-1, 3).astype(F64)
+    bm, bv = flat.mean(axis=0), flat.var(axis=0)
+    n = flat.shape[0]
+    y = (img - bm) / np.sqrt(bv + eps) * scale + offset
+    v3 = {"T": F32, "U": F32, "epsilon": eps}
+    c.add("batchnormv3_training", "FusedBatchNormV3",
+          [img, scale, offset, mean, var],
+          [y.astype(F32), bm.astype(F32), (bv * n / (n - 1)).astype(F32),
+           bm.astype(F32), bv.astype(F32), empty], v3, rtol=2e-6)
+    yi = (img - mean) / np.sqrt(var.astype(F64) + eps) * scale + offset
+    c.add("batchnormv3_inference", "FusedBatchNormV3",
+          [img, scale, offset, mean, var],
+          [yi.astype(F32), mean, var, mean, var, empty],
+          dict(v3, is_training=False), rtol=2e-6)
+    c.add("batchnormv3_nchw", "FusedBatchNormV3",
+          [img, scale, offset, mean, var],
+          attrs=dict(v3, data_format="NCHW"), error="unimplemented")
+    # Its gradient, from the statistics the forward used (as
+    # batchnormgrad_* above, whose closed form is checked there).
+    dy = (rng.randint(-8, 8, size=img.shape) / 4.0)
+    for training in (True, False):
+        m, v = (bm, bv) if training else (mean.astype(F64), var.astype(F64))
+        inv = 1 / np.sqrt(v + eps)
+        xhat = (img - m) * inv
+        sum_g = dy.reshape(-1, 3).sum(axis=0)
+        sum_gx = (dy * xhat).reshape(-1, 3).sum(axis=0)
+        d = dy - (sum_g / n + xhat * sum_gx / n if training else 0)
+        c.add("batchnormgradv3_" + ("training" if training else "inference"),
+              "FusedBatchNormGradV3",
+              [dy.astype(F32), img, scale, m.astype(F32), v.astype(F32), empty],
+              [(scale * inv * d).astype(F32), sum_gx.astype(F32),
+               sum_g.astype(F32), empty, empty],
+              dict(v3, is_training=training), rtol=1e-5)
+
+    # DepthwiseConv2dNative: SAME and VALID, strides, a multiplier of 2,
+    # dilations; its gradients in float64.
+    x = (rng.randint(-8, 8, size=(2, 5, 6, 3)) / 4.0)
+    for name, k, m, strides, padding, dil in (
+            ("same", (3, 3), 1, (1, 1), "SAME", (1, 1)),
+            ("same_stride2", (3, 3), 1, (2, 2), "SAME", (1, 1)),
+            ("valid_multiplier2", (2, 3), 2, (1, 2), "VALID", (1, 1)),
+            ("same_dilated", (2, 2), 1, (1, 1), "SAME", (2, 1))):
+        f = rng.randint(-8, 8, size=k + (3, m)) / 4.0
+        attrs = {"strides": [1, strides[0], strides[1], 1], "padding": padding,
+                 "dilations": [1, dil[0], dil[1], 1]}
+        out = depthwise(x, f, strides, padding, dil)
+        for t in (F32, F64):
+            c.add("depthwise_%s_%s" % (name, np.dtype(t).name),
+                  "DepthwiseConv2dNative", [x.astype(t), f.astype(t)],
+                  [out.astype(t)], dict(attrs, T=t))
+        g = rng.randint(-8, 8, size=out.shape) / 4.0
+        dx, df = depthwise_grads(x, f, g, strides, padding, dil)
+        for t in (F32, F64):
+            tag = "%s_%s" % (name, np.dtype(t).name)
+            c.add("depthwisebackpropinput_" + tag,
+                  "DepthwiseConv2dNativeBackpropInput",
+                  [np.array(x.shape, I32), f.astype(t), g.astype(t)],
+                  [dx.astype(t)], dict(attrs, T=t))
+            c.add("depthwisebackpropfilter_" + tag,
+                  "DepthwiseConv2dNativeBackpropFilter",
+                  [x.astype(t), np.array(f.shape, I32), g.astype(t)],
+                  [df.astype(t)], dict(attrs, T=t))
+    c.add("depthwise_channels_differ", "DepthwiseConv2dNative",
+          [x.astype(F32), np.ones((3, 3, 2, 1), F32)],
+          attrs={"T": F32, "strides": [1, 1, 1, 1], "padding": "SAME"},
+          error="invalid_argument")
 
 
 def add_random_cases(c):

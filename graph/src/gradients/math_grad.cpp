@@ -70,6 +70,13 @@ void register_math_gradients(gradient_registry& r) {
   add_unary(r, "Identity", [](auto&, auto&, const output& g) { return g; });
   add_unary(r, "CheckNumerics",
             [](auto&, auto&, const output& g) { return g; });
+  add_unary(r, "PlaceholderWithDefault",
+            [](auto&, auto&, const output& g) { return g; });
+  r.add("IdentityN", [](const scope&, const gradient_op&,
+                        const std::vector<output>& g, std::vector<output>* in) {
+    *in = g;
+    return status::ok();
+  });
   add_unary(r, "Neg",
             [](const scope& s, auto&, const output& g) { return neg(s, g); });
   add_unary(r, "Abs",
@@ -140,6 +147,12 @@ void register_math_gradients(gradient_registry& r) {
   add_binary(r, "Sub",
              [](const scope& s, auto&, auto&, auto&, const output& g) {
                return std::pair{g, neg(s, g)};
+             });
+  add_binary(r, "SquaredDifference",
+             [](const scope& s, const output& x, const output& y, auto&,
+                const output& g) {
+               auto gx = mul(s, mul(s, scalar(s, 2, x), g), sub(s, x, y));
+               return std::pair{gx, neg(s, gx)};
              });
   add_binary(r, "Mul",
              [](const scope& s, const output& x, const output& y, auto&,

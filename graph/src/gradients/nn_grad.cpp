@@ -89,17 +89,19 @@ void register_nn_gradients(gradient_registry& r) {
     (*in)[1] = typed(s, "BiasAddGrad", {g[0]});
     return status::ok();
   });
-  r.add("Conv2D", [](const scope& s, const gradient_op& op,
-                     const std::vector<output>& g, std::vector<output>* in) {
-    const auto& x = op.inputs[0];
-    const auto& filter = op.inputs[1];
-    auto attrs = op.node.attrs;
-    (*in)[0] = first(s.add_node("Conv2DBackpropInput", "Conv2DBackpropInput",
-                                {shape_of(s, x), filter, g[0]}, attrs));
-    (*in)[1] = first(s.add_node("Conv2DBackpropFilter", "Conv2DBackpropFilter",
-                                {x, shape_of(s, filter), g[0]}, attrs));
-    return status::ok();
-  });
+  for (std::string op : {"Conv2D", "DepthwiseConv2dNative"})
+    r.add(op, [op](const scope& s, const gradient_op& node,
+                   const std::vector<output>& g, std::vector<output>* in) {
+      const auto& x = node.inputs[0];
+      const auto& filter = node.inputs[1];
+      const auto& attrs = node.node.attrs;
+      auto input = op + "BackpropInput", wrt_filter = op + "BackpropFilter";
+      (*in)[0] = first(
+        s.add_node(input, input, {shape_of(s, x), filter, g[0]}, attrs));
+      (*in)[1] = first(s.add_node(wrt_filter, wrt_filter,
+                                  {x, shape_of(s, filter), g[0]}, attrs));
+      return status::ok();
+    });
   r.add("MaxPool",
         first_input([](const scope& s, const gradient_op& op, const output& g) {
           return first(s.add_node("MaxPoolGrad", "MaxPoolGrad",
@@ -112,23 +114,30 @@ void register_nn_gradients(gradient_registry& r) {
                                   {shape_of(s, op.inputs[0]), g},
                                   op.node.attrs));
         }));
-  r.add("FusedBatchNorm", [](const scope& s, const gradient_op& op,
-                             const std::vector<output>& g,
-                             std::vector<output>* in) {
-    // From the mean and variance the forward pass used (reserve spaces);
-    // the gradients of batch_mean and batch_variance are not followed.
-    core::attr_map attrs{{"T", op.inputs[0].dtype()},
-                         {"epsilon", op.attr_or("epsilon", 1e-4)},
-                         {"is_training", op.attr_or("is_training", true)}};
-    auto outs = s.add_node(
-      "FusedBatchNormGrad", "FusedBatchNormGrad",
-      {g[0], op.inputs[0], op.inputs[1], op.outputs[3], op.outputs[4]},
-      std::move(attrs));
-    if (outs.size() == 5)
-      for (size_t i = 0; i < 3; ++i)
-        (*in)[i] = outs[i];
-    return status::ok();
-  });
+  for (bool v3 : {false, true})
+    r.add(v3 ? "FusedBatchNormV3" : "FusedBatchNorm",
+          [v3](const scope& s, const gradient_op& op,
+               const std::vector<output>& g, std::vector<output>* in) {
+            // From the mean and variance the forward pass used (reserve
+            // spaces); the gradients of batch_mean and batch_variance are
+            // not followed.
+            core::attr_map attrs{
+              {"T", op.inputs[0].dtype()},
+              {"epsilon", op.attr_or("epsilon", 1e-4)},
+              {"is_training", op.attr_or("is_training", true)}};
+            std::vector<output> inputs{g[0], op.inputs[0], op.inputs[1],
+                                       op.outputs[3], op.outputs[4]};
+            if (v3) {
+              attrs.emplace("U", op.inputs[1].dtype());
+              inputs.push_back(op.outputs[5]);
+            }
+            auto name = v3 ? "FusedBatchNormGradV3" : "FusedBatchNormGrad";
+            auto outs = s.add_node(name, name, inputs, std::move(attrs));
+            if (outs.size() == 5)
+              for (size_t i = 0; i < 3; ++i)
+                (*in)[i] = outs[i];
+            return status::ok();
+          });
   r.add("SoftmaxCrossEntropyWithLogits",
         [](const scope& s, const gradient_op& op, const std::vector<output>& g,
            std::vector<output>* in) {

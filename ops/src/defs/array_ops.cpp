@@ -39,6 +39,23 @@ core::status select_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
+core::status placeholder_with_default_shape(shape_context& ctx) {
+  core::shape want;
+  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("shape", &want));
+  if (!ctx.input(0).compatible_with(want))
+    return core::invalid_argument_error(
+      "PlaceholderWithDefault's input has shape ", ctx.input(0).to_string(),
+      ", its shape attr is ", want.to_string());
+  ctx.set_output(0, std::move(want));
+  return core::status::ok();
+}
+
+core::status each_input_shape(shape_context& ctx) {
+  for (size_t i = 0; i < ctx.num_inputs(); ++i)
+    ctx.set_output(i, ctx.input(i));
+  return core::status::ok();
+}
+
 } // namespace
 
 core::status register_array_ops(op_registry& r) {
@@ -57,6 +74,22 @@ core::status register_array_ops(op_registry& r) {
                                     .output("output: T")
                                     .attr("T: type")
                                     .shape_fn(unchanged_shape)));
+  // Its input when nothing feeds it (TensorFlow's PlaceholderWithDefault:
+  // Keras' learning phase), the fed value when something does; the input
+  // must fit `shape`.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("PlaceholderWithDefault")
+                                    .input("input: dtype")
+                                    .output("output: dtype")
+                                    .attr("dtype: type")
+                                    .attr("shape: shape")
+                                    .shape_fn(placeholder_with_default_shape)));
+  // Identity of several tensors at once (what tf.identity_n and Keras'
+  // layer outputs write): output i is input i.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("IdentityN")
+                                    .input("input: T")
+                                    .output("output: T")
+                                    .attr("T: list(type)")
+                                    .shape_fn(each_input_shape)));
   // Identity to the forward pass; automatic differentiation sends no
   // gradient through it.
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("StopGradient")

@@ -218,6 +218,10 @@ core::status register_math_ops(op_registry& r) {
   ACTORFLOW_RETURN_IF_ERROR(add_elementwise(r, {"RealDiv"}, 2, floats));
   ACTORFLOW_RETURN_IF_ERROR(
     add_elementwise(r, {"Maximum", "Minimum"}, 2, numbers));
+  // (x - y)^2, what tf.math.squared_difference and nn.moments write.
+  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(r, {"SquaredDifference"}, 2,
+                                            "{float16, bfloat16, float, "
+                                            "double, int32, int64}"));
   ACTORFLOW_RETURN_IF_ERROR(add_elementwise(
     r, {"Greater", "GreaterEqual", "Less", "LessEqual"}, 2, numbers, "bool"));
   ACTORFLOW_RETURN_IF_ERROR(

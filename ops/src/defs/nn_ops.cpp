@@ -71,6 +71,42 @@ core::status conv2d_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
+/// DepthwiseConv2dNative: an NHWC input, a filter [kh, kw, in, multiplier],
+/// an output of in * multiplier channels.
+core::status depthwise_shape(shape_context& ctx) {
+  std::vector<int64_t> strides;
+  std::string padding;
+  ACTORFLOW_RETURN_IF_ERROR(check_window_attrs(ctx, &strides, &padding));
+  auto dilations = ctx.attr_or("dilations", std::vector<int64_t>{1, 1, 1, 1});
+  auto in
+    = ctx.input(0).known_rank() ? ctx.input(0) : core::shape{-1, -1, -1, -1};
+  auto filter
+    = ctx.input(1).known_rank() ? ctx.input(1) : core::shape{-1, -1, -1, -1};
+  if (in.rank() != 4 || filter.rank() != 4)
+    return core::invalid_argument_error(
+      "DepthwiseConv2dNative needs a rank-4 input (NHWC) and filter [kh, kw, "
+      "in, multiplier], got ",
+      in.to_string(), " and ", filter.to_string());
+  if (in.dim(3) >= 0 && filter.dim(2) >= 0 && in.dim(3) != filter.dim(2))
+    return core::invalid_argument_error(
+      "DepthwiseConv2dNative input has ", in.dim(3),
+      " channels but the filter expects ", filter.dim(2));
+  auto out_dim = [&](int d) {
+    return filter.dim(d - 1) < 0
+             ? int64_t{-1}
+             : window_output(in.dim(d), filter.dim(d - 1),
+                             strides[static_cast<size_t>(d)],
+                             dilations[static_cast<size_t>(d)], padding);
+  };
+  auto channels = in.dim(3) >= 0 ? in.dim(3) : filter.dim(2);
+  auto out_channels = channels < 0 || filter.dim(3) < 0
+                        ? int64_t{-1}
+                        : channels * filter.dim(3);
+  ctx.set_output(0,
+                 core::shape{in.dim(0), out_dim(1), out_dim(2), out_channels});
+  return core::status::ok();
+}
+
 core::status pool_shape(shape_context& ctx) {
   std::vector<int64_t> strides, ksize;
   std::string padding;
@@ -173,7 +209,20 @@ core::status in_top_k_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
+/// FusedBatchNorm*V3's statistics: in U, which must be T here (float for
+/// float, as every graph TensorFlow writes on a CPU has it).
+core::status check_statistics_type(const shape_context& ctx) {
+  auto t = ctx.attr_or("T", core::dtype::float32);
+  auto u = ctx.attr_or("U", t);
+  if (u != t)
+    return core::unimplemented_error(
+      "attr U (the statistics' dtype) must equal T here: T is ",
+      core::to_string(t), ", U ", core::to_string(u));
+  return core::status::ok();
+}
+
 core::status batch_norm_shape(shape_context& ctx) {
+  ACTORFLOW_RETURN_IF_ERROR(check_statistics_type(ctx));
   auto x = ctx.input(0);
   if (x.known_rank() && x.rank() != 4)
     return core::invalid_argument_error("FusedBatchNorm needs a rank-4 input "
@@ -195,6 +244,8 @@ core::status batch_norm_shape(shape_context& ctx) {
   ctx.set_output(0, x);
   for (size_t i = 1; i < 5; ++i)
     ctx.set_output(i, core::shape{c});
+  if (ctx.outputs().size() == 6) // V3's reserve_space_3
+    ctx.set_output(5, core::shape{0});
   return core::status::ok();
 }
 
@@ -301,6 +352,28 @@ core::status register_nn_ops(op_registry& r) {
                            .output("output: T"),
                          false)
                   .shape_fn(shape_from_sizes(1)));
+  // One filter per input channel (`multiplier` outputs each): MobileNet's
+  // and EfficientNet's depthwise convolutions, and their gradients.
+  ops.push_back(windowed(op_def_builder("DepthwiseConv2dNative")
+                           .input("input: T")
+                           .input("filter: T")
+                           .output("output: T"),
+                         false)
+                  .shape_fn(depthwise_shape));
+  ops.push_back(windowed(op_def_builder("DepthwiseConv2dNativeBackpropInput")
+                           .input("input_sizes: int32")
+                           .input("filter: T")
+                           .input("out_backprop: T")
+                           .output("output: T"),
+                         false)
+                  .shape_fn(shape_from_sizes(0)));
+  ops.push_back(windowed(op_def_builder("DepthwiseConv2dNativeBackpropFilter")
+                           .input("input: T")
+                           .input("filter_sizes: int32")
+                           .input("out_backprop: T")
+                           .output("output: T"),
+                         false)
+                  .shape_fn(shape_from_sizes(1)));
   for (const char* name : {"MaxPool", "AvgPool"})
     ops.push_back(
       windowed(op_def_builder(name).input("value: T").output("output: T"), true)
@@ -321,50 +394,76 @@ core::status register_nn_ops(op_registry& r) {
                            .output("output: T"),
                          true)
                   .shape_fn(shape_from_sizes(0)));
-  ops.push_back(op_def_builder("FusedBatchNorm")
-                  .input("x: T")
-                  .input("scale: T")
-                  .input("offset: T")
-                  .input("mean: T")
-                  .input("variance: T")
-                  .output("y: T")
-                  .output("batch_mean: T")
-                  .output("batch_variance: T")
-                  .output("reserve_space_1: T")
-                  .output("reserve_space_2: T")
-                  .attr(floats)
-                  .attr("epsilon: float = 0.0001")
-                  .attr("exponential_avg_factor: float = 1.0")
-                  .attr("data_format: string = 'NHWC'")
-                  .attr("is_training: bool = true")
-                  .shape_fn(batch_norm_shape));
+  // FusedBatchNorm and TensorFlow 2's V3 (what every Keras
+  // BatchNormalization writes): the statistics in U (here U = T; float64
+  // is actorflow's addition), a sixth output reserve_space_3 (empty here).
+  for (bool v3 : {false, true}) {
+    const char* stats = v3 ? "U" : "T";
+    auto arg
+      = [&](const char* name) { return std::string{name} + ": " + stats; };
+    op_def_builder b{v3 ? "FusedBatchNormV3" : "FusedBatchNorm"};
+    b.input("x: T")
+      .input(arg("scale"))
+      .input(arg("offset"))
+      .input(arg("mean"))
+      .input(arg("variance"))
+      .output("y: T")
+      .output(arg("batch_mean"))
+      .output(arg("batch_variance"))
+      .output(arg("reserve_space_1"))
+      .output(arg("reserve_space_2"));
+    if (v3)
+      b.output(arg("reserve_space_3"))
+        .attr("T: {float, double}")
+        .attr("U: {float, double}");
+    else
+      b.attr(floats);
+    ops.push_back(b.attr("epsilon: float = 0.0001")
+                    .attr("exponential_avg_factor: float = 1.0")
+                    .attr("data_format: string = 'NHWC'")
+                    .attr("is_training: bool = true")
+                    .shape_fn(batch_norm_shape));
+  }
   // FusedBatchNorm's gradients from the mean and variance it used
-  // (reserve_space_1/2); reserve_space_3/4 are empty, as TensorFlow's.
-  ops.push_back(op_def_builder("FusedBatchNormGrad")
-                  .input("y_backprop: T")
-                  .input("x: T")
-                  .input("scale: T")
-                  .input("reserve_space_1: T")
-                  .input("reserve_space_2: T")
-                  .output("x_backprop: T")
-                  .output("scale_backprop: T")
-                  .output("offset_backprop: T")
-                  .output("reserve_space_3: T")
-                  .output("reserve_space_4: T")
-                  .attr(floats)
-                  .attr("epsilon: float = 0.0001")
-                  .attr("data_format: string = 'NHWC'")
-                  .attr("is_training: bool = true")
-                  .shape_fn([](shape_context& ctx) {
-                    auto x = ctx.input(1).merge(ctx.input(0));
-                    auto c = x.rank() == 4 ? x.dim(3) : int64_t{-1};
-                    ctx.set_output(0, x);
-                    ctx.set_output(1, core::shape{c});
-                    ctx.set_output(2, core::shape{c});
-                    ctx.set_output(3, core::shape{0});
-                    ctx.set_output(4, core::shape{0});
-                    return core::status::ok();
-                  }));
+  // (reserve_space_1/2); reserve_space_3/4 (V3: 4/5) are empty, as
+  // TensorFlow's. V3 takes the forward's reserve_space_3 too and ignores
+  // it.
+  for (bool v3 : {false, true}) {
+    const char* stats = v3 ? "U" : "T";
+    auto arg
+      = [&](const char* name) { return std::string{name} + ": " + stats; };
+    op_def_builder b{v3 ? "FusedBatchNormGradV3" : "FusedBatchNormGrad"};
+    b.input("y_backprop: T")
+      .input("x: T")
+      .input(arg("scale"))
+      .input(arg("reserve_space_1"))
+      .input(arg("reserve_space_2"));
+    if (v3)
+      b.input(arg("reserve_space_3"));
+    b.output("x_backprop: T")
+      .output(arg("scale_backprop"))
+      .output(arg("offset_backprop"))
+      .output(arg(v3 ? "reserve_space_4" : "reserve_space_3"))
+      .output(arg(v3 ? "reserve_space_5" : "reserve_space_4"));
+    if (v3)
+      b.attr("T: {float, double}").attr("U: {float, double}");
+    else
+      b.attr(floats);
+    ops.push_back(b.attr("epsilon: float = 0.0001")
+                    .attr("data_format: string = 'NHWC'")
+                    .attr("is_training: bool = true")
+                    .shape_fn([](shape_context& ctx) {
+                      ACTORFLOW_RETURN_IF_ERROR(check_statistics_type(ctx));
+                      auto x = ctx.input(1).merge(ctx.input(0));
+                      auto c = x.rank() == 4 ? x.dim(3) : int64_t{-1};
+                      ctx.set_output(0, x);
+                      ctx.set_output(1, core::shape{c});
+                      ctx.set_output(2, core::shape{c});
+                      ctx.set_output(3, core::shape{0});
+                      ctx.set_output(4, core::shape{0});
+                      return core::status::ok();
+                    }));
+  }
   ops.push_back(op_def_builder("SoftmaxCrossEntropyWithLogits")
                   .input("features: T")
                   .input("labels: T")

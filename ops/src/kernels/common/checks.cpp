@@ -102,10 +102,12 @@ core::status batch_norm_outputs(kernel_context& ctx, bool training,
                                           " must be [", c, "], got ",
                                           ctx.input(i).shape().to_string());
   }
-  outs->assign(5, nullptr);
+  outs->assign(ctx.outputs().size(), nullptr);
   ACTORFLOW_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &(*outs)[0]));
   for (size_t i = 1; i < 5; ++i)
     ACTORFLOW_RETURN_IF_ERROR(ctx.allocate_output(i, {c}, &(*outs)[i]));
+  if (ctx.outputs().size() == 6) // FusedBatchNormV3's reserve_space_3
+    ACTORFLOW_RETURN_IF_ERROR(ctx.allocate_output(5, {0}, &(*outs)[5]));
   *channels = c;
   *rows = c == 0 ? 0 : x.num_elements() / c;
   return core::status::ok();

@@ -31,6 +31,19 @@ public:
   }
 };
 
+/// Forwards each input to the output of its index (IdentityN).
+class identity_n_kernel : public cheap_kernel {
+public:
+  explicit identity_n_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    for (size_t i = 0; i < ctx.num_inputs(); ++i)
+      ctx.set_output(i, ctx.take_input(i));
+  }
+};
+
 /// Does nothing; used for control dependencies.
 class no_op_kernel : public cheap_kernel {
 public:
@@ -62,6 +75,8 @@ void register_array_kernels(kernel_registry& r) {
   r.add_any<const_kernel>("Const", device_type);
   r.add_any<identity_kernel>("Identity", device_type);
   r.add_any<identity_kernel>("StopGradient", device_type);
+  r.add_any<identity_kernel>("PlaceholderWithDefault", device_type);
+  r.add_any<identity_n_kernel>("IdentityN", device_type);
   r.add_any<no_op_kernel>("NoOp", device_type);
   r.add_any<placeholder_kernel>("Placeholder", device_type);
 }

@@ -105,6 +105,19 @@ T power(T x, T y) {
   }
 }
 
+/// (x - y)^2; integers wrap on overflow like Sub and Mul.
+template <class T>
+T squared_difference(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    auto d = static_cast<U>(static_cast<U>(x) - static_cast<U>(y));
+    return static_cast<T>(d * d);
+  } else {
+    T d = x - y;
+    return d * d;
+  }
+}
+
 ACTORFLOW_VECTOR_FN(add_fn, +)
 ACTORFLOW_VECTOR_FN(sub_fn, -)
 ACTORFLOW_VECTOR_FN(mul_fn, *)
@@ -116,6 +129,7 @@ ACTORFLOW_SCALAR_FN(floor_mod_fn, floor_mod(x, y))
 ACTORFLOW_SCALAR_FN(maximum_fn, x < y ? y : x)
 ACTORFLOW_SCALAR_FN(minimum_fn, y < x ? y : x)
 ACTORFLOW_SCALAR_FN(pow_fn, power(x, y))
+ACTORFLOW_SCALAR_FN(squared_difference_fn, squared_difference(x, y))
 ACTORFLOW_SCALAR_FN(greater_fn, x > y)
 ACTORFLOW_SCALAR_FN(greater_equal_fn, x >= y)
 ACTORFLOW_SCALAR_FN(less_fn, x < y)
@@ -342,6 +356,9 @@ void register_binary_kernels(kernel_registry& r) {
               int32_t, int64_t>("Pow", device_type);
   r.add_typed<with<maximum_fn>::kernel, float, double, int32_t, int64_t>(
     "Maximum", device_type);
+  r.add_typed<with<squared_difference_fn>::kernel, Eigen::half, Eigen::bfloat16,
+              float, double, int32_t, int64_t>("SquaredDifference",
+                                               device_type);
   r.add_typed<with<minimum_fn>::kernel, float, double, int32_t, int64_t>(
     "Minimum", device_type);
   r.add_typed<with<greater_fn>::kernel, float, double, int32_t, int64_t>(

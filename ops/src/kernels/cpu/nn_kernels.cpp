@@ -497,6 +497,10 @@ void register_nn_kernels(kernel_registry& r) {
   r.add_typed<batch_norm_kernel, float, double>("FusedBatchNorm", device_type);
   r.add_typed<batch_norm_grad_kernel, float, double>("FusedBatchNormGrad",
                                                      device_type);
+  r.add_typed<batch_norm_kernel, float, double>("FusedBatchNormV3",
+                                                device_type);
+  r.add_typed<batch_norm_grad_kernel, float, double>("FusedBatchNormGradV3",
+                                                     device_type);
   r.add_typed<check_numerics_kernel, Eigen::half, Eigen::bfloat16, float,
               double>("CheckNumerics", device_type);
 }
