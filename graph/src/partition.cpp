@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <tuple>
 
 #include "actorflow/graph/control_flow_info.hpp"
@@ -54,6 +55,15 @@ public:
         // inside the loop the Enter itself is outside of.
         ACTORFLOW_RETURN_IF_ERROR(transfer(src, r, node.device, frame, &recv));
         copy.inputs.push_back(r.control ? "^" + recv : recv);
+      }
+      auto frame = info_.node_frame[i];
+      if (frame != 0 && reads_only_loop_constants(edges)) {
+        // TensorFlow's executor hands a loop constant to every iteration
+        // it starts, and so runs a node that reads nothing else in each:
+        // a Merge of the loop says when one starts.
+        std::string merge;
+        ACTORFLOW_RETURN_IF_ERROR(loop_merge(frame, node.device, &merge));
+        copy.inputs.push_back("^" + merge);
       }
       ACTORFLOW_RETURN_IF_ERROR(parts_[node.device].add(std::move(copy)));
     }
@@ -247,6 +257,42 @@ private:
     }
     ACTORFLOW_RETURN_IF_ERROR(node("switch", "Switch", {*merge, pred}, f32));
     return node("next", "NextIteration", {prefix + "switch:1"}, f32);
+  }
+
+  /// Whether every edge of `edges` (at least one) comes from an Enter of a
+  /// loop constant.
+  bool reads_only_loop_constants(const std::vector<graph_edge>& edges) const {
+    return !edges.empty()
+           && std::all_of(edges.begin(), edges.end(), [&](const auto& e) {
+                const auto& src = g_.nodes()[static_cast<size_t>(e.src)];
+                auto c = src.attrs.find("is_constant");
+                return flow_role_of(src.op) == flow_role::enter
+                       && c != src.attrs.end() && std::get<bool>(c->second);
+              });
+  }
+
+  /// Returns a Merge of loop `frame` on `device` that runs, live, in every
+  /// iteration: one of the loop's own (an Enter and a NextIteration feed
+  /// it), or else the frame's control loop there.
+  core::status loop_merge(int frame, const std::string& device,
+                          std::string* merge) {
+    for (size_t i = 0; i < g_.size(); ++i) {
+      const auto& n = g_.nodes()[i];
+      if (info_.node_frame[i] != frame || n.device != device
+          || flow_role_of(n.op) != flow_role::merge)
+        continue;
+      for (const auto& in : n.inputs) {
+        core::input_ref r;
+        auto src = core::input_ref::parse(in, &r) ? g_.index_of(r.node) : -1;
+        if (src >= 0
+            && flow_role_of(g_.nodes()[static_cast<size_t>(src)].op)
+                 == flow_role::next_iteration) {
+          *merge = n.name;
+          return core::status::ok();
+        }
+      }
+    }
+    return control_loop(frame, device, merge);
   }
 
   /// Whether `n` is the pivot of loop `frame`'s body: an Identity of the
