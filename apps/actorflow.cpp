@@ -82,6 +82,12 @@ int run(int argc, char** argv) {
                     "Print a Markdown table (docs/ops.md is this output)");
   ops_cmd->add_flag("--internal", list.internal,
                     "Include the runtime's internal ops (_Send, _Recv, ...)");
+  ops_cmd
+    ->add_option("--missing", list.missing,
+                 "List the ops a TensorFlow GraphDef file (.pb, .pbtxt) "
+                 "uses that actorflow lacks, with the nodes that use them; "
+                 "exits 1 when there are any")
+    ->check(CLI::ExistingFile);
   train_options train;
   auto* train_cmd = app.add_subcommand(
     "train", "Train a classifier on a dataset through an input queue, with "

@@ -1,8 +1,10 @@
 #include "op_list.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
+#include "actorflow/net/graph_def.hpp"
 #include "actorflow/ops/op_registry.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -46,6 +48,33 @@ std::string render_attrs(const std::vector<ops::attr_def>& attrs) {
   return out;
 }
 
+/// `actorflow ops --missing FILE`: each op FILE uses that `registry`
+/// lacks, with how many nodes use it and the first few.
+int list_missing(const ops::op_registry& registry, const std::string& path) {
+  std::vector<net::missing_op> missing;
+  if (auto st = net::find_missing_ops(path, registry, &missing); !st.is_ok()) {
+    std::fprintf(stderr, "%s\n", st.to_string().c_str());
+    return EXIT_FAILURE;
+  }
+  if (missing.empty()) {
+    std::printf("every op of %s is one actorflow has\n", path.c_str());
+    return EXIT_SUCCESS;
+  }
+  std::printf("%s uses %zu op%s actorflow lacks:\n", path.c_str(),
+              missing.size(), missing.size() == 1 ? "" : "s");
+  constexpr size_t shown = 3;
+  for (const auto& m : missing) {
+    std::string nodes;
+    for (size_t i = 0; i < std::min(shown, m.nodes.size()); ++i)
+      nodes += (i == 0 ? "" : ", ") + m.nodes[i];
+    if (m.nodes.size() > shown)
+      nodes += ", ...";
+    std::printf("  %s  (%zu node%s: %s)\n", m.op.c_str(), m.nodes.size(),
+                m.nodes.size() == 1 ? "" : "s", nodes.c_str());
+  }
+  return EXIT_FAILURE;
+}
+
 } // namespace
 
 int list_ops(const op_list_options& options) {
@@ -54,6 +83,8 @@ int list_ops(const op_list_options& options) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());
     return EXIT_FAILURE;
   }
+  if (!options.missing.empty())
+    return list_missing(registry, options.missing);
   if (!options.name.empty() && registry.find(options.name) == nullptr) {
     std::fprintf(stderr,
                  "no op named '%s' (run `actorflow ops` for the list)\n",

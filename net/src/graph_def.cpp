@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/text_format.h>
@@ -95,10 +96,8 @@ core::status import_node(const tfproto::NodeDef& n, const ops::op_registry& ops,
     return core::invalid_argument_error(xs...).with_context(n.name(), n.op());
   };
   const auto* op = ops.find(n.op());
-  if (op == nullptr)
-    return core::unimplemented_error("op '", n.op(),
-                                     "' is not one actorflow has (actorflow "
-                                     "ops lists them)")
+  if (op == nullptr) // from_graph_def checked first
+    return core::internal_error("op '", n.op(), "' is not registered")
       .with_context(n.name(), n.op());
   out->name = n.name();
   out->op = n.op();
@@ -142,22 +141,77 @@ core::status import_node(const tfproto::NodeDef& n, const ops::op_registry& ops,
   return core::status::ok();
 }
 
-} // namespace
-
-core::status from_graph_def(const std::string& data, graph_def_format format,
-                            const ops::op_registry& ops, graph::graph* out) {
-  tfproto::GraphDef def;
+core::status parse_graph_def(const std::string& data, graph_def_format format,
+                             tfproto::GraphDef* def) {
   if (format == graph_def_format::text) {
-    if (!google::protobuf::TextFormat::ParseFromString(data, &def))
+    if (!google::protobuf::TextFormat::ParseFromString(data, def))
       return core::invalid_argument_error(
         "not a GraphDef in protobuf's text form");
   } else {
     google::protobuf::io::CodedInputStream in{
       reinterpret_cast<const uint8_t*>(data.data()),
       static_cast<int>(std::min<size_t>(data.size(), INT32_MAX))};
-    if (data.size() > INT32_MAX || !def.ParseFromCodedStream(&in)
+    if (data.size() > INT32_MAX || !def->ParseFromCodedStream(&in)
         || !in.ConsumedEntireMessage())
       return core::invalid_argument_error("not a binary GraphDef");
+  }
+  return core::status::ok();
+}
+
+/// The ops of `def` that `ops` lacks, in name order.
+std::vector<missing_op> missing_ops_of(const tfproto::GraphDef& def,
+                                       const ops::op_registry& ops) {
+  std::map<std::string, std::vector<std::string>> missing;
+  for (const auto& n : def.node())
+    if (ops.find(n.op()) == nullptr)
+      missing[n.op()].push_back(n.name());
+  std::vector<missing_op> result;
+  for (auto& [op, nodes] : missing)
+    result.push_back(missing_op{op, std::move(nodes)});
+  return result;
+}
+
+/// Reads the file at `path` into `data`.
+core::status read_file(const std::string& path, std::string* data) {
+  std::ifstream in{path, std::ios::binary};
+  if (!in)
+    return core::not_found_error("cannot open GraphDef file '", path, "'");
+  data->assign(std::istreambuf_iterator<char>{in}, {});
+  return core::status::ok();
+}
+
+graph_def_format format_of(const std::string& path) {
+  return ends_with(path, ".pbtxt") || ends_with(path, ".pbtext")
+           ? graph_def_format::text
+           : graph_def_format::binary;
+}
+
+} // namespace
+
+std::string describe_missing_ops(const std::vector<missing_op>& missing) {
+  std::string text;
+  for (const auto& m : missing) {
+    if (!text.empty())
+      text += ", ";
+    text += m.op + " (" + std::to_string(m.nodes.size())
+            + (m.nodes.size() == 1 ? " node: '" : " nodes, first '")
+            + m.nodes.front() + "')";
+  }
+  return text;
+}
+
+core::status from_graph_def(const std::string& data, graph_def_format format,
+                            const ops::op_registry& ops, graph::graph* out) {
+  tfproto::GraphDef def;
+  ACTORFLOW_RETURN_IF_ERROR(parse_graph_def(data, format, &def));
+  if (auto missing = missing_ops_of(def, ops); !missing.empty()) {
+    auto st = core::unimplemented_error(
+      "the graph uses ", missing.size(), missing.size() == 1 ? " op" : " ops",
+      " actorflow lacks: ", describe_missing_ops(missing),
+      " (`actorflow ops` lists the ops there are, `actorflow ops --missing "
+      "FILE` what a GraphDef file needs)");
+    const auto& first = missing.front();
+    return st.with_context(first.nodes.front(), first.op);
   }
   graph::graph g;
   for (const auto& n : def.node()) {
@@ -184,14 +238,23 @@ core::status load_any_graph(const std::string& path,
 
 core::status load_graph_def(const std::string& path,
                             const ops::op_registry& ops, graph::graph* out) {
-  std::ifstream in{path, std::ios::binary};
-  if (!in)
-    return core::not_found_error("cannot open GraphDef file '", path, "'");
-  std::string data{std::istreambuf_iterator<char>{in}, {}};
-  auto text = ends_with(path, ".pbtxt") || ends_with(path, ".pbtext");
-  auto st = from_graph_def(
-    data, text ? graph_def_format::text : graph_def_format::binary, ops, out);
+  std::string data;
+  ACTORFLOW_RETURN_IF_ERROR(read_file(path, &data));
+  auto st = from_graph_def(data, format_of(path), ops, out);
   return st.is_ok() ? st : st.prefixed("GraphDef file '" + path + "'");
+}
+
+core::status find_missing_ops(const std::string& path,
+                              const ops::op_registry& ops,
+                              std::vector<missing_op>* out) {
+  std::string data;
+  ACTORFLOW_RETURN_IF_ERROR(read_file(path, &data));
+  tfproto::GraphDef def;
+  auto st = parse_graph_def(data, format_of(path), &def);
+  if (!st.is_ok())
+    return st.prefixed("GraphDef file '" + path + "'");
+  *out = missing_ops_of(def, ops);
+  return core::status::ok();
 }
 
 } // namespace actorflow::net

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "actorflow/core/status.hpp"
 #include "actorflow/graph/graph.hpp"
@@ -25,14 +26,31 @@ enum class graph_def_format {
   text,
 };
 
+/// An op a GraphDef uses that the op registry lacks, and the nodes that
+/// use it (in the graph's order).
+struct missing_op {
+  std::string op;
+  std::vector<std::string> nodes;
+};
+
+/// Lists the ops GraphDef file `path` uses that `ops` lacks, by name (none:
+/// `out` empty); what `actorflow ops --missing` prints.
+core::status find_missing_ops(const std::string& path,
+                              const ops::op_registry& ops,
+                              std::vector<missing_op>* out);
+
+/// `missing` in one line: each op, how many nodes use it and the first.
+std::string describe_missing_ops(const std::vector<missing_op>& missing);
+
 /// Reads a TensorFlow `GraphDef` into `out`: each node's name, op, inputs
 /// (`node:port`, `^node`) and device as they are, its attrs converted by
 /// the types its op declares in `ops` (TensorFlow's DataType onto dtypes,
 /// a reference type onto its value type; TensorProto with
 /// `tensor_content` or typed values). Attrs whose names start with `_`
-/// (TensorFlow's own annotations) are dropped. An op `ops` lacks, an attr
-/// the op does not declare, a value of the wrong type or a type the engine
-/// lacks is an error naming the node and op. The graph is not validated
+/// (TensorFlow's own annotations) are dropped. Ops `ops` lacks are one
+/// `unimplemented` error naming them all; an attr the op does not
+/// declare, a value of the wrong type or a type the engine lacks is an
+/// error naming the node and op. The graph is not validated
 /// (`session::extend` does).
 core::status from_graph_def(const std::string& data, graph_def_format format,
                             const ops::op_registry& ops, graph::graph* out);
