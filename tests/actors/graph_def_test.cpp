@@ -372,3 +372,49 @@ TEST_F(tensorflow_graphs,
     test::expect_all_near(out[i], golden["moe_dispatch_" + names[i]], 1e-10,
                           names[i]);
 }
+
+TEST_F(tensorflow_graphs, a_frozen_keras_cnn_gives_tensorflows_output) {
+  // Conv2D, BatchNormalization (FusedBatchNormV3 under Keras' learning
+  // phase: a PlaceholderWithDefault and a cond), ReLU6, DepthwiseConv2D
+  // with a multiplier, global pooling and Dense; exact dyadic values.
+  auto out = run_file("keras_cnn.pb", {{"conv2d_input", golden["keras_cnn_x"]}},
+                      {"dense/BiasAdd"});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(same_bits(out[0], golden["keras_cnn_y"]))
+    << out[0].debug_string();
+  // Fed, the learning phase is what was fed: training mode normalises by
+  // the batch's statistics, and the output moves.
+  out = run_file("keras_cnn.pb",
+                 {{"conv2d_input", golden["keras_cnn_x"]},
+                  {"keras_learning_phase", tensor::scalar(true)}},
+                 {"dense/BiasAdd"});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_FALSE(same_bits(out[0], golden["keras_cnn_y"]));
+}
+
+TEST_F(tensorflow_graphs, a_frozen_keras_lstm_reads_its_weights_every_step) {
+  // tf_keras' LSTM freezes its weights into the loop as constants that
+  // Identity nodes read with no other input: they run in every iteration
+  // as in TensorFlow's executor.
+  auto out = run_file("keras_lstm.pb", {{"lstm_input", golden["keras_lstm_x"]}},
+                      {"dense/BiasAdd"});
+  ASSERT_EQ(out.size(), 1u);
+  test::expect_all_near(out[0], golden["keras_lstm_y"], 1e-10, "y");
+}
+
+TEST(graph_def_import, every_missing_op_is_named_at_once) {
+  actors::engine e;
+  graph::graph g;
+  auto st
+    = net::from_graph_def(R"(node { name: "a" op: "NoSuchOp" }
+                                   node { name: "b" op: "Relu" }
+                                   node { name: "c" op: "OtherOp" }
+                                   node { name: "d" op: "NoSuchOp" })",
+                          net::graph_def_format::text, e.context().ops, &g);
+  EXPECT_EQ(st.code(), core::errc::unimplemented) << st.to_string();
+  EXPECT_EQ(st.node(), "a") << st.to_string();
+  auto text = st.to_string();
+  for (auto says : {"2 ops", "NoSuchOp (2 nodes, first 'a')",
+                    "OtherOp (1 node: 'c')", "actorflow ops --missing"})
+    EXPECT_NE(text.find(says), std::string::npos) << says << " in " << text;
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """GraphDef files written by TensorFlow, and TensorFlow's results for them.
 
-Builds five graphs in tf.compat.v1 graph mode with v1 control flow and
+Builds graphs in tf.compat.v1 graph mode with v1 control flow and
 reference variables, writes each as a binary GraphDef
 (tests/golden/graphdef/<case>.pb; the nested conds also as .pbtxt) and
 what TensorFlow computes with it to tests/golden/graphdef.txt (the format
@@ -22,6 +22,9 @@ never needs TensorFlow.
 - moe_dispatch: a top-2 mixture of experts dispatched in tensor2tensor's
   style and by dynamic_partition / dynamic_stitch, with erf, cumsum,
   gather_nd, scatter_nd, broadcast_to and its gradient graph.
+- keras_cnn, keras_lstm: tf_keras models frozen as users freeze them (a
+  MobileNet-style block with BatchNormalization and DepthwiseConv2D; an
+  LSTM), with dyadic weights.
 
 Inputs are small dyadic rationals. The CNN, the conds and the frozen
 MLP's forward pass compute in exactly representable values, so TensorFlow
@@ -51,9 +54,9 @@ from case_writer import tensor_lines
 from golden_io import write_or_check
 
 tf1 = tf.compat.v1
-tf1.disable_eager_execution()
-tf1.disable_control_flow_v2()
-tf1.disable_resource_variables()
+# Graph mode, v1 control flow and reference variables -- and TensorArrays
+# as tf_keras' v1 RNNs need them.
+tf1.disable_v2_behavior()
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "graphdef")
 
@@ -380,6 +383,95 @@ def moe_dispatch(put, files):
             None if value.dtype == np.int32 else 12)
 
 
+def keras_frozen(build, inputs, weights_of, floatx="float32"):
+    """Builds the Keras model `build()` in a v1 graph (learning phase left
+    to Keras: a PlaceholderWithDefault), gives its weights the values
+    `weights_of(model)`, freezes it with convert_variables_to_constants and
+    runs it on `inputs` (model input index -> value). Returns the frozen
+    GraphDef, TensorFlow's outputs and the names of the graph's input and
+    output tensors."""
+    keras = tf1.keras
+    g = tf1.Graph()
+    with g.as_default():
+        keras.backend.set_floatx(floatx)
+        sess = tf1.Session(graph=g)
+        keras.backend.set_session(sess)
+        model = build(keras)
+        sess.run(tf1.global_variables_initializer())
+        model.set_weights(weights_of(model))
+        names = [t.op.name for t in model.outputs]
+        frozen = tf1.graph_util.convert_variables_to_constants(
+            sess, g.as_graph_def(), names)
+        feeds = {model.inputs[i]: v for i, v in inputs.items()}
+        want = sess.run(model.outputs, feeds)
+    keras.backend.set_floatx("float32")
+    return (frozen.SerializeToString(deterministic=True), want,
+            [t.name for t in model.inputs], [t.name for t in model.outputs])
+
+
+def dyadic_weights(seed, scale=8):
+    """Each weight of a model a multiple of 1/scale, by dyadic()."""
+    return lambda model: [dyadic(w.shape, seed + i, scale)
+                          for i, w in enumerate(model.get_weights())]
+
+
+def keras_cnn(put, files):
+    """A MobileNet-style block as Keras writes it: Conv2D, BatchNormalization
+    (FusedBatchNormV3 under Keras' learning-phase cond), ReLU6,
+    DepthwiseConv2D, BatchNormalization, global average pooling, Dense;
+    float32. BatchNormalization's epsilon and moving variances make
+    var + epsilon 4 (variance 3.75, epsilon 0.25), so every value is a
+    short dyadic sum, exact whatever the order: TensorFlow's result is
+    written as it is."""
+    def build(keras):
+        L = keras.layers
+        return keras.Sequential([
+            L.Conv2D(4, 3, padding="same", input_shape=(6, 6, 3)),
+            L.BatchNormalization(epsilon=0.25), L.ReLU(6.0),
+            L.DepthwiseConv2D(3, depth_multiplier=2),
+            L.BatchNormalization(epsilon=0.25), L.ReLU(6.0),
+            L.GlobalAveragePooling2D(), L.Dense(3)])
+
+    def weights_of(model):
+        out = []
+        for i, layer in enumerate(model.layers):
+            ws = layer.get_weights()
+            if isinstance(layer, tf1.keras.layers.BatchNormalization):
+                n = ws[0].shape
+                ws = [dyadic(n, 30 + i, 4), dyadic(n, 40 + i, 4),
+                      dyadic(n, 50 + i, 2), np.full(n, 3.75)]
+            else:
+                ws = [dyadic(w.shape, 60 + i + j, 8)
+                      for j, w in enumerate(ws)]
+            out += [w.astype(np.float32) for w in ws]
+        return out
+
+    xv = dyadic([2, 6, 6, 3], 70, 2).astype(np.float32)
+    data, want, ins, outs = keras_frozen(build, {0: xv}, weights_of)
+    files["keras_cnn.pb"] = data
+    put("keras_cnn_x", xv)
+    put("keras_cnn_y", want[0])
+    return ins, outs
+
+
+def keras_lstm(put, files):
+    """A Keras LSTM over a sequence (tf_keras' v1 while loop with
+    TensorArrays), float64: its weights, frozen into the loop as constants,
+    are read by Identity nodes with no other input (the loop rule). The
+    output rounded to 12 digits."""
+    def build(keras):
+        L = keras.layers
+        return keras.Sequential([L.LSTM(4, input_shape=(5, 3)), L.Dense(2)])
+
+    xv = dyadic([2, 5, 3], 80, 4)
+    data, want, ins, outs = keras_frozen(build, {0: xv}, dyadic_weights(81, 16),
+                                         "float64")
+    files["keras_lstm.pb"] = data
+    put("keras_lstm_x", xv)
+    put("keras_lstm_y", want[0], 12)
+    return ins, outs
+
+
 def render():
     lines = []
     files = {}
@@ -400,6 +492,8 @@ def render():
     default_attrs(put, files)
     dynamic_rnns(put, files)
     moe_dispatch(put, files)
+    keras_cnn(put, files)
+    keras_lstm(put, files)
     outputs = {os.path.join(HERE, "graphdef.txt"): "\n".join(lines) + "\n"}
     for name, data in files.items():
         outputs[os.path.join(OUT, name)] = data
