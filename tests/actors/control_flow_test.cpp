@@ -749,6 +749,56 @@ TEST_F(control_flow, a_loop_spanning_two_devices_equals_one_device) {
     EXPECT_EQ(results[i], results[i + 3]) << "one device vs two, case " << i;
 }
 
+TEST_F(control_flow, a_node_reading_only_a_loop_constant_runs_every_step) {
+  // x_{k+1} = x_k + identity(c): the Identity's one input is the Enter of
+  // c (a loop constant), as where a frozen Keras RNN reads its weights.
+  // TensorFlow runs it in every iteration; here on the loop's device and
+  // on another.
+  for (const char* device : {"cpu:0", "cpu:1"}) {
+    graph::scope s{e.context().ops};
+    auto n = graph::placeholder(s.sub("n"), dtype::int64, {});
+    auto c = graph::placeholder(s.sub("c"), dtype::float64, {});
+    auto outs = graph::while_loop(
+      s,
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        return graph::less(b, v[0], n);
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        auto read = graph::identity(b.with_device(device).sub("read"), c);
+        return std::vector<graph::output>{
+          graph::add(b, v[0], graph::constant(b, int64_t{1})),
+          graph::add(b, v[1], read)};
+      },
+      {graph::constant(s, int64_t{0}),
+       graph::constant(s, tensor::scalar(0.5))});
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    // As TensorFlow writes it: the Enter its only input (the builder may
+    // anchor it to the loop).
+    auto g = s.graph_def();
+    for (auto& node : g.mutable_nodes())
+      if (node.name == "while/body/read/Identity") {
+        auto& in = node.inputs;
+        in.erase(std::remove_if(in.begin(), in.end(),
+                                [](const auto& x) { return x[0] == '^'; }),
+                 in.end());
+        ASSERT_EQ(in.size(), 1u);
+      }
+    actors::session sess{e};
+    auto st = sess.extend(g);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    for (int64_t steps : {0, 1, 7}) {
+      auto out = run(
+        sess,
+        {{n.name(), tensor::scalar(steps)}, {c.name(), tensor::scalar(0.25)}},
+        {outs[1]});
+      ASSERT_EQ(out.size(), 1u);
+      EXPECT_EQ(out[0].scalar_value<double>(),
+                0.5 + 0.25 * static_cast<double>(steps))
+        << device << ", " << steps << " steps";
+    }
+  }
+}
+
 namespace {} // namespace
 
 TEST_F(control_flow, a_long_loop_runs_in_bounded_memory) {
