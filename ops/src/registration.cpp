@@ -52,6 +52,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_nn_kernels(registry);
   cpu::register_conv_kernels(registry);
   cpu::register_depthwise_conv_kernels(registry);
+  cpu::register_einsum_kernels(registry);
   cpu::register_pool_kernels(registry);
   cpu::register_random_kernels(registry);
   cpu::register_linalg_kernels(registry);

@@ -552,6 +552,34 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
     }
 }
 
+TEST_F(gradients, einsum_matches_finite_differences) {
+  struct form {
+    const char* equation;
+    std::vector<shape> shapes;
+  };
+  // Keras' attention and projections, a broadcast ellipsis, a label only
+  // one operand has (summed, then broadcast back), one operand.
+  for (const auto& f :
+       std::vector<form>{{"abc,cde->abde", {{2, 3, 4}, {4, 2, 3}}},
+                         {"aecd,abcd->acbe", {{2, 3, 2, 2}, {2, 4, 2, 2}}},
+                         {"...ij,...jk->...ik", {{2, 1, 3, 2}, {3, 2, 2}}},
+                         {"ijk,jl->il", {{2, 3, 2}, {3, 4}}},
+                         {"ijk->kj", {{2, 3, 4}}}}) {
+    SCOPED_TRACE(f.equation);
+    fd_case c;
+    for (size_t i = 0; i < f.shapes.size(); ++i)
+      c.inputs.push_back(u(f.shapes[i], static_cast<unsigned>(i + 1)));
+    std::string equation = f.equation;
+    c.build = [equation](const scope& s, const std::vector<output>& in) {
+      return s.add_node("Einsum", "Einsum", in,
+                        {{"equation", equation},
+                         {"N", static_cast<int64_t>(in.size())},
+                         {"T", dtype::float64}})[0];
+    };
+    check("Einsum", c);
+  }
+}
+
 TEST_F(gradients, identities_of_tensorflows_graphs_pass_the_gradient_on) {
   check("PlaceholderWithDefault",
         unary(u({2, 3}), [](const scope& s, const output& x) {
@@ -802,6 +830,7 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "SquaredDifference",
     "PlaceholderWithDefault",
     "IdentityN",
+    "Einsum",
     "Switch",
     "Merge",
     "Exit",

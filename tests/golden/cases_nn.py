@@ -576,6 +576,40 @@ def add_model_op_cases(c):
                   "DepthwiseConv2dNativeBackpropFilter",
                   [x.astype(t), np.array(f.shape, I32), g.astype(t)],
                   [df.astype(t)], dict(attrs, T=t))
+    # Einsum: Keras' MultiHeadAttention and EinsumDense equations, NumPy's
+    # forms (implicit output, ellipses that broadcast, one operand), and
+    # what is refused. Exact dyadic values.
+    def q(*shape):
+        return rng.randint(-8, 8, size=shape) / 4.0
+    for name, equation, shapes in (
+            ("projection", "abc,cde->abde", [(2, 3, 4), (4, 2, 3)]),
+            ("scores", "aecd,abcd->acbe", [(2, 5, 2, 3), (2, 4, 2, 3)]),
+            ("attend", "acbe,aecd->abcd", [(2, 2, 4, 5), (2, 5, 2, 3)]),
+            ("output", "abcd,cde->abe", [(2, 4, 2, 3), (2, 3, 5)]),
+            ("batch_matmul", "bqd,bkd->bqk", [(3, 2, 4), (3, 5, 4)]),
+            ("broadcast", "...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),
+            ("implicit", "ij,jk", [(3, 4), (4, 2)]),
+            ("dot", "ij,ij->", [(3, 4), (3, 4)]),
+            ("outer", "i,j->ij", [(3,), (4,)]),
+            ("summed_alone", "ijk,jl->il", [(2, 3, 4), (3, 5)]),
+            ("transpose", "ijk->kij", [(2, 3, 4)]),
+            ("sum", "ijk->j", [(2, 3, 4)])):
+        ops = [q(*sh) for sh in shapes]
+        want = np.einsum(equation, *ops)
+        for t in (F32, F64):
+            c.add("einsum_%s_%s" % (name, np.dtype(t).name), "Einsum",
+                  [o.astype(t) for o in ops], [np.asarray(want).astype(t)],
+                  {"T": t, "N": len(ops), "equation": equation})
+    c.add("einsum_diagonal", "Einsum", [q(3, 3).astype(F32)],
+          attrs={"T": F32, "N": 1, "equation": "ii->i"}, error="unimplemented")
+    c.add("einsum_sizes_differ", "Einsum",
+          [q(3, 4).astype(F32), q(5, 2).astype(F32)],
+          attrs={"T": F32, "N": 2, "equation": "ij,jk->ik"},
+          error="invalid_argument")
+    c.add("einsum_unknown_label", "Einsum",
+          [q(3, 4).astype(F32), q(4, 2).astype(F32)],
+          attrs={"T": F32, "N": 2, "equation": "ij,jk->iz"},
+          error="invalid_argument")
     c.add("depthwise_channels_differ", "DepthwiseConv2dNative",
           [x.astype(F32), np.ones((3, 3, 2, 1), F32)],
           attrs={"T": F32, "strides": [1, 1, 1, 1], "padding": "SAME"},

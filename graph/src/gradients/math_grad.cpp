@@ -1,5 +1,7 @@
 // Gradient functions of the math ops, after TensorFlow's math_grad.py.
 
+#include <algorithm>
+
 #include "../builder_util.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
@@ -64,9 +66,80 @@ std::pair<output, output> product_grads(const MatMul& mm, const output& x,
   return {mm(y, g, true, true), mm(g, x, true, true)};
 }
 
+/// Einsum's gradient (TensorFlow's _EinsumGrad): for operand i, the
+/// einsum of the output's gradient with the other operands onto i's
+/// labels; labels only operand i has (summed in the forward) come back by
+/// broadcasting, dimensions an ellipsis broadcast by summing.
+status einsum_grad(const scope& s, const gradient_op& op,
+                   const std::vector<output>& g, std::vector<output>* in) {
+  auto equation = op.attr_or("equation", std::string{});
+  equation.erase(std::remove(equation.begin(), equation.end(), ' '),
+                 equation.end());
+  auto arrow = equation.find("->");
+  if (arrow == std::string::npos)
+    return core::unimplemented_error(
+             "the gradient of Einsum needs an explicit output ('->') in "
+             "equation '",
+             equation, "'")
+      .with_context(op.node.name, op.node.op);
+  auto out = equation.substr(arrow + 2);
+  std::vector<std::string> terms{""};
+  for (char c : equation.substr(0, arrow)) {
+    if (c == ',')
+      terms.emplace_back();
+    else
+      terms.back() += c;
+  }
+  for (size_t i = 0; i < terms.size() && i < op.inputs.size(); ++i) {
+    const auto& term = terms[i];
+    auto elsewhere = [&](char c) {
+      if (out.find(c) != std::string::npos)
+        return true;
+      for (size_t j = 0; j < terms.size(); ++j)
+        if (j != i && terms[j].find(c) != std::string::npos)
+          return true;
+      return false;
+    };
+    std::string kept;
+    std::vector<int64_t> dropped; // positions of labels only this term has
+    for (size_t p = 0; p < term.size(); ++p) {
+      char c = term[p];
+      if (c == '.' || elsewhere(c))
+        kept += c;
+      else
+        dropped.push_back(static_cast<int64_t>(p));
+    }
+    bool dots = term.find("...") != std::string::npos;
+    if (dots && !dropped.empty())
+      return core::unimplemented_error(
+               "the gradient of Einsum '", equation, "': operand ", i,
+               " has both an ellipsis and labels no other term has")
+        .with_context(op.node.name, op.node.op);
+    std::string eq = out;
+    std::vector<output> operands{g[0]};
+    for (size_t j = 0; j < terms.size(); ++j)
+      if (j != i) {
+        eq += "," + terms[j];
+        operands.push_back(op.inputs[j]);
+      }
+    eq += "->" + kept;
+    auto gi = s.add_node("Einsum", "Einsum", operands,
+                         {{"equation", eq},
+                          {"N", static_cast<int64_t>(operands.size())},
+                          {"T", op.inputs[i].dtype()}})[0];
+    for (auto p : dropped)
+      gi = expand_dims(s, gi, p);
+    if (!dropped.empty())
+      gi = broadcast_to(s, gi, shape_of(s, op.inputs[i]));
+    (*in)[i] = dots ? sum_to(s, gi, op.inputs[i]) : gi;
+  }
+  return status::ok();
+}
+
 } // namespace
 
 void register_math_gradients(gradient_registry& r) {
+  r.add("Einsum", einsum_grad);
   add_unary(r, "Identity", [](auto&, auto&, const output& g) { return g; });
   add_unary(r, "CheckNumerics",
             [](auto&, auto&, const output& g) { return g; });

@@ -1,5 +1,6 @@
 #include "defs.hpp"
 
+#include "../einsum_equation.hpp"
 #include "actorflow/ops/shape_context.hpp"
 
 namespace actorflow::ops::defs {
@@ -85,6 +86,30 @@ core::status arg_reduction_shape(shape_context& ctx) {
 }
 
 /// AddN: every input has one shape.
+/// Einsum's output shape, when every operand's rank is known.
+core::status einsum_shape(shape_context& ctx) {
+  std::string equation;
+  ACTORFLOW_RETURN_IF_ERROR(ctx.get_attr("equation", &equation));
+  std::vector<int> ranks;
+  std::vector<core::shape> shapes;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    if (!ctx.input(i).known_rank())
+      return core::status::ok();
+    shapes.push_back(ctx.input(i));
+    ranks.push_back(ctx.input(i).rank());
+  }
+  detail::einsum_equation eq;
+  ACTORFLOW_RETURN_IF_ERROR(
+    detail::einsum_equation::parse(equation, ranks, &eq));
+  if (eq.inputs.size() > 2)
+    return core::unimplemented_error("Einsum of ", eq.inputs.size(),
+                                     " operands; actorflow takes one or two");
+  core::shape out;
+  ACTORFLOW_RETURN_IF_ERROR(eq.output_shape(shapes, &out));
+  ctx.set_output(0, std::move(out));
+  return core::status::ok();
+}
+
 core::status add_n_shape(shape_context& ctx) {
   auto s = ctx.input(0);
   for (size_t i = 1; i < ctx.num_inputs(); ++i) {
@@ -199,6 +224,16 @@ core::status register_math_ops(op_registry& r) {
                                       .attr("output_type: {int32, int64} = "
                                             "int64")
                                       .shape_fn(arg_reduction_shape)));
+  // Einstein summation over one or two operands ("bqd,bkd->bqk",
+  // "...ij,jk->...ik"): what Keras' MultiHeadAttention and EinsumDense
+  // write. A label twice in one operand (a diagonal) is not taken.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("Einsum")
+                                    .input("inputs: N * T")
+                                    .output("output: T")
+                                    .attr("equation: string")
+                                    .attr("N: int")
+                                    .attr("T: {float, double}")
+                                    .shape_fn(einsum_shape)));
   ACTORFLOW_RETURN_IF_ERROR(
     r.add(op_def_builder("AddN")
             .input("inputs: N * T")
