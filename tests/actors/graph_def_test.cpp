@@ -402,6 +402,17 @@ TEST_F(tensorflow_graphs, a_frozen_keras_lstm_reads_its_weights_every_step) {
   test::expect_all_near(out[0], golden["keras_lstm_y"], 1e-10, "y");
 }
 
+TEST_F(tensorflow_graphs,
+       a_frozen_keras_transformer_block_gives_tensorflows_output) {
+  // MultiHeadAttention's Einsums, Softmax, LayerNormalization (moments:
+  // SquaredDifference, StopGradient), gelu (Erfc); float64.
+  auto out
+    = run_file("keras_attention.pb", {{"tokens", golden["keras_attention_x"]}},
+               {"out/batchnorm/add_1"});
+  ASSERT_EQ(out.size(), 1u);
+  test::expect_all_near(out[0], golden["keras_attention_y"], 1e-10, "y");
+}
+
 TEST(graph_def_import, every_missing_op_is_named_at_once) {
   actors::engine e;
   graph::graph g;

@@ -22,9 +22,10 @@ never needs TensorFlow.
 - moe_dispatch: a top-2 mixture of experts dispatched in tensor2tensor's
   style and by dynamic_partition / dynamic_stitch, with erf, cumsum,
   gather_nd, scatter_nd, broadcast_to and its gradient graph.
-- keras_cnn, keras_lstm: tf_keras models frozen as users freeze them (a
-  MobileNet-style block with BatchNormalization and DepthwiseConv2D; an
-  LSTM), with dyadic weights.
+- keras_cnn, keras_lstm, keras_attention: tf_keras models frozen as users
+  freeze them (a MobileNet-style block with BatchNormalization and
+  DepthwiseConv2D; an LSTM; a Transformer encoder block), with dyadic
+  weights.
 
 Inputs are small dyadic rationals. The CNN, the conds and the frozen
 MLP's forward pass compute in exactly representable values, so TensorFlow
@@ -472,6 +473,29 @@ def keras_lstm(put, files):
     return ins, outs
 
 
+def keras_attention(put, files):
+    """A Transformer encoder block as Keras writes it: MultiHeadAttention
+    (Einsum), a residual Add, LayerNormalization, a Dense with gelu and a
+    second residual and LayerNormalization; float64, the output rounded to
+    12 digits."""
+    def build(keras):
+        L = keras.layers
+        x = L.Input((5, 8), name="tokens")
+        a = L.MultiHeadAttention(num_heads=2, key_dim=4)(x, x)
+        h = L.LayerNormalization()(L.Add()([x, a]))
+        f = L.Dense(8, activation="gelu")(h)
+        out = L.LayerNormalization(name="out")(L.Add()([h, f]))
+        return keras.Model(x, out)
+
+    xv = dyadic([2, 5, 8], 90, 4)
+    data, want, ins, outs = keras_frozen(build, {0: xv}, dyadic_weights(91, 16),
+                                         "float64")
+    files["keras_attention.pb"] = data
+    put("keras_attention_x", xv)
+    put("keras_attention_y", want[0], 12)
+    return ins, outs
+
+
 def render():
     lines = []
     files = {}
@@ -494,6 +518,7 @@ def render():
     moe_dispatch(put, files)
     keras_cnn(put, files)
     keras_lstm(put, files)
+    keras_attention(put, files)
     outputs = {os.path.join(HERE, "graphdef.txt"): "\n".join(lines) + "\n"}
     for name, data in files.items():
         outputs[os.path.join(OUT, name)] = data
