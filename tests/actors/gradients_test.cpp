@@ -529,27 +529,38 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
                                      attrs)[0];
                  }));
   }
-  for (bool v3 : {false, true})
-    for (bool training : {true, false}) {
-      // Mean and variance (used in inference only) get no gradient, as in
-      // TensorFlow: they are constants here.
-      check(v3 ? "FusedBatchNormV3" : "FusedBatchNorm",
+  for (const char* format : {"NHWC", "NCHW"})
+    for (bool training : {true, false})
+      check("FusedBatchNormV3",
             {{u({2, 3, 2, 3}), positive({3}, 2), u({3}, 3)},
              [=](const scope& s, const std::vector<output>& in) {
                auto mean = graph::constant(s, u({3}, 4));
                auto var = graph::constant(s, positive({3}, 5));
-               if (!v3)
-                 return graph::fused_batch_norm(s, in[0], in[1], in[2], mean,
-                                                var, training)
-                   .y;
+               // NCHW: the channels (3) second.
+               auto x = std::string{format} == "NHWC"
+                          ? in[0]
+                          : graph::transpose(s, in[0], {0, 3, 1, 2});
                return s.add_node("FusedBatchNormV3", "FusedBatchNormV3",
-                                 {in[0], in[1], in[2], mean, var},
+                                 {x, in[1], in[2], mean, var},
                                  {{"T", dtype::float64},
                                   {"U", dtype::float64},
                                   {"epsilon", 0.001},
+                                  {"data_format", std::string{format}},
                                   {"is_training", training}})[0];
              }});
-    }
+  for (bool training : {true, false}) {
+    // Mean and variance (used in inference only) get no gradient, as in
+    // TensorFlow: they are constants here.
+    check("FusedBatchNorm",
+          {{u({2, 3, 2, 3}), positive({3}, 2), u({3}, 3)},
+           [=](const scope& s, const std::vector<output>& in) {
+             auto mean = graph::constant(s, u({3}, 4));
+             auto var = graph::constant(s, positive({3}, 5));
+             return graph::fused_batch_norm(s, in[0], in[1], in[2], mean, var,
+                                            training)
+               .y;
+           }});
+  }
 }
 
 TEST_F(gradients, einsum_matches_finite_differences) {

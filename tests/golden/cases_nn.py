@@ -528,9 +528,22 @@ def add_model_op_cases(c):
           [img, scale, offset, mean, var],
           [yi.astype(F32), mean, var, mean, var, empty],
           dict(v3, is_training=False), rtol=2e-6)
-    c.add("batchnormv3_nchw", "FusedBatchNormV3",
+    # NCHW (what Keras' LayerNormalization writes): the same numbers with
+    # the channels second.
+    nchw = np.ascontiguousarray(img.transpose(0, 3, 1, 2))
+    c.add("batchnormv3_nchw_training", "FusedBatchNormV3",
+          [nchw, scale, offset, mean, var],
+          [np.ascontiguousarray(y.astype(F32).transpose(0, 3, 1, 2)),
+           bm.astype(F32), (bv * n / (n - 1)).astype(F32), bm.astype(F32),
+           bv.astype(F32), empty], dict(v3, data_format="NCHW"), rtol=2e-6)
+    c.add("batchnormv3_nchw_inference", "FusedBatchNormV3",
+          [nchw, scale, offset, mean, var],
+          [np.ascontiguousarray(yi.astype(F32).transpose(0, 3, 1, 2)), mean,
+           var, mean, var, empty],
+          dict(v3, data_format="NCHW", is_training=False), rtol=2e-6)
+    c.add("batchnormv3_ndhwc", "FusedBatchNormV3",
           [img, scale, offset, mean, var],
-          attrs=dict(v3, data_format="NCHW"), error="unimplemented")
+          attrs=dict(v3, data_format="NDHWC"), error="unimplemented")
     # Its gradient, from the statistics the forward used (as
     # batchnormgrad_* above, whose closed form is checked there).
     dy = (rng.randint(-8, 8, size=img.shape) / 4.0)
@@ -541,12 +554,19 @@ def add_model_op_cases(c):
         sum_g = dy.reshape(-1, 3).sum(axis=0)
         sum_gx = (dy * xhat).reshape(-1, 3).sum(axis=0)
         d = dy - (sum_g / n + xhat * sum_gx / n if training else 0)
-        c.add("batchnormgradv3_" + ("training" if training else "inference"),
-              "FusedBatchNormGradV3",
+        tag = "training" if training else "inference"
+        dx = (scale * inv * d).astype(F32)
+        c.add("batchnormgradv3_" + tag, "FusedBatchNormGradV3",
               [dy.astype(F32), img, scale, m.astype(F32), v.astype(F32), empty],
-              [(scale * inv * d).astype(F32), sum_gx.astype(F32),
-               sum_g.astype(F32), empty, empty],
+              [dx, sum_gx.astype(F32), sum_g.astype(F32), empty, empty],
               dict(v3, is_training=training), rtol=1e-5)
+        to_nchw = lambda a: np.ascontiguousarray(a.transpose(0, 3, 1, 2))
+        c.add("batchnormgradv3_nchw_" + tag, "FusedBatchNormGradV3",
+              [to_nchw(dy.astype(F32)), to_nchw(img), scale, m.astype(F32),
+               v.astype(F32), empty],
+              [to_nchw(dx), sum_gx.astype(F32), sum_g.astype(F32), empty,
+               empty], dict(v3, is_training=training, data_format="NCHW"),
+              rtol=1e-5)
 
     # DepthwiseConv2dNative: SAME and VALID, strides, a multiplier of 2,
     # dilations; its gradients in float64.

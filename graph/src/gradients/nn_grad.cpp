@@ -124,6 +124,7 @@ void register_nn_gradients(gradient_registry& r) {
             core::attr_map attrs{
               {"T", op.inputs[0].dtype()},
               {"epsilon", op.attr_or("epsilon", 1e-4)},
+              {"data_format", op.attr_or("data_format", std::string{"NHWC"})},
               {"is_training", op.attr_or("is_training", true)}};
             std::vector<output> inputs{g[0], op.inputs[0], op.inputs[1],
                                        op.outputs[3], op.outputs[4]};

@@ -221,16 +221,28 @@ core::status check_statistics_type(const shape_context& ctx) {
   return core::status::ok();
 }
 
+/// The channels' axis of a FusedBatchNorm* node: 3 for NHWC, 1 for NCHW
+/// (what Keras' LayerNormalization writes); another data_format is
+/// `unimplemented`.
+core::status batch_norm_channel_axis(const shape_context& ctx, int* axis) {
+  auto format = ctx.attr_or("data_format", std::string{"NHWC"});
+  if (format != "NHWC" && format != "NCHW")
+    return core::unimplemented_error("data_format must be NHWC or NCHW, got '",
+                                     format, "'");
+  *axis = format == "NHWC" ? 3 : 1;
+  return core::status::ok();
+}
+
 core::status batch_norm_shape(shape_context& ctx) {
   ACTORFLOW_RETURN_IF_ERROR(check_statistics_type(ctx));
   auto x = ctx.input(0);
   if (x.known_rank() && x.rank() != 4)
     return core::invalid_argument_error("FusedBatchNorm needs a rank-4 input "
-                                        "(NHWC), got ",
+                                        "(NHWC or NCHW), got ",
                                         x.to_string());
-  if (ctx.attr_or("data_format", std::string{"NHWC"}) != "NHWC")
-    return core::unimplemented_error("only data_format NHWC is supported");
-  int64_t c = x.known_rank() ? x.dim(3) : -1;
+  int axis = 0;
+  ACTORFLOW_RETURN_IF_ERROR(batch_norm_channel_axis(ctx, &axis));
+  int64_t c = x.known_rank() ? x.dim(axis) : -1;
   bool training = ctx.attr_or("is_training", true);
   for (size_t i = 1; i < 5; ++i) {
     const auto& s = ctx.input(i);
@@ -454,8 +466,11 @@ core::status register_nn_ops(op_registry& r) {
                     .attr("is_training: bool = true")
                     .shape_fn([](shape_context& ctx) {
                       ACTORFLOW_RETURN_IF_ERROR(check_statistics_type(ctx));
+                      int axis = 0;
+                      ACTORFLOW_RETURN_IF_ERROR(
+                        batch_norm_channel_axis(ctx, &axis));
                       auto x = ctx.input(1).merge(ctx.input(0));
-                      auto c = x.rank() == 4 ? x.dim(3) : int64_t{-1};
+                      auto c = x.rank() == 4 ? x.dim(axis) : int64_t{-1};
                       ctx.set_output(0, x);
                       ctx.set_output(1, core::shape{c});
                       ctx.set_output(2, core::shape{c});

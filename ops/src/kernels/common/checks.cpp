@@ -88,13 +88,14 @@ core::status plan_batch_product(const core::shape& x, const core::shape& y,
 
 core::status batch_norm_outputs(kernel_context& ctx, bool training,
                                 std::vector<core::tensor*>* outs,
-                                int64_t* channels, int64_t* rows) {
+                                int64_t* channels, int64_t* rows,
+                                int channel_axis) {
   const auto& x = ctx.input(0);
   if (x.shape().rank() != 4)
     return core::invalid_argument_error(
-      "FusedBatchNorm needs a rank-4 input (NHWC), got ",
+      "FusedBatchNorm needs a rank-4 input (NHWC or NCHW), got ",
       x.shape().to_string());
-  auto c = x.shape().dim(3);
+  auto c = x.shape().dim(channel_axis);
   for (size_t i = 1; i < 5; ++i) {
     bool empty_ok = training && i >= 3 && ctx.input(i).num_elements() == 0;
     if (!empty_ok && ctx.input(i).shape() != core::shape{c})
@@ -115,14 +116,15 @@ core::status batch_norm_outputs(kernel_context& ctx, bool training,
 
 core::status batch_norm_grad_outputs(kernel_context& ctx,
                                      std::vector<core::tensor*>* outs,
-                                     int64_t* channels, int64_t* rows) {
+                                     int64_t* channels, int64_t* rows,
+                                     int channel_axis) {
   const auto& dy = ctx.input(0);
   const auto& x = ctx.input(1);
   if (x.shape().rank() != 4 || dy.shape() != x.shape())
     return core::invalid_argument_error(
       "FusedBatchNormGrad needs y_backprop and x of one rank-4 shape, got ",
       dy.shape().to_string(), " and ", x.shape().to_string());
-  auto c = x.shape().dim(3);
+  auto c = x.shape().dim(channel_axis);
   for (size_t i = 2; i < 5; ++i)
     if (ctx.input(i).shape() != core::shape{c})
       return core::invalid_argument_error("FusedBatchNormGrad input ", i,

@@ -44,20 +44,23 @@ core::status plan_batch_product(const core::shape& x, const core::shape& y,
 int64_t batch_offset(int64_t i, const core::shape& batch,
                      const core::shape& out_batch);
 
-/// Checks FusedBatchNorm's inputs (x NHWC; scale, offset, mean and
+/// Checks FusedBatchNorm's inputs (x rank 4, its channels on axis
+/// `channel_axis`: 3 for NHWC, 1 for NCHW; scale, offset, mean and
 /// variance [C], the last two possibly empty in training) and allocates
-/// its five outputs (y like x, the others [C]); sets C and the rows each
-/// channel has.
+/// its outputs (y like x, the others [C], V3's sixth empty); sets C and
+/// the rows each channel has.
 core::status batch_norm_outputs(kernel_context& ctx, bool training,
                                 std::vector<core::tensor*>* outs,
-                                int64_t* channels, int64_t* rows);
+                                int64_t* channels, int64_t* rows,
+                                int channel_axis = 3);
 
 /// The same for FusedBatchNormGrad(y_backprop, x, scale, reserve_space_1,
 /// reserve_space_2): x_backprop like x, scale and offset backprops [C],
 /// two empty outputs.
 core::status batch_norm_grad_outputs(kernel_context& ctx,
                                      std::vector<core::tensor*>* outs,
-                                     int64_t* channels, int64_t* rows);
+                                     int64_t* channels, int64_t* rows,
+                                     int channel_axis = 3);
 
 /// Reads an int32 or int64 tensor (scalar or vector) as int64 values.
 std::vector<int64_t> read_ints(const core::tensor& t);

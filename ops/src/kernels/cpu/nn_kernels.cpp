@@ -283,10 +283,42 @@ private:
 
 namespace {
 
-/// Batch normalisation over N, H and W of an NHWC tensor. Training uses
-/// the batch's statistics (and reports the variance with Bessel's
-/// correction, blended into the running one by exponential_avg_factor);
-/// inference uses the given mean and variance.
+/// Where a batch-normalised tensor keeps its channels: NHWC (last) or
+/// NCHW (second); it is walked as [outer, C, inner].
+struct channel_layout {
+  int axis = 3;
+  int64_t outer = 0, inner = 1;
+
+  /// Reads `data_format`; another than NHWC or NCHW is `unimplemented`.
+  static core::status read(const kernel_construction& ctx,
+                           channel_layout* out) {
+    auto format = ctx.attr_or("data_format", std::string{"NHWC"});
+    if (format != "NHWC" && format != "NCHW")
+      return core::unimplemented_error("data_format must be NHWC or NCHW, "
+                                       "got '",
+                                       format, "'");
+    out->axis = format == "NHWC" ? 3 : 1;
+    return core::status::ok();
+  }
+
+  /// Sets the walk for `x` of `c` channels.
+  void plan(const core::shape& x, int64_t c) {
+    inner = axis == 3 ? 1 : x.dim(2) * x.dim(3);
+    outer = c == 0 || inner == 0 ? 0 : x.num_elements() / (c * inner);
+  }
+
+  /// Calls `f(i, j)` for every element: flat index i, channel j.
+  template <class F>
+  void for_each(int64_t c, F&& f) const {
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < c; ++j) {
+        auto base = (o * c + j) * inner;
+        for (int64_t i = base; i < base + inner; ++i)
+          f(i, j);
+      }
+  }
+};
+
 /// FusedBatchNormGrad: the gradients of FusedBatchNorm with respect to x,
 /// scale and offset, from the mean and variance it used (its
 /// reserve_space_1 and _2). In training the mean and variance depend on x,
@@ -297,8 +329,7 @@ public:
   explicit batch_norm_grad_kernel(kernel_construction& ctx) {
     epsilon_ = static_cast<T>(ctx.attr_or("epsilon", 0.0001));
     training_ = ctx.attr_or("is_training", true);
-    if (ctx.attr_or("data_format", std::string{"NHWC"}) != "NHWC")
-      init_ = core::unimplemented_error("only data_format NHWC is supported");
+    init_ = channel_layout::read(ctx, &layout_);
   }
 
   void compute(kernel_context& ctx) override {
@@ -307,8 +338,10 @@ public:
     std::vector<core::tensor*> outs;
     int64_t c = 0;
     int64_t rows = 0;
-    ACTORFLOW_OP_REQUIRES_OK(ctx,
-                             batch_norm_grad_outputs(ctx, &outs, &c, &rows));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, batch_norm_grad_outputs(ctx, &outs, &c, &rows, layout_.axis));
+    auto walk = layout_;
+    walk.plan(x.shape(), c);
     const T* g = dy.data<T>();
     const T* xp = x.data<T>();
     const T* scale = ctx.input(2).data<T>();
@@ -318,24 +351,21 @@ public:
       sum_gx(inv.size(), T(0));
     for (int64_t j = 0; j < c; ++j)
       inv[static_cast<size_t>(j)] = T(1) / std::sqrt(var[j] + epsilon_);
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t j = 0; j < c; ++j) {
-        auto ju = static_cast<size_t>(j);
-        auto xhat = (xp[r * c + j] - mean[j]) * inv[ju];
-        sum_g[ju] += g[r * c + j];
-        sum_gx[ju] += g[r * c + j] * xhat;
-      }
+    walk.for_each(c, [&](int64_t i, int64_t j) {
+      auto ju = static_cast<size_t>(j);
+      sum_g[ju] += g[i];
+      sum_gx[ju] += g[i] * (xp[i] - mean[j]) * inv[ju];
+    });
     T* dx = outs[0]->template mutable_data<T>();
     auto n = static_cast<T>(std::max<int64_t>(rows, 1));
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t j = 0; j < c; ++j) {
-        auto ju = static_cast<size_t>(j);
-        auto xhat = (xp[r * c + j] - mean[j]) * inv[ju];
-        auto d = g[r * c + j];
-        if (training_)
-          d -= sum_g[ju] / n + xhat * sum_gx[ju] / n;
-        dx[r * c + j] = scale[j] * inv[ju] * d;
-      }
+    walk.for_each(c, [&](int64_t i, int64_t j) {
+      auto ju = static_cast<size_t>(j);
+      auto xhat = (xp[i] - mean[j]) * inv[ju];
+      auto d = g[i];
+      if (training_)
+        d -= sum_g[ju] / n + xhat * sum_gx[ju] / n;
+      dx[i] = scale[j] * inv[ju] * d;
+    });
     std::copy(sum_gx.begin(), sum_gx.end(),
               outs[1]->template mutable_data<T>());
     std::copy(sum_g.begin(), sum_g.end(), outs[2]->template mutable_data<T>());
@@ -344,8 +374,13 @@ public:
 private:
   T epsilon_;
   bool training_;
+  channel_layout layout_;
 };
 
+/// Batch normalisation over every axis but the channels' (NHWC or NCHW).
+/// Training uses the batch's statistics (and reports the variance with
+/// Bessel's correction, blended into the running one by
+/// exponential_avg_factor); inference uses the given mean and variance.
 template <class T>
 class batch_norm_kernel : public basic_kernel {
 public:
@@ -353,8 +388,7 @@ public:
     epsilon_ = static_cast<T>(ctx.attr_or("epsilon", 0.0001));
     factor_ = static_cast<T>(ctx.attr_or("exponential_avg_factor", 1.0));
     training_ = ctx.attr_or("is_training", true);
-    if (ctx.attr_or("data_format", std::string{"NHWC"}) != "NHWC")
-      init_ = core::unimplemented_error("only data_format NHWC is supported");
+    init_ = channel_layout::read(ctx, &layout_);
   }
 
   void compute(kernel_context& ctx) override {
@@ -363,20 +397,21 @@ public:
     int64_t c = 0;
     int64_t rows = 0;
     ACTORFLOW_OP_REQUIRES_OK(
-      ctx, batch_norm_outputs(ctx, training_, &outs, &c, &rows));
+      ctx, batch_norm_outputs(ctx, training_, &outs, &c, &rows, layout_.axis));
+    auto walk = layout_;
+    walk.plan(x.shape(), c);
     const T* xp = x.data<T>();
     std::vector<T> mean(static_cast<size_t>(c), 0), var(mean);
     if (training_) {
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t j = 0; j < c; ++j)
-          mean[static_cast<size_t>(j)] += xp[r * c + j];
+      walk.for_each(c, [&](int64_t i, int64_t j) {
+        mean[static_cast<size_t>(j)] += xp[i];
+      });
       for (auto& m : mean)
         m /= static_cast<T>(rows);
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t j = 0; j < c; ++j) {
-          auto d = xp[r * c + j] - mean[static_cast<size_t>(j)];
-          var[static_cast<size_t>(j)] += d * d;
-        }
+      walk.for_each(c, [&](int64_t i, int64_t j) {
+        auto d = xp[i] - mean[static_cast<size_t>(j)];
+        var[static_cast<size_t>(j)] += d * d;
+      });
       for (auto& v : var)
         v /= static_cast<T>(rows);
     } else {
@@ -386,13 +421,11 @@ public:
     const T* scale = ctx.input(1).data<T>();
     const T* offset = ctx.input(2).data<T>();
     T* y = outs[0]->template mutable_data<T>();
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t j = 0; j < c; ++j) {
-        auto ju = static_cast<size_t>(j);
-        y[r * c + j] = scale[j] * (xp[r * c + j] - mean[ju])
-                         / std::sqrt(var[ju] + epsilon_)
-                       + offset[j];
-      }
+    walk.for_each(c, [&](int64_t i, int64_t j) {
+      auto ju = static_cast<size_t>(j);
+      y[i] = scale[j] * (xp[i] - mean[ju]) / std::sqrt(var[ju] + epsilon_)
+             + offset[j];
+    });
     for (int64_t j = 0; j < c; ++j) {
       auto ju = static_cast<size_t>(j);
       T batch_mean = mean[ju], batch_var = var[ju];
@@ -417,6 +450,7 @@ private:
   T epsilon_;
   T factor_;
   bool training_;
+  channel_layout layout_;
 };
 
 /// Passes its input on unless it holds a NaN or an infinity; the error
