@@ -210,6 +210,12 @@ TEST_F(gradients, binary_math_ops_match_finite_differences_with_broadcasting) {
     check("FloorMod", binary(positive({2, 3}, 3), uniform(ys, 0.3, 0.4, 4),
                              graph::floor_mod));
     check("Mod", binary(u({2, 3}, 3), uniform(ys, 0.3, 0.4, 4), graph::mod));
+    check("DivNoNan",
+          binary(x, positive(ys, 2),
+                 [](const scope& s, const output& a, const output& b) {
+                   return s.add_node("DivNoNan", "DivNoNan", {a, b},
+                                     {{"T", a.dtype()}})[0];
+                 }));
     check("SquaredDifference",
           binary(x, y, [](const scope& s, const output& a, const output& b) {
             return s.add_node("SquaredDifference", "SquaredDifference", {a, b},
@@ -479,6 +485,14 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
   check("Elu", unary(x, graph::elu));
   check("Selu", unary(x, graph::selu));
   check("Softplus", unary(x, graph::softplus));
+  check("Softsign", unary(x, [](const scope& s, const output& v) {
+          return s.add_node("Softsign", "Softsign", {v},
+                            {{"T", dtype::float64}})[0];
+        }));
+  check("LeakyRelu", unary(x, [](const scope& s, const output& v) {
+          return s.add_node("LeakyRelu", "LeakyRelu", {v},
+                            {{"T", dtype::float64}, {"alpha", 0.3}})[0];
+        }));
   check("Softmax", unary(x, graph::softmax));
   check("LogSoftmax", unary(x, graph::log_softmax));
   check("L2Loss", unary(x, graph::l2_loss));
@@ -842,6 +856,9 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "PlaceholderWithDefault",
     "IdentityN",
     "Einsum",
+    "Softsign",
+    "LeakyRelu",
+    "DivNoNan",
     "Switch",
     "Merge",
     "Exit",

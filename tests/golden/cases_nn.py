@@ -506,6 +506,29 @@ def add_model_op_cases(c):
     c.add("squareddifference_int32", "SquaredDifference", [ia, ib],
           [(ia - ib) * (ia - ib)], {"T": I32})
 
+    # LeakyReLU, softsign, DivNoNan (0 where y is 0) and the gradients.
+    v = np.array([-4.0, -1.5, -0.25, 0.0, 0.5, 3.0])
+    g = np.array([1.0, -2.0, 0.5, 4.0, -0.25, 2.0])
+    for t in (F32, F64):
+        tag = np.dtype(t).name
+        c.add("leakyrelu_" + tag, "LeakyRelu", [v.astype(t)],
+              [np.where(v > 0, v, 0.25 * v).astype(t)],
+              {"T": t, "alpha": 0.25})
+        c.add("leakyrelu_default_alpha_" + tag, "LeakyRelu", [v.astype(t)],
+              [np.where(v > 0, v, t(0.2) * v.astype(t)).astype(t)], {"T": t},
+              rtol=1e-7)
+        c.add("leakyrelugrad_" + tag, "LeakyReluGrad", [g.astype(t), v.astype(t)],
+              [np.where(v > 0, g, 0.25 * g).astype(t)], {"T": t, "alpha": 0.25})
+        c.add("softsign_" + tag, "Softsign", [v.astype(t)],
+              [(v / (1 + np.abs(v))).astype(t)], {"T": t}, rtol=1e-7)
+        c.add("softsigngrad_" + tag, "SoftsignGrad", [g.astype(t), v.astype(t)],
+              [(g / (1 + np.abs(v)) ** 2).astype(t)], {"T": t}, rtol=1e-7)
+        num = np.array([[1.0, -2.0, 0.0], [3.0, 0.5, -1.0]])
+        den = np.array([2.0, 0.0, -0.5])
+        c.add("divnonan_" + tag, "DivNoNan", [num.astype(t), den.astype(t)],
+              [np.where(den == 0, 0.0, num / np.where(den == 0, 1, den)).astype(t)],
+              {"T": t})
+
     # FusedBatchNormV3: FusedBatchNorm's results and an empty sixth output.
     img = (rng.randint(-8, 8, size=(2, 3, 4, 3)) / 4.0).astype(F32)
     scale = np.array([1.0, 0.5, 2.0], F32)

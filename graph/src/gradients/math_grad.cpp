@@ -239,6 +239,17 @@ void register_math_gradients(gradient_registry& r) {
                  return std::pair{div(s, g, y),
                                   mul(s, neg(s, g), div(s, div(s, x, y), y))};
                });
+  add_binary(r, "DivNoNan",
+             [](const scope& s, const output& x, const output& y, auto&,
+                const output& g) {
+               auto div_no_nan = [&](const output& a, const output& b) {
+                 return s.add_node("DivNoNan", "DivNoNan", {a, b},
+                                   {{"T", a.dtype()}})[0];
+               };
+               return std::pair{
+                 div_no_nan(g, y),
+                 mul(s, g, div_no_nan(div_no_nan(neg(s, x), y), y))};
+             });
   add_binary(r, "Mod",
              [](const scope& s, const output& x, const output& y, auto&,
                 const output& g) {

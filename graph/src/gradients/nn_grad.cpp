@@ -60,6 +60,15 @@ void register_nn_gradients(gradient_registry& r) {
                         mul(s, g, constant(s, scale, t)),
                         mul(s, g, add(s, y, constant(s, scale * alpha, t))));
         }));
+  r.add("Softsign",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return typed(s, "SoftsignGrad", {g, op.inputs[0]});
+        }));
+  r.add("LeakyRelu",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return first(s.add_node("LeakyReluGrad", "LeakyReluGrad",
+                                  {g, op.inputs[0]}, op.node.attrs));
+        }));
   r.add("Softplus",
         first_input([](const scope& s, const gradient_op& op, const output& g) {
           return mul(s, g, sigmoid(s, op.inputs[0]));

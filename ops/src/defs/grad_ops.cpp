@@ -33,6 +33,21 @@ core::status register_grad_ops(op_registry& r) {
                                       .output("backprops: T")
                                       .attr("T: {float, double}")
                                       .shape_fn(same_shapes)));
+  // gradients where 0 < features, alpha * gradients elsewhere; and
+  // gradients / (1 + |features|)^2.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("LeakyReluGrad")
+                                    .input("gradients: T")
+                                    .input("features: T")
+                                    .output("backprops: T")
+                                    .attr("alpha: float = 0.2")
+                                    .attr("T: {float, double}")
+                                    .shape_fn(same_shapes)));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("SoftsignGrad")
+                                    .input("gradients: T")
+                                    .input("features: T")
+                                    .output("backprops: T")
+                                    .attr("T: {float, double}")
+                                    .shape_fn(same_shapes)));
   // From the forward output y: dy * y * (1 - y), dy * (1 - y^2).
   for (const char* name : {"SigmoidGrad", "TanhGrad"})
     ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)

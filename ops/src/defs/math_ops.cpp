@@ -249,8 +249,10 @@ core::status register_math_ops(op_registry& r) {
                     "{float16, bfloat16, float, double, int32, int64}"));
   ACTORFLOW_RETURN_IF_ERROR(add_elementwise(
     r, {"Div", "FloorDiv", "Mod", "FloorMod", "Pow"}, 2, numbers));
-  // TensorFlow's float division (what `/` writes for floats).
-  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(r, {"RealDiv"}, 2, floats));
+  // TensorFlow's float division (what `/` writes for floats), and x / y
+  // with 0 where y is 0 (what Keras' GroupNormalization writes).
+  ACTORFLOW_RETURN_IF_ERROR(
+    add_elementwise(r, {"RealDiv", "DivNoNan"}, 2, floats));
   ACTORFLOW_RETURN_IF_ERROR(
     add_elementwise(r, {"Maximum", "Minimum"}, 2, numbers));
   // (x - y)^2, what tf.math.squared_difference and nn.moments write.

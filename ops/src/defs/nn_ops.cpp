@@ -308,12 +308,19 @@ core::status register_nn_ops(op_registry& r) {
                     .output("activations: T")
                     .attr("T: {float, double, int32, int64}")
                     .shape_fn(unchanged_shape));
-  for (const char* name : {"Elu", "Selu", "Softplus"})
+  for (const char* name : {"Elu", "Selu", "Softplus", "Softsign"})
     ops.push_back(op_def_builder(name)
                     .input("features: T")
                     .output("activations: T")
                     .attr(floats)
                     .shape_fn(unchanged_shape));
+  // max(x, alpha x) for alpha < 1 (Keras' LeakyReLU).
+  ops.push_back(op_def_builder("LeakyRelu")
+                  .input("features: T")
+                  .output("activations: T")
+                  .attr("alpha: float = 0.2")
+                  .attr(floats)
+                  .shape_fn(unchanged_shape));
   ops.push_back(op_def_builder("Softmax")
                   .input("logits: T")
                   .output("softmax: T")

@@ -129,6 +129,7 @@ ACTORFLOW_SCALAR_FN(floor_mod_fn, floor_mod(x, y))
 ACTORFLOW_SCALAR_FN(maximum_fn, x < y ? y : x)
 ACTORFLOW_SCALAR_FN(minimum_fn, y < x ? y : x)
 ACTORFLOW_SCALAR_FN(pow_fn, power(x, y))
+ACTORFLOW_SCALAR_FN(div_no_nan_fn, y == 0 ? decltype(x / y)(0) : x / y)
 ACTORFLOW_SCALAR_FN(squared_difference_fn, squared_difference(x, y))
 ACTORFLOW_SCALAR_FN(greater_fn, x > y)
 ACTORFLOW_SCALAR_FN(greater_equal_fn, x >= y)
@@ -345,6 +346,8 @@ void register_binary_kernels(kernel_registry& r) {
               int32_t, int64_t>("AddN", device_type);
   r.add_typed<div_kernel, float, double, int32_t, int64_t>("Div", device_type);
   r.add_typed<with<real_div_fn>::kernel, float, double>("RealDiv", device_type);
+  r.add_typed<with<div_no_nan_fn>::kernel, float, double>("DivNoNan",
+                                                          device_type);
   constexpr auto nonzero = rhs_rule::nonzero;
   r.add_typed<with<floor_div_fn, nonzero>::kernel, float, double, int32_t,
               int64_t>("FloorDiv", device_type);

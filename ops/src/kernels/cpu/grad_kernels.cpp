@@ -47,6 +47,14 @@ struct relu6_grad {
   }
 };
 
+struct softsign_grad {
+  template <class T>
+  T operator()(T g, T f) const {
+    T d = T(1) + (f < T(0) ? -f : f);
+    return g / (d * d);
+  }
+};
+
 struct sigmoid_grad {
   template <class T>
   T operator()(T y, T dy) const {
@@ -225,6 +233,8 @@ void register_grad_kernels(kernel_registry& r) {
   r.add_typed<invert_permutation_kernel, int32_t, int64_t>("InvertPermutation",
                                                            device_type);
   r.add_typed<with<relu_grad>::kernel, float, double>("ReluGrad", device_type);
+  r.add_typed<with<softsign_grad>::kernel, float, double>("SoftsignGrad",
+                                                          device_type);
   r.add_typed<with<relu6_grad>::kernel, float, double>("Relu6Grad",
                                                        device_type);
   r.add_typed<with<sigmoid_grad>::kernel, float, double>("SigmoidGrad",

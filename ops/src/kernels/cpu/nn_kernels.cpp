@@ -453,6 +453,44 @@ private:
   channel_layout layout_;
 };
 
+/// LeakyRelu (x where x > 0, alpha x elsewhere) and, with `Grad`,
+/// LeakyReluGrad(gradients, features).
+template <class T, bool Grad>
+class leaky_relu_kernel : public cheap_kernel {
+public:
+  explicit leaky_relu_kernel(kernel_construction& ctx) {
+    alpha_ = static_cast<T>(ctx.attr_or("alpha", 0.2));
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(Grad ? 1 : 0);
+    const auto& g = ctx.input(0);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, g.shape() == x.shape(),
+      core::invalid_argument_error("LeakyReluGrad needs gradients and "
+                                   "features of one shape, got ",
+                                   g.shape().to_string(), " and ",
+                                   x.shape().to_string()));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, ctx.forward_input_or_allocate_output(0, 0, x.shape(), &out));
+    const T* xp = x.data<T>();
+    const T* gp = g.data<T>();
+    T* y = out->template mutable_data<T>();
+    for (int64_t i = 0, n = x.num_elements(); i < n; ++i)
+      y[i] = xp[i] > T(0) ? gp[i] : alpha_ * gp[i];
+  }
+
+private:
+  T alpha_;
+};
+
+template <bool Grad>
+struct leaky_relu {
+  template <class T>
+  using kernel = leaky_relu_kernel<T, Grad>;
+};
+
 /// Passes its input on unless it holds a NaN or an infinity; the error
 /// names the first bad index and the node's message.
 template <class T>
@@ -529,6 +567,10 @@ void register_nn_kernels(kernel_registry& r) {
   r.add_any<in_top_k_kernel>("InTopKV2", device_type);
   r.add_any<in_top_k_kernel>("InTopK", device_type);
   r.add_typed<batch_norm_kernel, float, double>("FusedBatchNorm", device_type);
+  r.add_typed<leaky_relu<false>::kernel, float, double>("LeakyRelu",
+                                                        device_type);
+  r.add_typed<leaky_relu<true>::kernel, float, double>("LeakyReluGrad",
+                                                       device_type);
   r.add_typed<batch_norm_grad_kernel, float, double>("FusedBatchNormGrad",
                                                      device_type);
   r.add_typed<batch_norm_kernel, float, double>("FusedBatchNormV3",

@@ -74,6 +74,8 @@ ACTORFLOW_UNARY_FN(selu_fn, x.unaryExpr([](auto v) {
 ACTORFLOW_UNARY_FN(softplus_fn, x.unaryExpr([](auto v) {
   return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
 }))
+ACTORFLOW_UNARY_FN(softsign_fn,
+                   x / (x.abs() + static_cast<typename X::Scalar>(1)))
 ACTORFLOW_UNARY_FN(erf_fn, x.unaryExpr([](auto v) { return std::erf(v); }))
 ACTORFLOW_UNARY_FN(erfc_fn, x.unaryExpr([](auto v) { return std::erfc(v); }))
 ACTORFLOW_UNARY_FN(logical_not_fn, x.unaryExpr([](bool v) { return !v; }))
@@ -119,6 +121,7 @@ void register_unary_kernels(kernel_registry& r) {
   add_floating<elu_fn>(r, "Elu");
   add_floating<selu_fn>(r, "Selu");
   add_floating<softplus_fn>(r, "Softplus");
+  add_floating<softsign_fn>(r, "Softsign");
   add_floating<erf_fn>(r, "Erf");
   add_floating<erfc_fn>(r, "Erfc");
   r.add_any<unary_kernel<bool, logical_not_fn>>("LogicalNot", device_type);
