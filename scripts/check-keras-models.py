@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Freezes Keras models with TensorFlow, runs each here, prints how far apart.
+
+For every model of the list -- each tf.compat.v1.keras.applications model
+(weights=None: random weights) and a model per layer of the Keras layer
+catalogue -- this builds it in TensorFlow 1 graph mode (v1 control flow,
+reference variables, as users freeze), freezes it with
+convert_variables_to_constants, writes the GraphDef and a random input to
+a work folder, computes TensorFlow's output, runs the same GraphDef with
+`actorflow run`, and prints a table: the graph's size, the ops actorflow
+lacks (`actorflow ops --missing`), the largest absolute difference and
+that difference over the output's scale (its largest magnitude).
+
+Needs TensorFlow (a checking tool, not a dependency of the project):
+
+  python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu tf_keras
+  /tmp/tfvenv/bin/python scripts/check-keras-models.py [--build build]
+      [--only NAME,...] [--layers | --applications] [--work DIR]
+
+Exits 1 when a model fails or differs by more than --tolerance of its
+output's scale (1e-3 for the applications, 1e-4 for the layers: issue 54's
+bounds).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np
+import tensorflow as tf
+
+tf1 = tf.compat.v1
+tf1.disable_v2_behavior()
+tf1.logging.set_verbosity(tf1.logging.ERROR)
+keras = tf1.keras
+L = keras.layers
+A = keras.applications
+
+APPLICATIONS = {
+    "ResNet50": A.ResNet50, "ResNet101": A.ResNet101,
+    "ResNet50V2": A.ResNet50V2, "VGG16": A.VGG16, "Xception": A.Xception,
+    "InceptionV3": A.InceptionV3,
+    "InceptionResNetV2": A.InceptionResNetV2, "MobileNet": A.MobileNet,
+    "MobileNetV2": A.MobileNetV2, "MobileNetV3Small": A.MobileNetV3Small,
+    "DenseNet121": A.DenseNet121, "NASNetMobile": A.NASNetMobile,
+    "EfficientNetB0": A.EfficientNetB0, "EfficientNetV2B0": A.EfficientNetV2B0,
+    "ConvNeXtTiny": A.ConvNeXtTiny, "RegNetX002": A.RegNetX002,
+}
+
+
+def seq(shape, layers, dtype="float32"):
+    """A Sequential model of `layers()` on inputs of `shape`."""
+    return lambda: keras.Sequential([L.InputLayer(shape, dtype=dtype)]
+                                    + layers())
+
+
+def two_inputs(shape_a, shape_b, merge):
+    def build():
+        a, b = L.Input(shape_a), L.Input(shape_b)
+        return keras.Model([a, b], merge()([a, b]))
+    return build
+
+
+def attention(layer):
+    def build():
+        q, v = L.Input((5, 8)), L.Input((6, 8))
+        return keras.Model([q, v], layer()(q, v))
+    return build
+
+
+def layer(name):
+    """Keras' layer class `name`, from the v1 API or, failing that, tf_keras'
+    own (GroupNormalization is only there)."""
+    found = getattr(L, name, None)
+    if found is None:
+        import tf_keras
+        found = getattr(tf_keras.layers, name)
+    return found
+
+
+ACTIVATIONS = ["relu", "relu6", "elu", "selu", "softplus", "softsign",
+               "swish", "gelu", "hard_sigmoid", "sigmoid", "tanh",
+               "exponential", "linear", "mish", "softmax"]
+
+LAYERS = {
+    "Conv1D": seq((9, 3), lambda: [L.Conv1D(4, 3, strides=2, padding="same")]),
+    "Conv2D": seq((9, 9, 3), lambda: [L.Conv2D(4, 3, dilation_rate=2)]),
+    "Conv3D": seq((6, 6, 6, 2), lambda: [L.Conv3D(3, 3)]),
+    "Conv2DTranspose": seq((5, 5, 3),
+                           lambda: [L.Conv2DTranspose(4, 3, strides=2)]),
+    "Conv3DTranspose": seq((4, 4, 4, 2),
+                           lambda: [L.Conv3DTranspose(3, 3, strides=2)]),
+    "SeparableConv1D": seq((9, 3), lambda: [L.SeparableConv1D(4, 3)]),
+    "SeparableConv2D": seq((9, 9, 3), lambda: [L.SeparableConv2D(4, 3)]),
+    "DepthwiseConv2D": seq((9, 9, 3), lambda: [
+        L.DepthwiseConv2D(3, strides=2, depth_multiplier=2)]),
+    "BatchNormalization": seq((5, 5, 3), lambda: [L.BatchNormalization()]),
+    "LayerNormalization": seq((5, 8), lambda: [L.LayerNormalization()]),
+    "GroupNormalization": seq((5, 5, 4),
+                              lambda: [layer("GroupNormalization")(2)]),
+    "MultiHeadAttention": attention(lambda: L.MultiHeadAttention(2, 4)),
+    "Attention": attention(lambda: lambda q, v: L.Attention()([q, v])),
+    "Embedding": seq((6,), lambda: [L.Embedding(20, 4)], "int32"),
+    "SimpleRNN": seq((5, 3), lambda: [L.SimpleRNN(4)]),
+    "LSTM": seq((5, 3), lambda: [L.LSTM(4, return_sequences=True)]),
+    "GRU": seq((5, 3), lambda: [L.GRU(4)]),
+    "Bidirectional": seq((5, 3), lambda: [L.Bidirectional(L.LSTM(4))]),
+    "TimeDistributed": seq((5, 3), lambda: [L.TimeDistributed(L.Dense(2))]),
+    "ConvLSTM2D": seq((3, 5, 5, 2), lambda: [L.ConvLSTM2D(3, 3)]),
+    "UpSampling1D": seq((4, 3), lambda: [L.UpSampling1D(2)]),
+    "UpSampling2D": seq((4, 4, 3), lambda: [L.UpSampling2D(2)]),
+    "UpSampling3D": seq((3, 3, 3, 2), lambda: [L.UpSampling3D(2)]),
+    "ZeroPadding2D": seq((4, 4, 3),
+                         lambda: [L.ZeroPadding2D(((1, 2), (0, 1)))]),
+    "Cropping2D": seq((6, 6, 3), lambda: [L.Cropping2D(((1, 2), (0, 1)))]),
+    "Resizing_bilinear": seq((5, 5, 3), lambda: [layer("Resizing")(8, 7)]),
+    "Resizing_nearest": seq((5, 5, 3), lambda: [
+        layer("Resizing")(8, 7, interpolation="nearest")]),
+    "MaxPooling1D": seq((9, 3), lambda: [L.MaxPooling1D(2)]),
+    "AveragePooling1D": seq((9, 3), lambda: [L.AveragePooling1D(2)]),
+    "MaxPooling2D": seq((9, 9, 3),
+                        lambda: [L.MaxPooling2D(3, 2, padding="same")]),
+    "AveragePooling2D": seq((9, 9, 3), lambda: [L.AveragePooling2D(2)]),
+    "MaxPooling3D": seq((4, 4, 4, 2), lambda: [L.MaxPooling3D(2)]),
+    "AveragePooling3D": seq((4, 4, 4, 2), lambda: [L.AveragePooling3D(2)]),
+    "GlobalMaxPooling2D": seq((5, 5, 3), lambda: [L.GlobalMaxPooling2D()]),
+    "GlobalAveragePooling1D": seq((5, 3),
+                                  lambda: [L.GlobalAveragePooling1D()]),
+    "GlobalAveragePooling3D": seq((3, 3, 3, 2),
+                                  lambda: [L.GlobalAveragePooling3D()]),
+    "Dropout": seq((5, 3), lambda: [L.Dropout(0.5)]),
+    "Reshape": seq((4, 6), lambda: [L.Reshape((3, 8))]),
+    "Permute": seq((4, 6, 2), lambda: [L.Permute((2, 1, 3))]),
+    "Flatten": seq((4, 6, 2), lambda: [L.Flatten()]),
+    "RepeatVector": seq((6,), lambda: [L.RepeatVector(3)]),
+    "Concatenate": two_inputs((4, 3), (4, 2), lambda: L.Concatenate()),
+    "Add": two_inputs((4, 3), (4, 3), lambda: L.Add()),
+    "Multiply": two_inputs((4, 3), (4, 3), lambda: L.Multiply()),
+    "Dot": two_inputs((4, 3), (5, 3), lambda: L.Dot(axes=2)),
+}
+for act in ACTIVATIONS:
+    LAYERS["activation_" + act] = seq(
+        (4, 6), lambda act=act: [L.Dense(6, activation=act)])
+LAYERS["gelu_approximate"] = seq((4, 6), lambda: [L.Dense(6), L.Lambda(
+    lambda x: tf.nn.gelu(x, approximate=True))])
+LAYERS["hard_swish"] = seq((4, 6), lambda: [L.Dense(6), L.Lambda(
+    lambda x: x * tf.nn.relu6(x + 3.0) / 6.0)])
+LAYERS["leaky_relu"] = seq((4, 6), lambda: [L.Dense(6), L.LeakyReLU(0.1)])
+
+
+def freeze(build, seed):
+    """The frozen GraphDef of build() and its inputs' and output's names."""
+    g = tf1.Graph()
+    with g.as_default():
+        tf1.set_random_seed(seed)
+        sess = tf1.Session(graph=g)
+        keras.backend.set_session(sess)
+        model = build()
+        sess.run(tf1.global_variables_initializer())
+        frozen = tf1.graph_util.convert_variables_to_constants(
+            sess, g.as_graph_def(), [t.op.name for t in model.outputs])
+        rng = np.random.RandomState(seed)
+        feeds = {}
+        for t in model.inputs:
+            shape = [1 if d is None else d for d in t.shape.as_list()]
+            if t.dtype.is_integer:
+                feeds[t] = rng.randint(0, 20, size=shape).astype(
+                    t.dtype.as_numpy_dtype)
+            else:
+                feeds[t] = rng.standard_normal(shape).astype(
+                    t.dtype.as_numpy_dtype)
+        want = sess.run(model.outputs[0], feeds)
+    return frozen, feeds, model.outputs[0].name, want
+
+
+def run_here(cli, pb, feeds, fetch, work):
+    """Runs `pb` with `actorflow run`; returns (output or None, message)."""
+    missing = subprocess.run([cli, "ops", "--missing", pb],
+                             capture_output=True, text=True)
+    if missing.returncode != 0:
+        ops = [line.split()[0] for line in missing.stdout.splitlines()[1:]]
+        return None, "missing: " + " ".join(ops)
+    cmd = [cli, "run", "--graph", pb]
+    for i, (t, value) in enumerate(feeds.items()):
+        path = os.path.join(work, "in%d.npy" % i)
+        np.save(path, value)
+        cmd += ["--feed", "%s=%s" % (t.name, path)]
+    out = os.path.join(work, "out.npy")
+    cmd += ["--fetch", "%s=%s" % (fetch, out)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        return None, lines[-1][:200] if lines else "exit %d" % done.returncode
+    return np.load(out), ""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build",
+                        help="actorflow's build folder (default: build)")
+    parser.add_argument("--only", default="",
+                        help="comma-separated model names to check")
+    parser.add_argument("--layers", action="store_true",
+                        help="only the layer models")
+    parser.add_argument("--applications", action="store_true",
+                        help="only the applications")
+    parser.add_argument("--work", default="",
+                        help="folder for the GraphDefs and arrays "
+                             "(default: a temporary one)")
+    args = parser.parse_args()
+    cli = os.path.join(args.build, "bin", "actorflow")
+    if not os.access(cli, os.X_OK):
+        sys.exit("no %s: build first (bash scripts/build.sh)" % cli)
+    models = []
+    if not args.layers:
+        models += [(n, lambda f=f: f(weights=None), 1e-3)
+                   for n, f in APPLICATIONS.items()]
+    if not args.applications:
+        models += [(n, b, 1e-4) for n, b in LAYERS.items()]
+    if args.only:
+        keep = set(args.only.split(","))
+        models = [m for m in models if m[0] in keep]
+    work = args.work or tempfile.mkdtemp(prefix="keras-models-")
+    os.makedirs(work, exist_ok=True)
+    print("| model | nodes | max abs diff | / output scale | actorflow |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    bad = 0
+    for seed, (name, build, tolerance) in enumerate(models):
+        started = time.time()
+        try:
+            frozen, feeds, fetch, want = freeze(build, seed + 1)
+        except Exception as e:  # a model this TensorFlow cannot freeze
+            print("| %s | | | | TensorFlow: %s |" % (
+                name, str(e).splitlines()[0][:120]))
+            continue
+        pb = os.path.join(work, name + ".pb")
+        with open(pb, "wb") as f:
+            f.write(frozen.SerializeToString())
+        got, message = run_here(cli, pb, feeds, fetch, work)
+        nodes = len(frozen.node)
+        if got is None or got.shape != want.shape:
+            bad += 1
+            print("| %s | %d | | | %s |" % (
+                name, nodes, message or "shape %s, TensorFlow's %s" % (
+                    got.shape, want.shape)))
+            continue
+        diff = float(np.max(np.abs(got.astype(np.float64) - want)))
+        scale = max(float(np.max(np.abs(want))), 1e-30)
+        ok = diff <= tolerance * scale
+        bad += not ok
+        print("| %s | %d | %.3g | %.3g | %s (%.0f s) |" % (
+            name, nodes, diff, diff / scale, "ok" if ok else "DIFFERS",
+            time.time() - started))
+        sys.stdout.flush()
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
