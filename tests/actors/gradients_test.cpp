@@ -562,6 +562,22 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
                                   {"data_format", std::string{format}},
                                   {"is_training", training}})[0];
              }});
+  for (const char* op : {"ResizeBilinear", "ResizeNearestNeighbor"})
+    for (bool half : {false, true}) {
+      // Both are linear in the image: a large step is exact but for
+      // bilinear's float32 output (TensorFlow's dtype for it).
+      fd_case c = unary(u({2, 3, 4, 2}), [=](const scope& s, const output& v) {
+        auto size
+          = graph::constant(s, tensor::from_vector<int32_t>({2}, {5, 7}));
+        auto y = s.add_node(
+          op, op, {v, size},
+          {{"T", dtype::float64}, {"half_pixel_centers", half}})[0];
+        return graph::cast(s, y, dtype::float64);
+      });
+      c.h = 1.0 / 64;
+      c.tolerance = 1e-5;
+      check(op, c);
+    }
   for (bool training : {true, false}) {
     // Mean and variance (used in inference only) get no gradient, as in
     // TensorFlow: they are constants here.
@@ -856,6 +872,8 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "PlaceholderWithDefault",
     "IdentityN",
     "Einsum",
+    "ResizeBilinear",
+    "ResizeNearestNeighbor",
     "Softsign",
     "LeakyRelu",
     "DivNoNan",

@@ -529,6 +529,67 @@ def add_model_op_cases(c):
               [np.where(den == 0, 0.0, num / np.where(den == 0, 1, den)).astype(t)],
               {"T": t})
 
+    # Resizing (UpSampling2D, Resizing): TensorFlow's coordinate rules
+    # written out in float64; sizes whose weights are dyadic (exact).
+    def axis(n_in, n_out, corners, half):
+        scale = (n_in - 1) / (n_out - 1) if corners and n_out > 1 else n_in / n_out
+        at = np.arange(n_out) + (0.5 if half else 0.0)
+        return scale, at * scale - (0.5 if half else 0.0)
+
+    def nearest(n_in, n_out, corners, half):
+        scale, _ = axis(n_in, n_out, corners, half)
+        at = (np.arange(n_out) + (0.5 if half else 0.0)) * scale
+        k = np.floor(at + 0.5) if corners else np.floor(at)
+        return np.clip(k, 0, n_in - 1).astype(int)
+
+    def bilinear(img, oh, ow, corners, half):
+        def taps(n_in, n_out):
+            _, at = axis(n_in, n_out, corners, half)
+            f = np.floor(at)
+            return (np.maximum(f, 0).astype(int),
+                    np.minimum(np.ceil(at), n_in - 1).astype(int), at - f)
+        y0, y1, wy = taps(img.shape[1], oh)
+        x0, x1, wx = taps(img.shape[2], ow)
+        top = img[:, y0][:, :, x0] + (img[:, y0][:, :, x1] - img[:, y0][:, :, x0]) * wx[None, None, :, None]
+        bot = img[:, y1][:, :, x0] + (img[:, y1][:, :, x1] - img[:, y1][:, :, x0]) * wx[None, None, :, None]
+        return top + (bot - top) * wy[None, :, None, None], (y0, y1, wy, x0, x1, wx)
+
+    pic = rng.randint(-8, 8, size=(2, 3, 4, 2)) / 4.0
+    for name, (oh, ow), corners, half in (("double_half_pixel", (6, 8), False, True),
+                                          ("double_legacy", (6, 8), False, False),
+                                          ("corners", (5, 7), True, False),
+                                          ("shrink_half_pixel", (3, 2), False, True)):
+        attrs = {"align_corners": corners, "half_pixel_centers": half}
+        size = np.array([oh, ow], I32)
+        want, (y0, y1, wy, x0, x1, wx) = bilinear(pic, oh, ow, corners, half)
+        for t in (F32, F64):
+            c.add("resizebilinear_%s_%s" % (name, np.dtype(t).name),
+                  "ResizeBilinear", [pic.astype(t), size], [want.astype(F32)],
+                  dict(attrs, T=t))
+        ny, nx = nearest(3, oh, corners, half), nearest(4, ow, corners, half)
+        c.add("resizenearest_" + name, "ResizeNearestNeighbor",
+              [pic.astype(F32), size], [pic[:, ny][:, :, nx].astype(F32)],
+              dict(attrs, T=F32))
+        g = rng.randint(-8, 8, size=(2, oh, ow, 2)) / 4.0
+        dn = np.zeros(pic.shape)
+        db = np.zeros(pic.shape)
+        for oy in range(oh):
+            for ox in range(ow):
+                dn[:, ny[oy], nx[ox]] += g[:, oy, ox]
+                for iy, wgt_y in ((y0[oy], 1 - wy[oy]), (y1[oy], wy[oy])):
+                    for ix, wgt_x in ((x0[ox], 1 - wx[ox]), (x1[ox], wx[ox])):
+                        db[:, iy, ix] += g[:, oy, ox] * wgt_y * wgt_x
+        c.add("resizenearestgrad_" + name, "ResizeNearestNeighborGrad",
+              [g.astype(F32), np.array([3, 4], I32)], [dn.astype(F32)],
+              dict(attrs, T=F32))
+        c.add("resizebilineargrad_" + name, "ResizeBilinearGrad",
+              [g.astype(F32), pic.astype(F64)], [db], dict(attrs, T=F64),
+              rtol=1e-7)
+    c.add("resizebilinear_both_rules", "ResizeBilinear",
+          [pic.astype(F32), np.array([4, 4], I32)],
+          attrs={"T": F32, "align_corners": True, "half_pixel_centers": True},
+          error="invalid_argument")
+
     # FusedBatchNormV3: FusedBatchNorm's results and an empty sixth output.
     img = (rng.randint(-8, 8, size=(2, 3, 4, 3)) / 4.0).astype(F32)
     scale = np.array([1.0, 0.5, 2.0], F32)

@@ -111,6 +111,21 @@ void register_nn_gradients(gradient_registry& r) {
                                   {x, shape_of(s, filter), g[0]}, attrs));
       return status::ok();
     });
+  // The resizes: back onto the input's pixels; the size gets none.
+  r.add("ResizeBilinear",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          auto attrs = op.node.attrs;
+          attrs["T"] = op.inputs[0].dtype();
+          return first(s.add_node("ResizeBilinearGrad", "ResizeBilinearGrad",
+                                  {g, op.inputs[0]}, std::move(attrs)));
+        }));
+  r.add("ResizeNearestNeighbor",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          auto size = slice(s, shape_of(s, op.inputs[0]), {1}, {2});
+          return first(s.add_node("ResizeNearestNeighborGrad",
+                                  "ResizeNearestNeighborGrad", {g, size},
+                                  op.node.attrs));
+        }));
   r.add("MaxPool",
         first_input([](const scope& s, const gradient_op& op, const output& g) {
           return first(s.add_node("MaxPoolGrad", "MaxPoolGrad",

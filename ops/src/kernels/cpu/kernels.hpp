@@ -39,6 +39,7 @@ void register_nn_kernels(kernel_registry& r);
 void register_conv_kernels(kernel_registry& r);
 void register_depthwise_conv_kernels(kernel_registry& r);
 void register_einsum_kernels(kernel_registry& r);
+void register_resize_kernels(kernel_registry& r);
 void register_pool_kernels(kernel_registry& r);
 void register_random_kernels(kernel_registry& r);
 void register_linalg_kernels(kernel_registry& r);
