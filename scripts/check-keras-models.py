@@ -167,7 +167,9 @@ def freeze(build, seed):
         rng = np.random.RandomState(seed)
         feeds = {}
         for t in model.inputs:
-            shape = [1 if d is None else d for d in t.shape.as_list()]
+            # A batch of one; unknown image sides (MobileNetV3's) 224.
+            shape = [1 if i == 0 else 224 if d is None else d
+                     for i, d in enumerate(t.shape.as_list())]
             if t.dtype.is_integer:
                 feeds[t] = rng.randint(0, 20, size=shape).astype(
                     t.dtype.as_numpy_dtype)
