@@ -65,8 +65,6 @@ struct tf_default_attr {
 
 const std::vector<tf_default_attr>& tf_default_attrs() {
   static const std::vector<tf_default_attr> table{
-    {"BatchMatMulV2", "grad_x", "bool", false},
-    {"BatchMatMulV2", "grad_y", "bool", false},
     {"Equal", "incompatible_shape_error", "bool", true},
     {"NotEqual", "incompatible_shape_error", "bool", true},
     {"TopKV2", "Tk", "type", core::dtype::int32},

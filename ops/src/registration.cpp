@@ -55,6 +55,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_depthwise_conv_kernels(registry);
   cpu::register_einsum_kernels(registry);
   cpu::register_resize_kernels(registry);
+  cpu::register_space_batch_kernels(registry);
   cpu::register_pool_kernels(registry);
   cpu::register_random_kernels(registry);
   cpu::register_linalg_kernels(registry);

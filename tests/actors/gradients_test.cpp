@@ -562,6 +562,21 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
                                   {"data_format", std::string{format}},
                                   {"is_training", training}})[0];
              }});
+  for (const char* op : {"SpaceToBatchND", "BatchToSpaceND"})
+    // [4, 4, 6, 2] padded to [4, 4, 9, 2] into [24, 2, 3, 2], and
+    // [12, 2, 3, 2] back to [2, 4, 9, 2] cropped to [2, 2, 6, 2].
+    check(op, unary(u(op[0] == 'S' ? shape{4, 4, 6, 2} : shape{12, 2, 3, 2}),
+                    [op](const scope& s, const output& v) {
+                      auto block = graph::constant(
+                        s, tensor::from_vector<int32_t>({2}, {2, 3}));
+                      auto edges = graph::constant(
+                        s, tensor::from_vector<int32_t>({2, 2}, {0, 2, 0, 3}));
+                      return s.add_node(op, op, {v, block, edges},
+                                        {{"T", dtype::float64},
+                                         {"Tblock_shape", dtype::int32},
+                                         {op[0] == 'S' ? "Tpaddings" : "Tcrops",
+                                          dtype::int32}})[0];
+                    }));
   for (const char* op : {"ResizeBilinear", "ResizeNearestNeighbor"})
     for (bool half : {false, true}) {
       // Both are linear in the image: a large step is exact but for
@@ -874,6 +889,8 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "Einsum",
     "ResizeBilinear",
     "ResizeNearestNeighbor",
+    "SpaceToBatchND",
+    "BatchToSpaceND",
     "Softsign",
     "LeakyRelu",
     "DivNoNan",

@@ -506,6 +506,75 @@ def add_model_op_cases(c):
     c.add("squareddifference_int32", "SquaredDifference", [ia, ib],
           [(ia - ib) * (ia - ib)], {"T": I32})
 
+    # SpaceToBatchND / BatchToSpaceND by TensorFlow's own description:
+    # pad, reshape to [batch, d1 / b1, b1, ..., rest], move the block axes
+    # to the front, merge them into the batch.
+    def space_to_batch(x, block, pads):
+        m = len(block)
+        x = np.pad(x, [(0, 0)] + [tuple(p) for p in pads]
+                   + [(0, 0)] * (x.ndim - 1 - m))
+        shape = [x.shape[0]]
+        for j in range(m):
+            shape += [x.shape[1 + j] // block[j], block[j]]
+        x = x.reshape(shape + list(x.shape[1 + m:]))
+        order = [2 + 2 * j for j in range(m)] + [0] + [1 + 2 * j for j in range(m)]
+        order += list(range(1 + 2 * m, x.ndim))
+        x = x.transpose(order)
+        return x.reshape([-1] + list(x.shape[1 + m:]))
+
+    def batch_to_space(x, block, crops):
+        m = len(block)
+        batch = x.shape[0] // int(np.prod(block))
+        x = x.reshape(list(block) + [batch] + list(x.shape[1:]))
+        order = [m]
+        for j in range(m):
+            order += [m + 1 + j, j]
+        order += list(range(2 * m + 1, x.ndim))
+        x = x.transpose(order)
+        shape = [batch] + [x.shape[1 + 2 * j] * block[j] for j in range(m)]
+        x = x.reshape(shape + list(x.shape[1 + 2 * m:]))
+        index = [slice(None)] + [slice(c[0], x.shape[1 + j] - c[1])
+                                 for j, c in enumerate(crops)]
+        return x[tuple(index)]
+
+    for name, shape, block, edges in (("2d", (2, 4, 5, 3), [2, 3], [[1, 1], [0, 1]]),
+                                      ("1d", (3, 6, 2), [3], [[0, 0]]),
+                                      ("inner", (1, 4, 4), [2, 2], [[0, 0], [2, 0]])):
+        x = rng.randint(-8, 8, size=shape) / 4.0
+        b, e = np.array(block, I32), np.array(edges, I32)
+        y = space_to_batch(x, block, edges)
+        for t in (F32, I32):
+            c.add("spacetobatchnd_%s_%s" % (name, np.dtype(t).name),
+                  "SpaceToBatchND", [(x * 4).astype(t) if t == I32 else x.astype(t), b, e],
+                  [(y * 4).astype(t) if t == I32 else y.astype(t)], {"T": t})
+        back = batch_to_space(y, block, edges)
+        assert np.array_equal(back, x)
+        c.add("batchtospacend_" + name, "BatchToSpaceND",
+              [y.astype(F32), b, e], [back.astype(F32)], {"T": F32})
+    c.add("spacetobatchnd_not_a_multiple", "SpaceToBatchND",
+          [np.zeros((1, 5, 2), F32), np.array([2], I32), np.array([[0, 0]], I32)],
+          attrs={"T": F32}, error="invalid_argument")
+
+    # The gradient helpers of Rsqrt and Sqrt, from their outputs y.
+    yv = np.array([0.25, 0.5, 1.0, 2.0, 4.0])
+    gv = np.array([1.0, -2.0, 0.5, 4.0, -0.25])
+    for t in (F32, F64):
+        tag = np.dtype(t).name
+        c.add("rsqrtgrad_" + tag, "RsqrtGrad", [yv.astype(t), gv.astype(t)],
+              [(gv * -0.5 * yv ** 3).astype(t)], {"T": t})
+        c.add("sqrtgrad_" + tag, "SqrtGrad", [yv.astype(t), gv.astype(t)],
+              [(gv * 0.5 / yv).astype(t)], {"T": t})
+
+    # ELU's and SELU's gradients, from their outputs.
+    out = np.array([-0.75, -0.5, 0.0, 0.5, 2.0])
+    for t in (F32, F64):
+        tag = np.dtype(t).name
+        c.add("elugrad_" + tag, "EluGrad", [gv.astype(t), out.astype(t)],
+              [np.where(out < 0, gv * (out + 1), gv).astype(t)], {"T": t})
+        c.add("selugrad_" + tag, "SeluGrad", [gv.astype(t), out.astype(t)],
+              [np.where(out < 0, gv * (out + SELU_SCALE * SELU_ALPHA),
+                        gv * SELU_SCALE).astype(t)], {"T": t}, rtol=1e-7)
+
     # LeakyReLU, softsign, DivNoNan (0 where y is 0) and the gradients.
     v = np.array([-4.0, -1.5, -0.25, 0.0, 0.5, 3.0])
     g = np.array([1.0, -2.0, 0.5, 4.0, -0.25, 2.0])

@@ -111,6 +111,20 @@ void register_nn_gradients(gradient_registry& r) {
                                   {x, shape_of(s, filter), g[0]}, attrs));
       return status::ok();
     });
+  // Each the other's inverse: the block shape and edges get none.
+  for (bool to_batch : {true, false})
+    r.add(to_batch ? "SpaceToBatchND" : "BatchToSpaceND",
+          first_input(
+            [to_batch](const scope& s, const gradient_op& op, const output& g) {
+              auto back = to_batch ? "BatchToSpaceND" : "SpaceToBatchND";
+              const auto& edges = op.inputs[2];
+              core::attr_map attrs{
+                {"T", g.dtype()},
+                {"Tblock_shape", op.inputs[1].dtype()},
+                {to_batch ? "Tcrops" : "Tpaddings", edges.dtype()}};
+              return first(s.add_node(back, back, {g, op.inputs[1], edges},
+                                      std::move(attrs)));
+            }));
   // The resizes: back onto the input's pixels; the size gets none.
   r.add("ResizeBilinear",
         first_input([](const scope& s, const gradient_op& op, const output& g) {

@@ -56,6 +56,39 @@ core::status each_input_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
+/// SpaceToBatchND's and BatchToSpaceND's output: [batch * blocks,
+/// padded / block..., rest] or [batch / blocks, dim * block - crops...,
+/// rest], where the block shape and the edges are constants.
+core::status space_batch_shape(shape_context& ctx, bool to_batch) {
+  const auto& x = ctx.input(0);
+  std::vector<int64_t> block, edges;
+  // The edges are a matrix [M, 2]: read flat.
+  if (const auto* e = ctx.input_tensor(2)) {
+    for (int64_t i = 0; i < e->num_elements(); ++i)
+      edges.push_back(e->dtype() == core::dtype::int64
+                        ? e->data<int64_t>()[i]
+                        : int64_t{e->data<int32_t>()[i]});
+  }
+  if (!x.known_rank() || !ctx.input_ints(1, &block)
+      || edges.size() != 2 * block.size()
+      || x.rank() < 1 + static_cast<int>(block.size()))
+    return core::status::ok();
+  auto dims = x.dims();
+  int64_t blocks = 1;
+  for (auto b : block)
+    blocks *= b;
+  if (dims[0] >= 0)
+    dims[0] = to_batch ? dims[0] * blocks : dims[0] / blocks;
+  for (size_t j = 0; j < block.size(); ++j) {
+    auto& d = dims[j + 1];
+    if (d >= 0 && block[j] > 0)
+      d = to_batch ? (d + edges[2 * j] + edges[2 * j + 1]) / block[j]
+                   : d * block[j] - edges[2 * j] - edges[2 * j + 1];
+  }
+  ctx.set_output(0, core::shape{dims});
+  return core::status::ok();
+}
+
 } // namespace
 
 core::status register_array_ops(op_registry& r) {
@@ -314,6 +347,20 @@ core::status register_array_transform_ops(op_registry& r) {
                   .attr("T: type")
                   .attr(idx("Tpaddings"))
                   .shape_fn(pad_fn));
+  // Blocks of the spatial dimensions into the batch and back (around a
+  // dilated convolution).
+  for (bool to_batch : {true, false})
+    ops.push_back(op_def_builder(to_batch ? "SpaceToBatchND" : "BatchToSpaceND")
+                    .input("input: T")
+                    .input("block_shape: Tblock_shape")
+                    .input(to_batch ? "paddings: Tpaddings" : "crops: Tcrops")
+                    .output("output: T")
+                    .attr("T: type")
+                    .attr(idx("Tblock_shape"))
+                    .attr(idx(to_batch ? "Tpaddings" : "Tcrops"))
+                    .shape_fn([to_batch](shape_context& ctx) {
+                      return space_batch_shape(ctx, to_batch);
+                    }));
   ops.push_back(op_def_builder("PadV2")
                   .input("input: T")
                   .input("paddings: Tpaddings")

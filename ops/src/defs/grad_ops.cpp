@@ -33,6 +33,15 @@ core::status register_grad_ops(op_registry& r) {
                                       .output("backprops: T")
                                       .attr("T: {float, double}")
                                       .shape_fn(same_shapes)));
+  // From the forward's outputs: gradients * (outputs + 1) where outputs
+  // < 0, gradients elsewhere; for SELU with its scale and alpha.
+  for (const char* name : {"EluGrad", "SeluGrad"})
+    ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
+                                      .input("gradients: T")
+                                      .input("outputs: T")
+                                      .output("backprops: T")
+                                      .attr("T: {float, double}")
+                                      .shape_fn(same_shapes)));
   // gradients where 0 < features, alpha * gradients elsewhere; and
   // gradients / (1 + |features|)^2.
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("LeakyReluGrad")
@@ -48,8 +57,9 @@ core::status register_grad_ops(op_registry& r) {
                                     .output("backprops: T")
                                     .attr("T: {float, double}")
                                     .shape_fn(same_shapes)));
-  // From the forward output y: dy * y * (1 - y), dy * (1 - y^2).
-  for (const char* name : {"SigmoidGrad", "TanhGrad"})
+  // From the forward output y: dy * y * (1 - y), dy * (1 - y^2),
+  // dy * -y^3 / 2 (y = rsqrt(x)) and dy / (2 y) (y = sqrt(x)).
+  for (const char* name : {"SigmoidGrad", "TanhGrad", "RsqrtGrad", "SqrtGrad"})
     ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder(name)
                                       .input("y: T")
                                       .input("dy: T")

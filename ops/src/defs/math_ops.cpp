@@ -179,16 +179,19 @@ core::status square_matrix_shape(shape_context& ctx) {
 } // namespace
 
 core::status register_math_ops(op_registry& r) {
-  for (const char* name : {"BatchMatMul", "BatchMatMulV2"})
-    ACTORFLOW_RETURN_IF_ERROR(
-      r.add(op_def_builder(name)
-              .input("x: T")
-              .input("y: T")
-              .output("output: T")
-              .attr("T: {float16, bfloat16, float, double}")
-              .attr("adj_x: bool = false")
-              .attr("adj_y: bool = false")
-              .shape_fn(batch_matmul_shape)));
+  for (bool v2 : {false, true}) {
+    op_def_builder b{v2 ? "BatchMatMulV2" : "BatchMatMul"};
+    b.input("x: T")
+      .input("y: T")
+      .output("output: T")
+      .attr("T: {float16, bfloat16, float, double}")
+      .attr("adj_x: bool = false")
+      .attr("adj_y: bool = false")
+      .shape_fn(batch_matmul_shape);
+    if (v2) // TensorFlow's hints for its own kernels (as MatMul's grad_a)
+      b.attr("grad_x: bool = false").attr("grad_y: bool = false");
+    ACTORFLOW_RETURN_IF_ERROR(r.add(b));
+  }
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("MatrixInverse")
                                     .input("input: T")
                                     .output("output: T")

@@ -55,6 +55,37 @@ struct softsign_grad {
   }
 };
 
+struct elu_grad {
+  template <class T>
+  T operator()(T g, T y) const {
+    return y < T(0) ? g * (y + T(1)) : g;
+  }
+};
+
+// SELU's constants, as in unary_kernels.cpp.
+struct selu_grad {
+  template <class T>
+  T operator()(T g, T y) const {
+    const T scale = T(1.0507009873554804934193349852946);
+    const T alpha = T(1.6732632423543772848170429916717);
+    return y < T(0) ? g * (y + scale * alpha) : g * scale;
+  }
+};
+
+struct rsqrt_grad {
+  template <class T>
+  T operator()(T y, T dy) const {
+    return dy * (T(-0.5) * y * y * y);
+  }
+};
+
+struct sqrt_grad {
+  template <class T>
+  T operator()(T y, T dy) const {
+    return dy * T(0.5) / y;
+  }
+};
+
 struct sigmoid_grad {
   template <class T>
   T operator()(T y, T dy) const {
@@ -240,6 +271,11 @@ void register_grad_kernels(kernel_registry& r) {
   r.add_typed<with<sigmoid_grad>::kernel, float, double>("SigmoidGrad",
                                                          device_type);
   r.add_typed<with<tanh_grad>::kernel, float, double>("TanhGrad", device_type);
+  r.add_typed<with<elu_grad>::kernel, float, double>("EluGrad", device_type);
+  r.add_typed<with<selu_grad>::kernel, float, double>("SeluGrad", device_type);
+  r.add_typed<with<rsqrt_grad>::kernel, float, double>("RsqrtGrad",
+                                                       device_type);
+  r.add_typed<with<sqrt_grad>::kernel, float, double>("SqrtGrad", device_type);
   r.add_typed<bias_add_grad_kernel, float, double>("BiasAddGrad", device_type);
   r.add_typed<broadcast_gradient_args_kernel, int32_t, int64_t>(
     "BroadcastGradientArgs", device_type);
