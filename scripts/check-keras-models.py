@@ -153,18 +153,31 @@ LAYERS["hard_swish"] = seq((4, 6), lambda: [L.Dense(6), L.Lambda(
 LAYERS["leaky_relu"] = seq((4, 6), lambda: [L.Dense(6), L.LeakyReLU(0.1)])
 
 
-def freeze(build, seed):
-    """The frozen GraphDef of build() and its inputs' and output's names."""
+def freeze(build, seed, gradients=False):
+    """Freezes build() and runs it on a random input: returns the frozen
+    GraphDef, the feeds, the names of the tensors compared and their values
+    in TensorFlow. With `gradients`, those are the gradients of
+    sum(output * w) (w random) with respect to the inputs and the trainable
+    weights (TensorFlow's tf.gradients, frozen with the rest)."""
     g = tf1.Graph()
     with g.as_default():
         tf1.set_random_seed(seed)
         sess = tf1.Session(graph=g)
         keras.backend.set_session(sess)
         model = build()
+        rng = np.random.RandomState(seed)
+        fetches = [model.outputs[0]]
+        if gradients:
+            y = model.outputs[0]
+            w = tf.constant(rng.standard_normal(
+                [1] + y.shape.as_list()[1:]).astype(np.float32))
+            loss = tf.reduce_sum(y * w)
+            xs = [t for t in model.inputs if t.dtype.is_floating]
+            fetches = [tf.convert_to_tensor(d) for d in tf1.gradients(
+                loss, xs + model.trainable_weights) if d is not None]
         sess.run(tf1.global_variables_initializer())
         frozen = tf1.graph_util.convert_variables_to_constants(
-            sess, g.as_graph_def(), [t.op.name for t in model.outputs])
-        rng = np.random.RandomState(seed)
+            sess, g.as_graph_def(), [t.op.name for t in fetches])
         feeds = {}
         for t in model.inputs:
             # A batch of one; unknown image sides (MobileNetV3's) 224.
@@ -176,12 +189,12 @@ def freeze(build, seed):
             else:
                 feeds[t] = rng.standard_normal(shape).astype(
                     t.dtype.as_numpy_dtype)
-        want = sess.run(model.outputs[0], feeds)
-    return frozen, feeds, model.outputs[0].name, want
+        want = sess.run(fetches, feeds)
+    return frozen, feeds, [t.name for t in fetches], want
 
 
-def run_here(cli, pb, feeds, fetch, work):
-    """Runs `pb` with `actorflow run`; returns (output or None, message)."""
+def run_here(cli, pb, feeds, fetches, work):
+    """Runs `pb` with `actorflow run`; returns (outputs or None, message)."""
     missing = subprocess.run([cli, "ops", "--missing", pb],
                              capture_output=True, text=True)
     if missing.returncode != 0:
@@ -192,13 +205,31 @@ def run_here(cli, pb, feeds, fetch, work):
         path = os.path.join(work, "in%d.npy" % i)
         np.save(path, value)
         cmd += ["--feed", "%s=%s" % (t.name, path)]
-    out = os.path.join(work, "out.npy")
-    cmd += ["--fetch", "%s=%s" % (fetch, out)]
+    outs = [os.path.join(work, "out%d.npy" % i) for i in range(len(fetches))]
+    for name, out in zip(fetches, outs):
+        cmd += ["--fetch", "%s=%s" % (name, out)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         lines = (done.stderr or done.stdout).strip().splitlines()
         return None, lines[-1][:200] if lines else "exit %d" % done.returncode
-    return np.load(out), ""
+    return [np.load(out) for out in outs], ""
+
+
+def compare(got, want):
+    """The largest difference over all compared tensors, and the largest
+    of each's difference over its own scale -- or a thousandth of the
+    largest scale, for a tensor that is zero but for rounding (the
+    gradient of a bias before a softmax); None when shapes differ."""
+    scales = [float(np.max(np.abs(b), initial=0)) for b in want]
+    floor = max(max(scales, default=0) * 1e-3, 1e-30)
+    worst, relative = 0.0, 0.0
+    for a, b, scale in zip(got, want, scales):
+        if a.shape != b.shape:
+            return None
+        diff = float(np.max(np.abs(a.astype(np.float64) - b), initial=0))
+        worst = max(worst, diff)
+        relative = max(relative, diff / max(scale, floor))
+    return worst, relative
 
 
 def main():
@@ -211,6 +242,10 @@ def main():
                         help="only the layer models")
     parser.add_argument("--applications", action="store_true",
                         help="only the applications")
+    parser.add_argument("--gradients", action="store_true",
+                        help="compare the gradients of a loss with respect "
+                             "to the inputs and weights (a training step's "
+                             "backward graph) instead of the outputs")
     parser.add_argument("--work", default="",
                         help="folder for the GraphDefs and arrays "
                              "(default: a temporary one)")
@@ -235,7 +270,8 @@ def main():
     for seed, (name, build, tolerance) in enumerate(models):
         started = time.time()
         try:
-            frozen, feeds, fetch, want = freeze(build, seed + 1)
+            frozen, feeds, fetches, want = freeze(build, seed + 1,
+                                                  args.gradients)
         except Exception as e:  # a model this TensorFlow cannot freeze
             print("| %s | | | | TensorFlow: %s |" % (
                 name, str(e).splitlines()[0][:120]))
@@ -243,20 +279,19 @@ def main():
         pb = os.path.join(work, name + ".pb")
         with open(pb, "wb") as f:
             f.write(frozen.SerializeToString())
-        got, message = run_here(cli, pb, feeds, fetch, work)
+        got, message = run_here(cli, pb, feeds, fetches, work)
         nodes = len(frozen.node)
-        if got is None or got.shape != want.shape:
+        diffs = None if got is None else compare(got, want)
+        if diffs is None:
             bad += 1
-            print("| %s | %d | | | %s |" % (
-                name, nodes, message or "shape %s, TensorFlow's %s" % (
-                    got.shape, want.shape)))
+            print("| %s | %d | | | %s |" % (name, nodes,
+                                          message or "shapes differ"))
             continue
-        diff = float(np.max(np.abs(got.astype(np.float64) - want)))
-        scale = max(float(np.max(np.abs(want))), 1e-30)
-        ok = diff <= tolerance * scale
+        diff, relative = diffs
+        ok = relative <= tolerance
         bad += not ok
         print("| %s | %d | %.3g | %.3g | %s (%.0f s) |" % (
-            name, nodes, diff, diff / scale, "ok" if ok else "DIFFERS",
+            name, nodes, diff, relative, "ok" if ok else "DIFFERS",
             time.time() - started))
         sys.stdout.flush()
     return 1 if bad else 0
