@@ -3,6 +3,7 @@
 // CheckNumerics.
 
 #include "kernels.hpp"
+#include "parallel_split.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -421,10 +422,32 @@ public:
     const T* scale = ctx.input(1).data<T>();
     const T* offset = ctx.input(2).data<T>();
     T* y = outs[0]->template mutable_data<T>();
-    walk.for_each(c, [&](int64_t i, int64_t j) {
+    // y = x * a + b per channel (a = scale / sqrt(var + epsilon), b =
+    // offset - mean * a, as TensorFlow's CPU kernel), over blocks of the
+    // outer dimension on the device's pool.
+    std::vector<T> a(static_cast<size_t>(c)), b(a.size());
+    for (int64_t j = 0; j < c; ++j) {
       auto ju = static_cast<size_t>(j);
-      y[i] = scale[j] * (xp[i] - mean[ju]) / std::sqrt(var[ju] + epsilon_)
-             + offset[j];
+      a[ju] = scale[j] / std::sqrt(var[ju] + epsilon_);
+      b[ju] = offset[j] - mean[ju] * a[ju];
+    }
+    parallel_split split{&ctx, x.num_elements() >= parallel_threshold};
+    const T* ap = a.data();
+    const T* bp = b.data();
+    auto inner = walk.inner;
+    split.for_range(walk.outer, [&](int64_t first, int64_t last) {
+      for (int64_t o = first; o < last; ++o) {
+        const T* xo = xp + o * c * inner;
+        T* yo = y + o * c * inner;
+        if (inner == 1) { // NHWC: the channels contiguous
+          for (int64_t j = 0; j < c; ++j)
+            yo[j] = xo[j] * ap[j] + bp[j];
+          continue;
+        }
+        for (int64_t j = 0; j < c; ++j)
+          for (int64_t k = 0; k < inner; ++k)
+            yo[j * inner + k] = xo[j * inner + k] * ap[j] + bp[j];
+      }
     });
     for (int64_t j = 0; j < c; ++j) {
       auto ju = static_cast<size_t>(j);
