@@ -7,8 +7,10 @@
 #include <caf/config.hpp>
 
 #include "actorflow/core/build_info.hpp"
+#include "benchmark.hpp"
 
 #include "actorflow/core/logging.hpp"
+#include "benchmark.hpp"
 #include "cluster_up.hpp"
 #include "demo.hpp"
 #include "flags.hpp"
@@ -392,6 +394,37 @@ int run(int argc, char** argv) {
   run_cmd->add_option("--trace", run.trace,
                       "Write a Chrome trace of the step to this file (open it "
                       "in ui.perfetto.dev or chrome://tracing)");
+  benchmark_options bench;
+  auto* bench_cmd = app.add_subcommand(
+    "benchmark",
+    "Load, compile and run a graph as TensorFlow's benchmark_model does: "
+    "the first run's time, the steady time per run, the peak resident "
+    "memory; the last line is JSON");
+  bench_cmd
+    ->add_option("--graph", bench.graph,
+                 "The graph: a TensorFlow GraphDef (.pb, .pbtxt) or a "
+                 "graph file of actorflow's")
+    ->required()
+    ->check(CLI::ExistingFile);
+  bench_cmd->add_option("--feed", bench.feeds,
+                        "name=file.npy, or name=D1xD2x...[:dtype] for "
+                        "random values (float32 by default); repeatable");
+  bench_cmd
+    ->add_option("--fetch", bench.fetches,
+                 "A tensor to compute (node or node:output); "
+                 "repeatable")
+    ->required();
+  bench_cmd->add_option("--runs", bench.runs, "Timed runs")
+    ->capture_default_str()
+    ->check(int_range(1, 1'000'000));
+  bench_cmd
+    ->add_option("--warmup", bench.warmup, "Untimed runs after the first")
+    ->capture_default_str()
+    ->check(int_range(0, 1'000'000));
+  bench_cmd->add_flag("--profile", bench.profile,
+                      "Also print the time by op type of one traced run");
+  add_threads_option(bench_cmd, &bench.threads);
+  add_graph_passes_option(bench_cmd, &bench.passes);
   graph_show_options show;
   auto* graph_cmd = app.add_subcommand("graph", "Look at saved graphs")
                       ->require_subcommand(1);
@@ -524,6 +557,8 @@ int run(int argc, char** argv) {
     return run_worker(worker);
   if (run_cmd->parsed())
     return run_graph(run);
+  if (bench_cmd->parsed())
+    return run_benchmark(bench);
   if (show_cmd->parsed())
     return show_graph(show);
   return EXIT_FAILURE;

@@ -1,0 +1,199 @@
+#include "benchmark.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+
+#include <sys/resource.h>
+
+#include "actorflow/actors/engine.hpp"
+#include "actorflow/actors/session.hpp"
+#include "actorflow/net/npy.hpp"
+
+namespace actorflow::apps {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double ms_since(clock_type::time_point start) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - start)
+    .count();
+}
+
+/// The most resident memory this process has had, in MiB.
+double peak_rss_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0; // KiB on Linux
+}
+
+/// A feed from `name=file.npy`, or random values for `name=2x3[:dtype]`
+/// (uniform in [-1, 1) for floats, [0, 10) for integers; seeded, so the
+/// same on every run).
+core::status parse_feed(const std::string& spec, std::mt19937& gen,
+                        std::pair<std::string, core::tensor>* out) {
+  auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    return core::invalid_argument_error(
+      "--feed '", spec, "' is not name=file.npy or name=D1xD2x...[:dtype]");
+  auto name = spec.substr(0, eq), value = spec.substr(eq + 1);
+  if (value.size() > 4 && value.compare(value.size() - 4, 4, ".npy") == 0) {
+    core::tensor t;
+    auto st = net::load_npy(value, &t);
+    if (!st.is_ok())
+      return st.prefixed("feed " + name);
+    *out = {name, std::move(t)};
+    return core::status::ok();
+  }
+  auto colon = value.find(':');
+  auto type_name
+    = colon == std::string::npos ? "float32" : value.substr(colon + 1);
+  const std::map<std::string, core::dtype> types{
+    {"float32", core::dtype::float32},
+    {"float64", core::dtype::float64},
+    {"int32", core::dtype::int32},
+    {"int64", core::dtype::int64}};
+  auto found = types.find(type_name);
+  auto type = found == types.end() ? core::dtype::invalid : found->second;
+  if (type == core::dtype::invalid)
+    return core::invalid_argument_error(
+      "--feed '", spec, "': dtype '", type_name,
+      "' is not float32, float64, int32 or int64");
+  std::vector<int64_t> dims;
+  std::string dim;
+  for (char c : value.substr(0, colon) + "x") {
+    if (c != 'x') {
+      dim += c;
+      continue;
+    }
+    char* end = nullptr;
+    auto n = std::strtoll(dim.c_str(), &end, 10);
+    if (dim.empty() || *end != '\0' || n < 0)
+      return core::invalid_argument_error("--feed '", spec,
+                                          "': a shape is D1xD2x..., got '",
+                                          value.substr(0, colon), "'");
+    dims.push_back(n);
+    dim.clear();
+  }
+  core::tensor t{type, core::shape{dims}};
+  std::uniform_real_distribution<double> real{-1.0, 1.0};
+  std::uniform_int_distribution<int> small{0, 9};
+  for (int64_t i = 0; i < t.num_elements(); ++i)
+    switch (type) {
+      case core::dtype::float32:
+        t.mutable_data<float>()[i] = static_cast<float>(real(gen));
+        break;
+      case core::dtype::float64: t.mutable_data<double>()[i] = real(gen); break;
+      case core::dtype::int32: t.mutable_data<int32_t>()[i] = small(gen); break;
+      default: t.mutable_data<int64_t>()[i] = small(gen);
+    }
+  *out = {name, std::move(t)};
+  return core::status::ok();
+}
+
+int fail(const core::status& st) {
+  std::fprintf(stderr, "actorflow benchmark: %s\n", st.to_string().c_str());
+  return EXIT_FAILURE;
+}
+
+/// Prints the kernels' time by op type of one traced step, largest first.
+void print_profile(const actors::step_stats& stats) {
+  std::map<std::string, std::pair<double, int>> by_op;
+  double total = 0;
+  for (const auto& d : stats.devices)
+    for (const auto& n : d.nodes) {
+      auto ms = static_cast<double>(n.end_us - n.start_us) / 1000.0;
+      auto& [sum, count] = by_op[n.op];
+      sum += ms;
+      ++count;
+      total += ms;
+    }
+  std::vector<std::pair<std::string, std::pair<double, int>>> rows(
+    by_op.begin(), by_op.end());
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.first > b.second.first;
+  });
+  std::printf("time by op type (one traced run, kernels summed over "
+              "threads):\n");
+  for (const auto& [op, v] : rows)
+    std::printf("  %-32s %9.3f ms  %5.1f %%  %6d nodes\n", op.c_str(), v.first,
+                total > 0 ? 100.0 * v.first / total : 0.0, v.second);
+}
+
+} // namespace
+
+int run_benchmark(const benchmark_options& o) {
+  std::mt19937 gen{1};
+  actors::feed_list feeds;
+  for (const auto& spec : o.feeds) {
+    std::pair<std::string, core::tensor> feed;
+    if (auto st = parse_feed(spec, gen, &feed); !st.is_ok())
+      return fail(st);
+    feeds.push_back(std::move(feed));
+  }
+  if (o.fetches.empty())
+    return fail(core::invalid_argument_error("give at least one --fetch"));
+  actors::engine_options eo;
+  if (o.threads > 0) {
+    eo.threads_per_device = o.threads;
+    eo.scheduler_threads = o.threads;
+  }
+  // The first run: the engine, the graph's import, its compilation and
+  // one step (TensorFlow's session creation and first run).
+  auto start = clock_type::now();
+  actors::engine e{eo};
+  if (auto st = e.init_status(); !st.is_ok())
+    return fail(st);
+  actors::session_options so;
+  so.pass_selection = o.passes;
+  actors::session sess{e, so};
+  std::vector<core::tensor> out;
+  auto st = sess.extend(o.graph);
+  if (st.is_ok())
+    st = sess.run(feeds, o.fetches, {}, &out);
+  if (!st.is_ok())
+    return fail(st);
+  auto first_ms = ms_since(start);
+  std::printf("first run (import, compile, run): %.1f ms\n", first_ms);
+  for (int i = 0; i < o.warmup; ++i)
+    if (st = sess.run(feeds, o.fetches, {}, &out); !st.is_ok())
+      return fail(st);
+  std::vector<double> times;
+  for (int i = 0; i < o.runs; ++i) {
+    auto t0 = clock_type::now();
+    if (st = sess.run(feeds, o.fetches, {}, &out); !st.is_ok())
+      return fail(st);
+    times.push_back(ms_since(t0));
+    std::fprintf(stderr, "\rrun %d/%d", i + 1, o.runs);
+  }
+  if (o.runs > 0)
+    std::fprintf(stderr, "\n");
+  std::sort(times.begin(), times.end());
+  auto median = times.empty() ? 0.0 : times[times.size() / 2];
+  auto fastest = times.empty() ? 0.0 : times.front();
+  auto slowest = times.empty() ? 0.0 : times.back();
+  std::printf("steady: %.3f ms per run (median of %d; fastest %.3f, slowest "
+              "%.3f)\n",
+              median, o.runs, fastest, slowest);
+  if (o.profile) {
+    actors::run_options ro;
+    ro.trace = actors::trace_level::full;
+    actors::run_metadata meta;
+    if (st = sess.run(ro, feeds, o.fetches, {}, &out, &meta); !st.is_ok())
+      return fail(st);
+    print_profile(meta.stats);
+  }
+  auto rss = peak_rss_mb();
+  std::printf("peak RSS: %.1f MB\n", rss);
+  std::printf("{\"graph\": \"%s\", \"first_run_ms\": %.3f, \"ms_per_run\": "
+              "%.4f, \"fastest_ms\": %.4f, \"slowest_ms\": %.4f, \"runs\": %d, "
+              "\"peak_rss_mb\": %.1f}\n",
+              o.graph.c_str(), first_ms, median, fastest, slowest, o.runs, rss);
+  return EXIT_SUCCESS;
+}
+
+} // namespace actorflow::apps
