@@ -8,6 +8,7 @@
 #include <google/protobuf/text_format.h>
 
 #include "actorflow/graph/graph_index.hpp"
+#include "actorflow/graph/layout.hpp"
 #include "actorflow/net/graph_codec.hpp"
 #include "tf_proto.hpp"
 
@@ -219,6 +220,8 @@ core::status from_graph_def(const std::string& data, graph_def_format format,
     if (!st.is_ok())
       return st.with_context(n.name(), n.op());
   }
+  // Graphs written on GPUs lay images out NCHW; the kernels take NHWC.
+  ACTORFLOW_RETURN_IF_ERROR(graph::nchw_to_nhwc(&g));
   *out = std::move(g);
   return core::status::ok();
 }

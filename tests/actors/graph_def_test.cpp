@@ -413,6 +413,101 @@ TEST_F(tensorflow_graphs,
   test::expect_all_near(out[0], golden["keras_attention_y"], 1e-10, "y");
 }
 
+TEST(graph_def_import, nchw_graphs_compute_what_their_nhwc_twins_do) {
+  // Graphs written on GPUs lay images out NCHW: the importer puts their
+  // windowed ops between transposes. Each op here, in both layouts, on the
+  // same numbers: the NCHW result is the NHWC one transposed.
+  actors::engine e;
+  auto values = [](core::shape s, int seed) {
+    std::vector<float> v(static_cast<size_t>(s.num_elements()));
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<float>((static_cast<int>(i) * 7 + seed) % 11 - 5) / 4;
+    return tensor::from_vector<float>(s, v);
+  };
+  auto transposed = [&](const tensor& t, std::vector<int32_t> perm) {
+    graph::scope s{e.context().ops};
+    auto y
+      = graph::transpose(s, graph::constant(s, t), {perm.begin(), perm.end()});
+    actors::session sess{e};
+    EXPECT_TRUE(sess.extend(s.graph_def()).is_ok());
+    std::vector<tensor> out;
+    EXPECT_TRUE(sess.run({}, {y.name()}, {}, &out).is_ok());
+    return out.empty() ? tensor{} : out[0];
+  };
+  auto image = values({2, 5, 6, 3}, 1);
+  auto filter = values({3, 3, 3, 2}, 2);
+  auto bias = values({2}, 3);
+  auto dw_filter = values({2, 2, 2, 2}, 4);
+  // `layout` applied to a window attr [1, h, w, 1].
+  auto run_in = [&](const std::string& layout) {
+    bool nchw = layout == "NCHW";
+    auto window = [&](int64_t h, int64_t w) {
+      return nchw ? std::vector<int64_t>{1, 1, h, w}
+                  : std::vector<int64_t>{1, h, w, 1};
+    };
+    graph::graph g;
+    auto add = [&](std::string name, std::string op,
+                   std::vector<std::string> inputs, core::attr_map attrs) {
+      core::node_def n;
+      n.name = std::move(name);
+      n.op = std::move(op);
+      n.inputs = std::move(inputs);
+      n.attrs = std::move(attrs);
+      EXPECT_TRUE(g.add(std::move(n)).is_ok());
+    };
+    auto c = [&](std::string name, const tensor& t) {
+      add(std::move(name), "Const", {}, {{"dtype", t.dtype()}, {"value", t}});
+    };
+    c("x", nchw ? transposed(image, {0, 3, 1, 2}) : image);
+    c("f", filter);
+    c("b", bias);
+    c("dwf", dw_filter);
+    auto sizes = nchw ? std::vector<int32_t>{2, 3, 5, 6}
+                      : std::vector<int32_t>{2, 5, 6, 3};
+    c("sizes", tensor::from_vector<int32_t>({4}, sizes));
+    core::attr_map common{{"T", dtype::float32},
+                          {"data_format", layout},
+                          {"padding", std::string{"SAME"}}};
+    auto with = [&](core::attr_map more) {
+      auto all = common;
+      for (auto& [k, v] : more)
+        all[k] = v;
+      return all;
+    };
+    add("conv", "Conv2D", {"x", "f"}, with({{"strides", window(1, 2)}}));
+    add("biased", "BiasAdd", {"conv", "b"},
+        {{"T", dtype::float32}, {"data_format", layout}});
+    add("max", "MaxPool", {"biased"},
+        with({{"ksize", window(2, 2)}, {"strides", window(2, 1)}}));
+    add("avg", "AvgPool", {"biased"},
+        with({{"ksize", window(3, 2)}, {"strides", window(1, 1)}}));
+    add("dw", "DepthwiseConv2dNative", {"biased", "dwf"},
+        with({{"strides", window(2, 2)}}));
+    add("back", "Conv2DBackpropInput", {"sizes", "f", "conv"},
+        with({{"strides", window(1, 2)}}));
+    std::string bytes;
+    EXPECT_TRUE(net::to_graph_def(g, &bytes).is_ok());
+    graph::graph imported;
+    auto st = net::from_graph_def(bytes, net::graph_def_format::binary,
+                                  e.context().ops, &imported);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    actors::session sess{e};
+    st = sess.extend(imported);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    std::vector<tensor> out;
+    st = sess.run({}, {"biased", "max", "avg", "dw", "back"}, {}, &out);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    return out;
+  };
+  auto nhwc = run_in("NHWC");
+  auto nchw = run_in("NCHW");
+  ASSERT_EQ(nhwc.size(), 5u);
+  ASSERT_EQ(nchw.size(), 5u);
+  for (size_t i = 0; i < nhwc.size(); ++i)
+    EXPECT_TRUE(same_bits(nchw[i], transposed(nhwc[i], {0, 3, 1, 2})))
+      << "output " << i << ": " << nchw[i].debug_string();
+}
+
 TEST(graph_def_import, every_missing_op_is_named_at_once) {
   actors::engine e;
   graph::graph g;
