@@ -1,15 +1,7 @@
 # Bad flags get a clear message and a failing exit status (1, or CLI11's
 # own code for a flag it refuses), never a crash or a silent success.
 # -DCLI=<path of actorflow>
-function(expect_refused message)
-  execute_process(COMMAND ${CLI} ${ARGN} OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
-  if(NOT rc MATCHES "^[0-9]+$" OR rc EQUAL 0 OR rc GREATER 127
-     OR NOT "${out}${err}" MATCHES "${message}")
-    message(FATAL_ERROR "actorflow ${ARGN}: expected a failure and "
-                        "'${message}', got ${rc}:\n${out}${err}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/expect_refused.cmake)
 
 expect_refused("--lr: value nan is not a finite number > 0"
                train fashion-mnist --lr nan)

@@ -38,15 +38,7 @@ if(NOT rc EQUAL 0 OR NOT out MATCHES "time by op type"
   message(FATAL_ERROR "benchmark: ${rc}:\n${out}${err}")
 endif()
 
-function(expect_refused message)
-  execute_process(COMMAND ${CLI} ${ARGN} OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60)
-  if(NOT rc MATCHES "^[0-9]+$" OR rc EQUAL 0 OR rc GREATER 127
-     OR NOT "${out}${err}" MATCHES "${message}")
-    message(FATAL_ERROR "actorflow ${ARGN}: expected a failure and "
-                        "'${message}', got ${rc}:\n${out}${err}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/expect_refused.cmake)
 
 expect_refused("--feed 'x' is not name=file.npy or name=D1xD2"
                benchmark --graph ${model} --feed x --fetch dense/BiasAdd)

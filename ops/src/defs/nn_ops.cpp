@@ -355,44 +355,32 @@ core::status register_nn_ops(op_registry& r) {
                          false)
                   .attr("fused_ops: list(string)")
                   .shape_fn(conv2d_shape));
-  // Conv2D's gradients with respect to its input and its filter; the
-  // forward's other operand is given by its shape.
-  ops.push_back(windowed(op_def_builder("Conv2DBackpropInput")
-                           .input("input_sizes: int32")
-                           .input("filter: T")
-                           .input("out_backprop: T")
-                           .output("output: T"),
-                         false)
-                  .shape_fn(shape_from_sizes(0)));
-  ops.push_back(windowed(op_def_builder("Conv2DBackpropFilter")
-                           .input("input: T")
-                           .input("filter_sizes: int32")
-                           .input("out_backprop: T")
-                           .output("output: T"),
-                         false)
-                  .shape_fn(shape_from_sizes(1)));
   // One filter per input channel (`multiplier` outputs each): MobileNet's
-  // and EfficientNet's depthwise convolutions, and their gradients.
+  // and EfficientNet's depthwise convolutions.
   ops.push_back(windowed(op_def_builder("DepthwiseConv2dNative")
                            .input("input: T")
                            .input("filter: T")
                            .output("output: T"),
                          false)
                   .shape_fn(depthwise_shape));
-  ops.push_back(windowed(op_def_builder("DepthwiseConv2dNativeBackpropInput")
-                           .input("input_sizes: int32")
-                           .input("filter: T")
-                           .input("out_backprop: T")
-                           .output("output: T"),
-                         false)
-                  .shape_fn(shape_from_sizes(0)));
-  ops.push_back(windowed(op_def_builder("DepthwiseConv2dNativeBackpropFilter")
-                           .input("input: T")
-                           .input("filter_sizes: int32")
-                           .input("out_backprop: T")
-                           .output("output: T"),
-                         false)
-                  .shape_fn(shape_from_sizes(1)));
+  // The convolutions' gradients with respect to their input and their
+  // filter; the forward's other operand is given by its shape.
+  for (std::string conv : {"Conv2D", "DepthwiseConv2dNative"}) {
+    ops.push_back(windowed(op_def_builder(conv + "BackpropInput")
+                             .input("input_sizes: int32")
+                             .input("filter: T")
+                             .input("out_backprop: T")
+                             .output("output: T"),
+                           false)
+                    .shape_fn(shape_from_sizes(0)));
+    ops.push_back(windowed(op_def_builder(conv + "BackpropFilter")
+                             .input("input: T")
+                             .input("filter_sizes: int32")
+                             .input("out_backprop: T")
+                             .output("output: T"),
+                           false)
+                    .shape_fn(shape_from_sizes(1)));
+  }
   for (const char* name : {"MaxPool", "AvgPool"})
     ops.push_back(
       windowed(op_def_builder(name).input("value: T").output("output: T"), true)

@@ -98,6 +98,28 @@ protected:
   resize_attrs attrs_;
 };
 
+/// One output pixel's bilinear taps: the input rows and columns around it
+/// and the weights of the later ones.
+struct taps {
+  int64_t y0 = 0, y1 = 0, x0 = 0, x1 = 0;
+  float wy = 0, wx = 0;
+};
+
+/// Calls `f(b, oy, ox, taps)` for every output pixel of images [b0, b1).
+template <class F>
+void for_each_taps(const axis_map& h, const axis_map& w, int64_t b0, int64_t b1,
+                   F&& f) {
+  for (int64_t b = b0; b < b1; ++b)
+    for (int64_t oy = 0; oy < h.out; ++oy) {
+      taps t;
+      h.lerp(oy, &t.y0, &t.y1, &t.wy);
+      for (int64_t ox = 0; ox < w.out; ++ox) {
+        w.lerp(ox, &t.x0, &t.x1, &t.wx);
+        f(b, oy, ox, t);
+      }
+    }
+}
+
 /// ResizeBilinear: each output pixel interpolates its four nearest input
 /// pixels, in float (TensorFlow's output is float whatever the input).
 template <class T>
@@ -116,32 +138,24 @@ public:
       ctx, ctx.allocate_output(0, {batch, h.out, w.out, c}, &out));
     const T* xp = x.data<T>();
     float* y = out->mutable_data<float>();
+    auto pixel = [&](int64_t b, int64_t iy, int64_t ix) {
+      return xp + ((b * h.in + iy) * w.in + ix) * c;
+    };
     over_images(
       ctx, batch, out->num_elements() * 4, [&](int64_t b0, int64_t b1) {
-        for (int64_t b = b0; b < b1; ++b)
-          for (int64_t oy = 0; oy < h.out; ++oy) {
-            int64_t y0 = 0, y1 = 0;
-            float wy = 0;
-            h.lerp(oy, &y0, &y1, &wy);
-            for (int64_t ox = 0; ox < w.out; ++ox) {
-              int64_t x0 = 0, x1 = 0;
-              float wx = 0;
-              w.lerp(ox, &x0, &x1, &wx);
-              auto at = [&](int64_t iy, int64_t ix) {
-                return xp + ((b * h.in + iy) * w.in + ix) * c;
-              };
-              const T *tl = at(y0, x0), *tr = at(y0, x1), *bl = at(y1, x0),
-                      *br = at(y1, x1);
-              float* dst = y + ((b * h.out + oy) * w.out + ox) * c;
-              for (int64_t k = 0; k < c; ++k) {
-                float top = static_cast<float>(tl[k])
-                            + (static_cast<float>(tr[k]) - tl[k]) * wx;
-                float bottom = static_cast<float>(bl[k])
-                               + (static_cast<float>(br[k]) - bl[k]) * wx;
-                dst[k] = top + (bottom - top) * wy;
-              }
+        for_each_taps(
+          h, w, b0, b1, [&](int64_t b, int64_t oy, int64_t ox, const taps& t) {
+            const T *tl = pixel(b, t.y0, t.x0), *tr = pixel(b, t.y0, t.x1),
+                    *bl = pixel(b, t.y1, t.x0), *br = pixel(b, t.y1, t.x1);
+            float* dst = y + ((b * h.out + oy) * w.out + ox) * c;
+            for (int64_t k = 0; k < c; ++k) {
+              float top = static_cast<float>(tl[k])
+                          + (static_cast<float>(tr[k]) - tl[k]) * t.wx;
+              float bottom = static_cast<float>(bl[k])
+                             + (static_cast<float>(br[k]) - bl[k]) * t.wx;
+              dst[k] = top + (bottom - top) * t.wy;
             }
-          }
+          });
       });
   }
 };
@@ -205,27 +219,19 @@ public:
     T* dx = out->mutable_data<T>();
     std::fill_n(dx, out->num_elements(), T(0));
     over_images(ctx, batch, g.num_elements() * 4, [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b)
-        for (int64_t oy = 0; oy < h.out; ++oy) {
-          int64_t y0 = 0, y1 = 0;
-          float wy = 0;
-          h.lerp(oy, &y0, &y1, &wy);
-          for (int64_t ox = 0; ox < w.out; ++ox) {
-            int64_t x0 = 0, x1 = 0;
-            float wx = 0;
-            w.lerp(ox, &x0, &x1, &wx);
-            const float* src = gp + ((b * h.out + oy) * w.out + ox) * c;
-            auto add = [&](int64_t iy, int64_t ix, float weight) {
-              T* dst = dx + ((b * h.in + iy) * w.in + ix) * c;
-              for (int64_t k = 0; k < c; ++k)
-                dst[k] += static_cast<T>(src[k] * weight);
-            };
-            add(y0, x0, (1 - wy) * (1 - wx));
-            add(y0, x1, (1 - wy) * wx);
-            add(y1, x0, wy * (1 - wx));
-            add(y1, x1, wy * wx);
-          }
-        }
+      for_each_taps(
+        h, w, b0, b1, [&](int64_t b, int64_t oy, int64_t ox, const taps& t) {
+          const float* src = gp + ((b * h.out + oy) * w.out + ox) * c;
+          auto add = [&](int64_t iy, int64_t ix, float weight) {
+            T* dst = dx + ((b * h.in + iy) * w.in + ix) * c;
+            for (int64_t k = 0; k < c; ++k)
+              dst[k] += static_cast<T>(src[k] * weight);
+          };
+          add(t.y0, t.x0, (1 - t.wy) * (1 - t.wx));
+          add(t.y0, t.x1, (1 - t.wy) * t.wx);
+          add(t.y1, t.x0, t.wy * (1 - t.wx));
+          add(t.y1, t.x1, t.wy * t.wx);
+        });
     });
   }
 };
