@@ -95,6 +95,15 @@ public:
   }
 
 protected:
+  /// Maps input 0's axes onto the size input 1 holds and allocates the
+  /// [batch, height, width, channels] output.
+  core::status resized_output(kernel_context& ctx, axis_map* h, axis_map* w,
+                              core::tensor** out) const {
+    const auto& x = ctx.input(0).shape();
+    ACTORFLOW_RETURN_IF_ERROR(attrs_.plan(x, ctx.input(1), true, h, w));
+    return ctx.allocate_output(0, {x.dim(0), h->out, w->out, x.dim(3)}, out);
+  }
+
   resize_attrs attrs_;
 };
 
@@ -130,12 +139,9 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
     axis_map h{1, 1, false, false}, w{1, 1, false, false};
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, attrs_.plan(x.shape(), ctx.input(1), true, &h, &w));
-    auto batch = x.shape().dim(0), c = x.shape().dim(3);
     core::tensor* out = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, ctx.allocate_output(0, {batch, h.out, w.out, c}, &out));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, resized_output(ctx, &h, &w, &out));
+    auto batch = x.shape().dim(0), c = x.shape().dim(3);
     const T* xp = x.data<T>();
     float* y = out->mutable_data<float>();
     auto pixel = [&](int64_t b, int64_t iy, int64_t ix) {
@@ -170,12 +176,9 @@ public:
   void compute(kernel_context& ctx) override {
     const auto& x = ctx.input(0);
     axis_map h{1, 1, false, false}, w{1, 1, false, false};
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, attrs_.plan(x.shape(), ctx.input(1), true, &h, &w));
-    auto batch = x.shape().dim(0), c = x.shape().dim(3);
     core::tensor* out = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, ctx.allocate_output(0, {batch, h.out, w.out, c}, &out));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, resized_output(ctx, &h, &w, &out));
+    auto batch = x.shape().dim(0), c = x.shape().dim(3);
     const T* xp = x.data<T>();
     T* y = out->mutable_data<T>();
     over_images(ctx, batch, out->num_elements(), [&](int64_t b0, int64_t b1) {
