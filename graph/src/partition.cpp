@@ -276,6 +276,19 @@ private:
   /// it), or else the frame's control loop there.
   core::status loop_merge(int frame, const std::string& device,
                           std::string* merge) {
+    auto key = std::make_pair(frame, device);
+    if (auto i = loop_merges_.find(key); i != loop_merges_.end()) {
+      *merge = i->second;
+      return core::status::ok();
+    }
+    ACTORFLOW_RETURN_IF_ERROR(find_loop_merge(frame, device, merge));
+    loop_merges_.emplace(key, *merge);
+    return core::status::ok();
+  }
+
+  /// `loop_merge` without its memo.
+  core::status find_loop_merge(int frame, const std::string& device,
+                               std::string* merge) {
     for (size_t i = 0; i < g_.size(); ++i) {
       const auto& n = g_.nodes()[i];
       if (info_.node_frame[i] != frame || n.device != device
@@ -358,6 +371,8 @@ private:
   std::map<detail::transfer_key, std::string> recvs_; ///< Recv by transfer
   std::map<std::pair<int, std::string>, std::string> control_loops_;
   std::map<std::pair<int, std::string>, std::string> local_pivots_;
+  /// The Merge `loop_merge` found, by frame and device.
+  std::map<std::pair<int, std::string>, std::string> loop_merges_;
   size_t next_id_ = 0; ///< Numbers the transfers.
 };
 
