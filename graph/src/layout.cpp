@@ -90,12 +90,26 @@ core::status nchw_to_nhwc(graph* g, size_t* rewritten) {
   for (auto node : g->nodes()) {
     auto format = node.attrs.find("data_format");
     auto roles = nchw_ops().find(node.op);
+    const auto* t = node.attrs.count("T") != 0
+                      ? std::get_if<core::dtype>(&node.attrs.at("T"))
+                      : nullptr;
+    // Left as they are: NHWC nodes, and malformed ones, which validation
+    // reports (too few inputs, no dtype).
+    auto inputs_fit = [&] {
+      for (const auto* list : {&roles->second.images, &roles->second.shapes})
+        for (int i : *list)
+          if (static_cast<size_t>(i) >= node.inputs.size())
+            return false;
+      return true;
+    };
     if (format == node.attrs.end() || roles == nchw_ops().end()
         || std::get_if<std::string>(&format->second) == nullptr
-        || std::get<std::string>(format->second) != "NCHW") {
+        || std::get<std::string>(format->second) != "NCHW" || t == nullptr
+        || !inputs_fit()) {
       ACTORFLOW_RETURN_IF_ERROR(out.add(std::move(node)));
       continue;
     }
+    auto type = *t;
     if (!constants) {
       ACTORFLOW_RETURN_IF_ERROR(
         add_vector(out, prefix + "to_nhwc", "", {0, 2, 3, 1}));
@@ -109,9 +123,6 @@ core::status nchw_to_nhwc(graph* g, size_t* rewritten) {
       ACTORFLOW_RETURN_IF_ERROR(out.add(std::move(axis)));
       constants = true;
     }
-    auto type = node.attrs.count("T") != 0
-                  ? std::get<core::dtype>(node.attrs.at("T"))
-                  : core::dtype::float32;
     auto inner = node.name + "/nhwc";
     for (int i : roles->second.images) {
       auto& in = node.inputs[static_cast<size_t>(i)];
