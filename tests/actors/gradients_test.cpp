@@ -562,6 +562,21 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
                                   {"data_format", std::string{format}},
                                   {"is_training", training}})[0];
              }});
+  for (const char* padding : {"SAME", "VALID"}) {
+    core::attr_map attrs{{"T", dtype::float64},
+                         {"strides", std::vector<int64_t>{1, 1, 2, 1, 1}},
+                         {"padding", std::string{padding}}};
+    check("Conv3D",
+          binary(u({2, 3, 4, 3, 2}), u({2, 2, 2, 2, 3}, 2),
+                 [=](const scope& s, const output& in, const output& f) {
+                   return s.add_node("Conv3D", "Conv3D", {in, f}, attrs)[0];
+                 }));
+    attrs["ksize"] = std::vector<int64_t>{1, 2, 2, 2, 1};
+    for (const char* op : {"MaxPool3D", "AvgPool3D"})
+      check(op, unary(u({2, 3, 4, 3, 2}), [=](const scope& s, const output& v) {
+              return s.add_node(op, op, {v}, attrs)[0];
+            }));
+  }
   for (const char* op : {"SpaceToBatchND", "BatchToSpaceND"})
     // [4, 4, 6, 2] padded to [4, 4, 9, 2] into [24, 2, 3, 2], and
     // [12, 2, 3, 2] back to [2, 4, 9, 2] cropped to [2, 2, 6, 2].
@@ -891,6 +906,9 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "ResizeNearestNeighbor",
     "SpaceToBatchND",
     "BatchToSpaceND",
+    "Conv3D",
+    "MaxPool3D",
+    "AvgPool3D",
     "Softsign",
     "LeakyRelu",
     "DivNoNan",

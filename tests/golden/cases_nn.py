@@ -555,6 +555,90 @@ def add_model_op_cases(c):
           [np.zeros((1, 5, 2), F32), np.array([2], I32), np.array([[0, 0]], I32)],
           attrs={"T": F32}, error="invalid_argument")
 
+    # Conv3D, MaxPool3D, AvgPool3D and their gradients, by the definition
+    # in float64 (NDHWC; the window along each axis as window() plans it).
+    def taps3(shape, k, strides, padding, dilations=(1, 1, 1)):
+        """(output index, tap index, input index) of every in-volume tap."""
+        plans = [window(shape[1 + d], k[d], strides[d], dilations[d], padding)
+                 for d in range(3)]
+        out = []
+        for o in np.ndindex(*[p[0] for p in plans]):
+            for t in np.ndindex(*k):
+                i = [o[d] * strides[d] - plans[d][1] + t[d] * dilations[d]
+                     for d in range(3)]
+                if all(0 <= i[d] < shape[1 + d] for d in range(3)):
+                    out.append((o, t, tuple(i)))
+        return [p[0] for p in plans], out
+
+    vol = rng.randint(-8, 8, size=(2, 4, 5, 3, 2)) / 4.0
+    for name, k, strides, padding, dil in (("same", (2, 3, 2), (1, 2, 1), "SAME", (1, 1, 1)),
+                                           ("valid_dilated", (2, 2, 2), (1, 1, 1), "VALID", (2, 1, 1))):
+        f = rng.randint(-8, 8, size=k + (2, 3)) / 4.0
+        dims, taps = taps3(vol.shape, k, strides, padding, dil)
+        y = np.zeros([2] + dims + [3])
+        for o, t, i in taps:
+            y[(slice(None),) + o] += vol[(slice(None),) + i] @ f[t]
+        g = rng.randint(-8, 8, size=y.shape) / 4.0
+        dx = np.zeros(vol.shape)
+        df = np.zeros(f.shape)
+        for o, t, i in taps:
+            dx[(slice(None),) + i] += g[(slice(None),) + o] @ f[t].T
+            df[t] += vol[(slice(None),) + i].T @ g[(slice(None),) + o]
+        attrs = {"strides": [1] + list(strides) + [1], "padding": padding,
+                 "dilations": [1] + list(dil) + [1]}
+        for t in (F32, F64):
+            tag = "%s_%s" % (name, np.dtype(t).name)
+            c.add("conv3d_" + tag, "Conv3D", [vol.astype(t), f.astype(t)],
+                  [y.astype(t)], dict(attrs, T=t))
+            c.add("conv3dbackpropinputv2_" + tag, "Conv3DBackpropInputV2",
+                  [np.array(vol.shape, I32), f.astype(t), g.astype(t)],
+                  [dx.astype(t)], dict(attrs, T=t))
+            c.add("conv3dbackpropfilterv2_" + tag, "Conv3DBackpropFilterV2",
+                  [vol.astype(t), np.array(f.shape, I32), g.astype(t)],
+                  [df.astype(t)], dict(attrs, T=t))
+    for name, k, strides, padding in (("same", (2, 2, 2), (2, 2, 1), "SAME"),
+                                      ("valid", (3, 2, 2), (1, 2, 1), "VALID")):
+        dims, taps = taps3(vol.shape, k, strides, padding)
+        big = np.full([2] + dims + [2], -np.inf)
+        first = {}
+        total = np.zeros([2] + dims + [2])
+        count = np.zeros(dims)
+        for o, t, i in taps:
+            v = vol[(slice(None),) + i]
+            for n in range(2):
+                for ch in range(2):
+                    if v[n, ch] > big[(n,) + o + (ch,)]:
+                        big[(n,) + o + (ch,)] = v[n, ch]
+                        first[(n,) + o + (ch,)] = i
+            total[(slice(None),) + o] += v
+            count[o] += 1
+        avg = total / count[None, :, :, :, None]
+        g = rng.randint(-8, 8, size=big.shape) / 4.0
+        dmax = np.zeros(vol.shape)
+        for key, i in first.items():
+            dmax[(key[0],) + i + (key[-1],)] += g[key]
+        davg = np.zeros(vol.shape)
+        for o, t, i in taps:
+            davg[(slice(None),) + i] += g[(slice(None),) + o] / count[o]
+        attrs = {"ksize": [1] + list(k) + [1], "strides": [1] + list(strides) + [1],
+                 "padding": padding}
+        for t in (F32, F64):
+            tag = "%s_%s" % (name, np.dtype(t).name)
+            c.add("maxpool3d_" + tag, "MaxPool3D", [vol.astype(t)], [big.astype(t)],
+                  dict(attrs, T=t))
+            c.add("avgpool3d_" + tag, "AvgPool3D", [vol.astype(t)], [avg.astype(t)],
+                  dict(attrs, T=t), rtol=1e-7)
+            c.add("maxpool3dgrad_" + tag, "MaxPool3DGrad",
+                  [vol.astype(t), big.astype(t), g.astype(t)], [dmax.astype(t)],
+                  dict(attrs, T=t, TInput=t))
+            c.add("avgpool3dgrad_" + tag, "AvgPool3DGrad",
+                  [np.array(vol.shape, I32), g.astype(t)], [davg.astype(t)],
+                  dict(attrs, T=t), rtol=1e-7)
+    c.add("conv3d_channels_differ", "Conv3D",
+          [vol.astype(F32), np.ones((2, 2, 2, 3, 1), F32)],
+          attrs={"T": F32, "strides": [1, 1, 1, 1, 1], "padding": "SAME"},
+          error="invalid_argument")
+
     # The gradient helpers of Rsqrt and Sqrt, from their outputs y.
     yv = np.array([0.25, 0.5, 1.0, 2.0, 4.0])
     gv = np.array([1.0, -2.0, 0.5, 4.0, -0.25])

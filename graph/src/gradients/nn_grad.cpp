@@ -140,6 +140,34 @@ void register_nn_gradients(gradient_registry& r) {
                                   "ResizeNearestNeighborGrad", {g, size},
                                   op.node.attrs));
         }));
+  // The volume ops' gradients (TensorFlow's V2 backprops for Conv3D).
+  r.add("Conv3D", [](const scope& s, const gradient_op& op,
+                     const std::vector<output>& g, std::vector<output>* in) {
+    const auto& x = op.inputs[0];
+    const auto& filter = op.inputs[1];
+    const auto& attrs = op.node.attrs;
+    (*in)[0]
+      = first(s.add_node("Conv3DBackpropInputV2", "Conv3DBackpropInputV2",
+                         {shape_of(s, x), filter, g[0]}, attrs));
+    (*in)[1]
+      = first(s.add_node("Conv3DBackpropFilterV2", "Conv3DBackpropFilterV2",
+                         {x, shape_of(s, filter), g[0]}, attrs));
+    return status::ok();
+  });
+  r.add("MaxPool3D",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          auto attrs = op.node.attrs;
+          attrs["TInput"] = op.inputs[0].dtype();
+          return first(s.add_node("MaxPool3DGrad", "MaxPool3DGrad",
+                                  {op.inputs[0], op.outputs[0], g},
+                                  std::move(attrs)));
+        }));
+  r.add("AvgPool3D",
+        first_input([](const scope& s, const gradient_op& op, const output& g) {
+          return first(s.add_node("AvgPool3DGrad", "AvgPool3DGrad",
+                                  {shape_of(s, op.inputs[0]), g},
+                                  op.node.attrs));
+        }));
   r.add("MaxPool",
         first_input([](const scope& s, const gradient_op& op, const output& g) {
           return first(s.add_node("MaxPoolGrad", "MaxPoolGrad",
