@@ -13,6 +13,7 @@ core::status register_ops(op_registry& registry) {
   ACTORFLOW_RETURN_IF_ERROR(defs::register_nn_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_image_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_volume_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_batch_norm_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_random_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_control_flow_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_state_ops(registry));
@@ -58,6 +59,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_resize_kernels(registry);
   cpu::register_space_batch_kernels(registry);
   cpu::register_volume_kernels(registry);
+  cpu::register_batch_norm_kernels(registry);
   cpu::register_pool_kernels(registry);
   cpu::register_random_kernels(registry);
   cpu::register_linalg_kernels(registry);

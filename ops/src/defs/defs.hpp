@@ -12,6 +12,7 @@ core::status register_math_ops(op_registry& r);
 core::status register_nn_ops(op_registry& r);
 core::status register_image_ops(op_registry& r);
 core::status register_volume_ops(op_registry& r);
+core::status register_batch_norm_ops(op_registry& r);
 core::status register_random_ops(op_registry& r);
 core::status register_control_flow_ops(op_registry& r);
 core::status register_state_ops(op_registry& r);

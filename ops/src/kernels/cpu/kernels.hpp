@@ -42,6 +42,7 @@ void register_einsum_kernels(kernel_registry& r);
 void register_resize_kernels(kernel_registry& r);
 void register_space_batch_kernels(kernel_registry& r);
 void register_volume_kernels(kernel_registry& r);
+void register_batch_norm_kernels(kernel_registry& r);
 void register_pool_kernels(kernel_registry& r);
 void register_random_kernels(kernel_registry& r);
 void register_linalg_kernels(kernel_registry& r);
