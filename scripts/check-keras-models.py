@@ -153,7 +153,7 @@ LAYERS["hard_swish"] = seq((4, 6), lambda: [L.Dense(6), L.Lambda(
 LAYERS["leaky_relu"] = seq((4, 6), lambda: [L.Dense(6), L.LeakyReLU(0.1)])
 
 
-def freeze(build, seed, gradients=False):
+def freeze(build, seed, gradients=False, learning_phase=None):
     """Freezes build() and runs it on a random input: returns the frozen
     GraphDef, the feeds, the names of the tensors compared and their values
     in TensorFlow. With `gradients`, those are the gradients of
@@ -164,6 +164,8 @@ def freeze(build, seed, gradients=False):
         tf1.set_random_seed(seed)
         sess = tf1.Session(graph=g)
         keras.backend.set_session(sess)
+        if learning_phase is not None:
+            keras.backend.set_learning_phase(learning_phase)
         model = build()
         rng = np.random.RandomState(seed)
         fetches = [model.outputs[0]]
@@ -246,6 +248,13 @@ def main():
                         help="compare the gradients of a loss with respect "
                              "to the inputs and weights (a training step's "
                              "backward graph) instead of the outputs")
+    parser.add_argument("--learning-phase", type=int, choices=(0, 1),
+                        help="fix Keras' learning phase (1: training) "
+                             "instead of leaving it to a "
+                             "PlaceholderWithDefault and conds; frozen "
+                             "backward graphs of BatchNormalization need "
+                             "it, as TensorFlow itself cannot run their "
+                             "VariableShape of a frozen variable")
     parser.add_argument("--work", default="",
                         help="folder for the GraphDefs and arrays "
                              "(default: a temporary one)")
@@ -270,8 +279,8 @@ def main():
     for seed, (name, build, tolerance) in enumerate(models):
         started = time.time()
         try:
-            frozen, feeds, fetches, want = freeze(build, seed + 1,
-                                                  args.gradients)
+            frozen, feeds, fetches, want = freeze(
+                build, seed + 1, args.gradients, args.learning_phase)
         except Exception as e:  # a model this TensorFlow cannot freeze
             print("| %s | | | | TensorFlow: %s |" % (
                 name, str(e).splitlines()[0][:120]))
