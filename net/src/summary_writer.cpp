@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include <isa-l/crc.h>
+#include "actorflow/core/crc32c.hpp"
 
 #include "actorflow/net/graph_def.hpp"
 #include "summary.pb.h"
@@ -16,18 +16,9 @@ namespace actorflow::net {
 
 namespace {
 
-/// CRC-32C (Castagnoli), by ISA-L: its `crc32_iscsi` leaves the initial
-/// and final inversions to the caller.
-uint32_t crc32c(const void* data, size_t n) {
-  return ~crc32_iscsi(static_cast<unsigned char*>(const_cast<void*>(data)),
-                      static_cast<int>(n), 0xFFFFFFFFu);
-}
-
-/// TFRecord's masked CRC: rotated and offset, so that a CRC of data that
-/// holds CRCs stays well distributed.
+/// TFRecord's masked CRC-32C of `n` bytes at `data`.
 uint32_t masked_crc32c(const void* data, size_t n) {
-  auto crc = crc32c(data, n);
-  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
+  return core::mask_crc32c(core::crc32c(data, n));
 }
 
 void put_le(std::string* out, uint64_t x, int bytes) {

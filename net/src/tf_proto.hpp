@@ -6,11 +6,11 @@
 #include "actorflow/core/attr_value.hpp"
 #include "actorflow/core/status.hpp"
 #include "graph.pb.h"
+#include "tf_types.hpp"
 
 namespace actorflow::net::detail {
 
-/// TensorFlow's DataType of `x`; DT_INVALID for `invalid`.
-tfproto::DataType to_proto(core::dtype x);
+using ops::detail::to_proto;
 
 void to_proto(const core::shape& x, tfproto::TensorShapeProto* out);
 
@@ -22,10 +22,7 @@ void to_proto(const core::attr_value& x, tfproto::AttrValue* out);
 
 namespace actorflow::net::detail {
 
-/// The engine's dtype of TensorFlow's `x` (a reference type as its value
-/// type); invalid for types the engine lacks (resources, variants,
-/// quantized types).
-core::dtype from_proto(tfproto::DataType x);
+using ops::detail::from_proto;
 
 core::status from_proto(const tfproto::TensorShapeProto& x, core::shape* out);
 

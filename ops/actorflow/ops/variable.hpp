@@ -55,4 +55,13 @@ private:
   core::tensor value_;
 };
 
+/// The handle of variable `name` in `container` as resource variables pass
+/// it around (VarHandleOp's output, a scalar string).
+std::string variable_handle(const std::string& container,
+                            const std::string& name);
+
+/// Splits a handle made by `variable_handle`; false if `handle` is none.
+bool parse_variable_handle(const std::string& handle, std::string* container,
+                           std::string* name);
+
 } // namespace actorflow::ops

@@ -45,6 +45,30 @@ core::status register_io_ops(op_registry& r) {
               return core::status::ok();
             })
             .stateful()));
+  // The tensors under `tensor_names` of TensorFlow's tensor bundle at
+  // `prefix` (`PREFIX.index` and its data shards), of `dtypes`: how
+  // SavedModels restore their variables. Slices are not read: each
+  // `shape_and_slices` entry must be empty.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(
+    op_def_builder("RestoreV2")
+      .input("prefix: string")
+      .input("tensor_names: string")
+      .input("shape_and_slices: string")
+      .output("tensors: dtypes")
+      .attr("dtypes: list(type)")
+      .shape_fn([](shape_context& ctx) {
+        if (ctx.input(0).known_rank() && ctx.input(0).rank() != 0)
+          return core::invalid_argument_error(
+            "prefix must be a scalar, got shape ", ctx.input(0).to_string());
+        auto n = static_cast<int64_t>(ctx.outputs().size());
+        for (size_t i : {1, 2})
+          if (!ctx.input(i).compatible_with(core::shape{n}))
+            return core::invalid_argument_error(
+              "input ", i, " must be a vector of ", n,
+              " strings, one per tensor, got shape ", ctx.input(i).to_string());
+        return core::status::ok();
+      })
+      .stateful()));
   // Every line of a text file (gzip'd or not), without line ends.
   ACTORFLOW_RETURN_IF_ERROR(r.add(
     op_def_builder("ReadTextLines")

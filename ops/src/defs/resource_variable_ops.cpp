@@ -1,0 +1,73 @@
+// Resource variables (TensorFlow 2's): a handle names the variable, and
+// reads and writes take the handle.
+
+#include "array_shape_fns.hpp"
+#include "defs.hpp"
+
+#include "actorflow/ops/shape_context.hpp"
+
+namespace actorflow::ops::defs {
+
+namespace {
+
+constexpr const char* numeric_types
+  = "{float16, bfloat16, float, double, int8, int16, int32, int64, uint8}";
+
+core::status handle_input(shape_context& ctx) {
+  if (ctx.input(0).known_rank() && ctx.input(0).rank() != 0)
+    return core::invalid_argument_error("a variable handle is a scalar, got ",
+                                        ctx.input(0).to_string());
+  return core::status::ok();
+}
+
+} // namespace
+
+core::status register_resource_variable_ops(op_registry& r) {
+  // The handle of variable `shared_name` (the node's name if empty) of
+  // `container`; the variable exists, uninitialised, from then on.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("VarHandleOp")
+                                    .output("resource: string")
+                                    .attr("container: string = ''")
+                                    .attr("shared_name: string = ''")
+                                    .attr("debug_name: string = ''")
+                                    .attr("dtype: type")
+                                    .attr("shape: shape")
+                                    .attr("allowed_devices: list(string) = []")
+                                    .shape_fn(scalar_shape)
+                                    .stateful()));
+  // A snapshot of the variable's value: later writes do not change it.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("ReadVariableOp")
+                                    .input("resource: string")
+                                    .output("value: dtype")
+                                    .attr("dtype: type")
+                                    .shape_fn(handle_input)
+                                    .stateful()));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("AssignVariableOp")
+                                    .input("resource: string")
+                                    .input("value: dtype")
+                                    .attr("dtype: type")
+                                    .attr("validate_shape: bool = false")
+                                    .shape_fn(handle_input)
+                                    .stateful()));
+  for (const char* name : {"AssignAddVariableOp", "AssignSubVariableOp"})
+    ACTORFLOW_RETURN_IF_ERROR(
+      r.add(op_def_builder(name)
+              .input("resource: string")
+              .input("value: dtype")
+              .attr(std::string{"dtype: "} + numeric_types)
+              .shape_fn(handle_input)
+              .stateful()));
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("VarIsInitializedOp")
+                                    .input("resource: string")
+                                    .output("is_initialized: bool")
+                                    .shape_fn(scalar_shape)
+                                    .stateful()));
+  // What TensorFlow's save functions call before reading a variable; the
+  // engine's reads never copy, so it does nothing.
+  return r.add(op_def_builder("DisableCopyOnRead")
+                 .input("resource: string")
+                 .shape_fn(handle_input)
+                 .stateful());
+}
+
+} // namespace actorflow::ops::defs

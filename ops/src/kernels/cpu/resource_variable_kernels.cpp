@@ -1,0 +1,209 @@
+// Resource variables: VarHandleOp names a variable of the engine's resource
+// manager with a string handle; the other ops look it up by that handle.
+
+#include "kernels.hpp"
+
+#include <mutex>
+
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include "actorflow/ops/resource_manager.hpp"
+
+namespace actorflow::ops::cpu {
+
+namespace {
+
+/// The variable behind the handle in input 0, created uninitialised when
+/// `create` holds and it does not exist yet.
+core::status variable_of(kernel_context& ctx, resource_manager& resources,
+                         core::dtype type, bool create,
+                         std::shared_ptr<variable>* out) {
+  const auto& t = ctx.input(0);
+  std::string container, name;
+  if (t.dtype() != core::dtype::string || t.shape().rank() != 0
+      || !parse_variable_handle(t.scalar_value<std::string>(), &container,
+                                &name))
+    return core::invalid_argument_error(
+      "input 0 is not a variable handle (VarHandleOp's output)");
+  if (create)
+    return resources.lookup_or_create(container, name, type,
+                                      core::shape::unknown(), out);
+  *out = resources.find(container, name);
+  if (*out == nullptr)
+    return core::not_found_error("variable ", name, " does not exist");
+  if ((*out)->dtype() != type)
+    return core::invalid_argument_error(
+      "variable ", name, " holds ", core::to_string((*out)->dtype()),
+      ", the op takes ", core::to_string(type));
+  return core::status::ok();
+}
+
+/// Base of the kernels that take a handle: the engine's resources and the
+/// variables' dtype.
+class handle_kernel : public cheap_kernel {
+public:
+  explicit handle_kernel(kernel_construction& ctx)
+    : resources_(ctx.resources()) {
+    type_ = ctx.attr_or("dtype", core::dtype::invalid);
+  }
+
+protected:
+  resource_manager& resources_;
+  core::dtype type_;
+};
+
+class var_handle_kernel : public handle_kernel {
+public:
+  explicit var_handle_kernel(kernel_construction& ctx) : handle_kernel(ctx) {
+    init_ = ctx.get_attr("shape", &shape_);
+    container_ = ctx.attr_or("container", std::string{});
+    name_ = ctx.attr_or("shared_name", std::string{});
+    if (name_.empty())
+      name_ = ctx.node().name;
+    handle_ = variable_handle(container_, name_);
+  }
+
+  void compute(kernel_context& ctx) override {
+    std::shared_ptr<variable> var;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, resources_.lookup_or_create(container_, name_, type_, shape_, &var));
+    ctx.set_output(0, core::tensor::scalar(handle_));
+  }
+
+private:
+  core::shape shape_;
+  std::string container_;
+  std::string name_;
+  std::string handle_;
+};
+
+class read_variable_kernel : public handle_kernel {
+public:
+  using handle_kernel::handle_kernel;
+
+  void compute(kernel_context& ctx) override {
+    std::shared_ptr<variable> var;
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             variable_of(ctx, resources_, type_, false, &var));
+    core::tensor value;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&value));
+    ctx.set_output(0, std::move(value));
+  }
+};
+
+class assign_variable_kernel : public handle_kernel {
+public:
+  explicit assign_variable_kernel(kernel_construction& ctx)
+    : handle_kernel(ctx) {
+    validate_shape_ = ctx.attr_or("validate_shape", false);
+  }
+
+  void compute(kernel_context& ctx) override {
+    std::shared_ptr<variable> var;
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             variable_of(ctx, resources_, type_, true, &var));
+    const auto& value = ctx.input(1);
+    ACTORFLOW_OP_REQUIRES(
+      ctx,
+      !validate_shape_ || var->declared_shape().compatible_with(value.shape()),
+      core::invalid_argument_error("cannot assign a value of shape ",
+                                   value.shape().to_string(), " to variable ",
+                                   var->name(), " of shape ",
+                                   var->declared_shape().to_string()));
+    std::lock_guard<std::mutex> guard{var->mutex()};
+    var->value_locked() = value;
+  }
+
+private:
+  bool validate_shape_ = false;
+};
+
+/// var += value (or -=) under the variable's lock; in place only when no
+/// reader holds the value, otherwise copy on write.
+template <class T, bool Subtract>
+class update_variable_kernel : public handle_kernel {
+public:
+  using handle_kernel::handle_kernel;
+
+  void compute(kernel_context& ctx) override {
+    std::shared_ptr<variable> var;
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             variable_of(ctx, resources_, type_, false, &var));
+    const auto& delta = ctx.input(1);
+    std::lock_guard<std::mutex> guard{var->mutex()};
+    auto& value = var->value_locked();
+    ACTORFLOW_OP_REQUIRES(
+      ctx, value.valid(),
+      core::failed_precondition_error("attempting to use uninitialized value ",
+                                      var->name()));
+    ACTORFLOW_OP_REQUIRES(
+      ctx, value.shape() == delta.shape(),
+      core::invalid_argument_error("cannot update variable ", var->name(),
+                                   " of shape ", value.shape().to_string(),
+                                   " with a value of shape ",
+                                   delta.shape().to_string()));
+    if (!value.unique()) {
+      core::tensor copy;
+      ACTORFLOW_OP_REQUIRES_OK(ctx, value.deep_copy(&copy));
+      value = std::move(copy);
+    }
+    auto z = value.mutable_flat<T>();
+    if constexpr (Subtract)
+      z -= delta.flat<T>();
+    else
+      z += delta.flat<T>();
+  }
+};
+
+template <class T>
+using assign_add_variable_kernel = update_variable_kernel<T, false>;
+template <class T>
+using assign_sub_variable_kernel = update_variable_kernel<T, true>;
+
+class var_is_initialized_kernel : public handle_kernel {
+public:
+  using handle_kernel::handle_kernel;
+
+  void compute(kernel_context& ctx) override {
+    const auto& t = ctx.input(0);
+    std::string container, name;
+    bool ok = t.dtype() == core::dtype::string && t.shape().rank() == 0
+              && parse_variable_handle(t.scalar_value<std::string>(),
+                                       &container, &name);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, ok,
+      core::invalid_argument_error("input 0 is not a variable handle"));
+    auto var = resources_.find(container, name);
+    ctx.set_output(0,
+                   core::tensor::scalar(var != nullptr && var->initialized()));
+  }
+};
+
+class disable_copy_on_read_kernel : public cheap_kernel {
+public:
+  explicit disable_copy_on_read_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context&) override {
+    // nop: reads share the value's buffer and writers copy on write.
+  }
+};
+
+} // namespace
+
+void register_resource_variable_kernels(kernel_registry& r) {
+  r.add_any<var_handle_kernel>("VarHandleOp", device_type);
+  r.add_any<read_variable_kernel>("ReadVariableOp", device_type);
+  r.add_any<assign_variable_kernel>("AssignVariableOp", device_type);
+  r.add_typed<assign_add_variable_kernel, Eigen::half, Eigen::bfloat16, float,
+              double, int8_t, int16_t, int32_t, int64_t, uint8_t>(
+    "AssignAddVariableOp", device_type, "dtype");
+  r.add_typed<assign_sub_variable_kernel, Eigen::half, Eigen::bfloat16, float,
+              double, int8_t, int16_t, int32_t, int64_t, uint8_t>(
+    "AssignSubVariableOp", device_type, "dtype");
+  r.add_any<var_is_initialized_kernel>("VarIsInitializedOp", device_type);
+  r.add_any<disable_copy_on_read_kernel>("DisableCopyOnRead", device_type);
+}
+
+} // namespace actorflow::ops::cpu
