@@ -18,6 +18,7 @@
 #include "op_list.hpp"
 #include "run.hpp"
 #include "sample.hpp"
+#include "saved_model_cli.hpp"
 #include "train.hpp"
 #include "train_energy.hpp"
 #include "worker.hpp"
@@ -387,9 +388,34 @@ int run(int argc, char** argv) {
     "run", "Run one step of a saved graph (net::save_graph) in this process "
            "or on a cluster: feeds from .npy files, fetched tensors printed "
            "and written as .npy");
-  run_cmd->add_option("--graph", run.graph, "The graph file")
-    ->required()
-    ->check(CLI::ExistingFile);
+  saved_model_options saved;
+  auto* graph_opt = run_cmd->add_option("--graph", run.graph, "The graph file")
+                      ->check(CLI::ExistingFile);
+  auto* saved_opt
+    = run_cmd
+        ->add_option("--saved-model", saved.dir,
+                     "A TensorFlow 2 SavedModel directory: run its signature "
+                     "(--signature), fed and fetched by input and output key, "
+                     "from its saved variables")
+        ->check(CLI::ExistingDirectory)
+        ->excludes(graph_opt);
+  graph_opt->excludes(saved_opt);
+  run_cmd
+    ->add_option("--signature", saved.signature,
+                 "With --saved-model: the signature to run")
+    ->capture_default_str();
+  run_cmd
+    ->add_option("--tags", saved.tags,
+                 "With --saved-model: the meta graph's tags")
+    ->delimiter(',')
+    ->capture_default_str();
+  run_cmd
+    ->add_option("--runs", saved.runs,
+                 "With --saved-model: run the signature this many times (a "
+                 "training step's updates carry over); the last run's "
+                 "outputs are printed")
+    ->capture_default_str()
+    ->check(int_range(1, 1'000'000'000));
   add_step_options(run_cmd, &run);
   run_cmd->add_option("--trace", run.trace,
                       "Write a Chrome trace of the step to this file (open it "
@@ -443,6 +469,18 @@ int run(int argc, char** argv) {
   show_cmd->add_option("-o,--output", show.output,
                        "Write to this file rather than standard output");
   add_step_options(show_cmd, &show.run);
+  saved_model_options show_saved;
+  auto* show_model_cmd = app.add_subcommand(
+    "show", "Print a TensorFlow 2 SavedModel's signatures (inputs and outputs "
+            "by key, dtype, shape) and the ops it uses that actorflow lacks, "
+            "all of them");
+  show_model_cmd
+    ->add_option("--saved-model", show_saved.dir, "The SavedModel directory")
+    ->required()
+    ->check(CLI::ExistingDirectory);
+  show_model_cmd->add_option("--tags", show_saved.tags, "The meta graph's tags")
+    ->delimiter(',')
+    ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());
@@ -555,12 +593,24 @@ int run(int argc, char** argv) {
     return run_cluster_up(up);
   if (worker_cmd->parsed())
     return run_worker(worker);
-  if (run_cmd->parsed())
-    return run_graph(run);
+  if (run_cmd->parsed()) {
+    if (saved.dir.empty() && run.graph.empty()) {
+      std::fprintf(stderr, "actorflow run: give --graph or --saved-model\n");
+      return EXIT_FAILURE;
+    }
+    if (saved.dir.empty())
+      return run_graph(run);
+    saved.feeds = run.feeds;
+    saved.fetches = run.fetches;
+    saved.threads = run.threads;
+    return run_saved_model(saved);
+  }
   if (bench_cmd->parsed())
     return run_benchmark(bench);
   if (show_cmd->parsed())
     return show_graph(show);
+  if (show_model_cmd->parsed())
+    return show_saved_model(show_saved);
   return EXIT_FAILURE;
 }
 
