@@ -1,0 +1,175 @@
+// TensorFlow 2 SavedModels (issue 55): models TensorFlow wrote
+// (tests/golden/gen_saved_model_golden.py) load with their variables,
+// their signatures run -- function calls inlined, tf.while_loop, tf.cond
+// and tf.switch_case lowered onto the engine's frames -- and give
+// TensorFlow's outputs bit for bit; a training signature updates the
+// variables as TensorFlow's does; bad input is an error naming it.
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "actorflow/actorflow.hpp"
+#include "actorflow/actors/saved_model_session.hpp"
+#include "common/golden.hpp"
+
+using namespace actorflow;
+using core::tensor;
+
+namespace {
+
+bool same_bits(const tensor& x, const tensor& y) {
+  return x.dtype() == y.dtype() && x.shape() == y.shape()
+         && std::memcmp(x.raw_data(), y.raw_data(), x.bytes()) == 0;
+}
+
+std::string model_dir(const std::string& name) {
+  return std::string{ACTORFLOW_GOLDEN_DIR} + "/saved_model/" + name;
+}
+
+class saved_models : public ::testing::Test {
+protected:
+  /// Opens tests/golden/saved_model/<name>.
+  std::unique_ptr<actors::saved_model_session> open(const std::string& name) {
+    std::unique_ptr<actors::saved_model_session> m;
+    auto st
+      = actors::saved_model_session::open(e, model_dir(name), {"serve"}, &m);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    return m;
+  }
+
+  /// Runs signature `key` of `m`, expecting success.
+  std::map<std::string, tensor> run(actors::saved_model_session& m,
+                                    const std::string& key,
+                                    const std::map<std::string, tensor>& in) {
+    std::map<std::string, tensor> out;
+    auto st = m.run(key, in, &out);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    return out;
+  }
+
+  void expect_same(const tensor& got, const std::string& want) {
+    EXPECT_TRUE(same_bits(got, golden[want]))
+      << want << ": " << got.debug_string() << " vs "
+      << golden[want].debug_string();
+  }
+
+  actors::engine e;
+  std::map<std::string, tensor> golden = test::load_golden("saved_model.txt");
+};
+
+TEST_F(saved_models, a_keras_model_runs_by_input_and_output_key) {
+  auto m = open("keras_multi");
+  ASSERT_NE(m, nullptr);
+  auto out
+    = run(*m, "serving_default",
+          {{"a", golden["keras_multi_a"]}, {"b", golden["keras_multi_b"]}});
+  ASSERT_EQ(out.size(), 2u);
+  expect_same(out["out1"], "keras_multi_out1");
+  expect_same(out["out2"], "keras_multi_out2");
+}
+
+TEST_F(saved_models, functional_loops_and_branches_run_lowered) {
+  auto m = open("control_flow");
+  ASSERT_NE(m, nullptr);
+  auto x = golden["control_flow_x"];
+  expect_same(
+    run(*m, "loop", {{"x", x}, {"n", tensor::scalar(int32_t{5})}})["y"],
+    "control_flow_loop_y");
+  expect_same(run(*m, "branch", {{"p", tensor::scalar(2.0f)}})["z"],
+              "control_flow_branch_pos");
+  expect_same(run(*m, "branch", {{"p", tensor::scalar(-2.0f)}})["z"],
+              "control_flow_branch_neg");
+  for (int32_t k : {0, 1, 2, 7})
+    expect_same(run(*m, "switch", {{"k", tensor::scalar(k)}, {"x", x}})["y"],
+                "control_flow_switch_" + std::to_string(k));
+  expect_same(run(*m, "nested", {{"x", x}})["y"], "control_flow_nested_y");
+}
+
+TEST_F(saved_models, a_training_signature_updates_the_variables) {
+  auto m = open("control_flow");
+  ASSERT_NE(m, nullptr);
+  const auto& losses = golden["control_flow_train_loss"];
+  for (int i = 0; i < 3; ++i) {
+    auto loss = run(*m, "train", {{"x", golden["control_flow_x"]}})["loss"];
+    ASSERT_EQ(loss.num_elements(), 1);
+    EXPECT_EQ(loss.data<float>()[0], losses.data<float>()[i]) << "step " << i;
+  }
+  expect_same(run(*m, "read", {})["v"], "control_flow_trained_v");
+  // A new session starts from the saved values.
+  auto fresh = open("control_flow");
+  ASSERT_NE(fresh, nullptr);
+  auto v = run(*fresh, "read", {})["v"];
+  EXPECT_EQ(v.data<float>()[0], 0.5f);
+}
+
+TEST_F(saved_models, bad_feeds_and_signatures_are_named) {
+  auto m = open("keras_multi");
+  ASSERT_NE(m, nullptr);
+  std::map<std::string, tensor> out;
+  auto a = golden["keras_multi_a"];
+  auto b = golden["keras_multi_b"];
+  auto st = m->run("predict", {{"a", a}, {"b", b}}, &out);
+  EXPECT_EQ(st.code(), core::errc::not_found);
+  EXPECT_NE(st.message().find("'serving_default'"), std::string::npos)
+    << st.to_string();
+  st = m->run("serving_default", {{"a", a}, {"b", b}, {"c", b}}, &out);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument);
+  EXPECT_NE(st.message().find("'c' is not an input"), std::string::npos)
+    << st.to_string();
+  st = m->run("serving_default", {{"a", a}}, &out);
+  EXPECT_NE(st.message().find("input 'b' is missing"), std::string::npos)
+    << st.to_string();
+  st = m->run("serving_default", {{"a", a}, {"b", tensor::scalar(int32_t{1})}},
+              &out);
+  EXPECT_NE(st.message().find("input 'b' takes float"), std::string::npos)
+    << st.to_string();
+  st = m->run("serving_default", {{"a", b}, {"b", b}}, &out);
+  EXPECT_NE(st.message().find("input 'a' takes shape"), std::string::npos)
+    << st.to_string();
+}
+
+TEST_F(saved_models, ops_the_engine_lacks_are_listed_at_once) {
+  std::unique_ptr<actors::saved_model_session> m;
+  auto st
+    = actors::saved_model_session::open(e, model_dir("strings"), {"serve"}, &m);
+  EXPECT_EQ(st.code(), core::errc::unimplemented);
+  EXPECT_NE(st.message().find("StringLength"), std::string::npos);
+  EXPECT_NE(st.message().find("StringUpper"), std::string::npos)
+    << st.to_string();
+  st = actors::saved_model_session::open(e, model_dir("keras_multi"), {"train"},
+                                         &m);
+  EXPECT_EQ(st.code(), core::errc::not_found);
+  EXPECT_NE(st.message().find("{serve}"), std::string::npos) << st.to_string();
+}
+
+TEST_F(saved_models, a_corrupt_variables_file_is_data_loss_naming_it) {
+  namespace fs = std::filesystem;
+  auto dir = fs::temp_directory_path()
+             / ("actorflow_saved_model_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(model_dir("keras_multi"), dir, fs::copy_options::recursive);
+  auto data = dir / "variables" / "variables.data-00000-of-00001";
+  {
+    std::fstream f{data, std::ios::in | std::ios::out | std::ios::binary};
+    f.seekp(100);
+    f.put('\x7f');
+  }
+  std::unique_ptr<actors::saved_model_session> m;
+  auto st = actors::saved_model_session::open(e, dir.string(), {"serve"}, &m);
+  EXPECT_EQ(st.code(), core::errc::data_loss) << st.to_string();
+  EXPECT_NE(st.message().find("variables.data-00000-of-00001"),
+            std::string::npos)
+    << st.to_string();
+  // A truncated index too.
+  fs::resize_file(dir / "variables" / "variables.index", 40);
+  st = actors::saved_model_session::open(e, dir.string(), {"serve"}, &m);
+  EXPECT_EQ(st.code(), core::errc::data_loss) << st.to_string();
+  EXPECT_NE(st.message().find("variables.index"), std::string::npos)
+    << st.to_string();
+  fs::remove_all(dir);
+}
+
+} // namespace
