@@ -175,6 +175,11 @@ private:
         = add(prefix + f.arg_names[i], "Identity", std::move(in),
               {{"T", f.arg_types[i]}}, device);
     }
+    // Without pivots, the body's sources wait for the first argument: in
+    // the caller's frame, dead when it is (a call inside a loop body or a
+    // branch).
+    if (waits.empty() && !inputs.empty())
+      waits.push_back("^" + renamed[f.arg_names[0]]);
     for (const auto& n : f.nodes)
       renamed[n.name] = unique(prefix + n.name);
     auto rename = [&](const std::string& text, std::string* result) {
@@ -426,7 +431,9 @@ private:
       return core::attr_map{{"value", core::tensor::scalar(v)},
                             {"dtype", core::dtype::int32}};
     };
-    auto zero = add(p + "zero", "Const", {"^" + index.node}, scalar(0), dev);
+    // index - index: a zero in the index's frame, dead when it is.
+    auto zero = add(p + "zero", "Sub", {data[0], data[0]},
+                    {{"T", core::dtype::int32}}, dev);
     auto is_first = add(p + "is_first", "Equal", {data[0], zero},
                         {{"T", core::dtype::int32}}, dev);
     inputs.insert(inputs.begin(), data[0]);

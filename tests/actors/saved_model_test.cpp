@@ -78,6 +78,10 @@ TEST_F(saved_models, functional_loops_and_branches_run_lowered) {
   expect_same(
     run(*m, "loop", {{"x", x}, {"n", tensor::scalar(int32_t{5})}})["y"],
     "control_flow_loop_y");
+  // A function called in the loop's body: its constants in the frame.
+  expect_same(
+    run(*m, "loop_calls", {{"x", x}, {"n", tensor::scalar(int32_t{5})}})["y"],
+    "control_flow_loop_calls_y");
   expect_same(run(*m, "branch", {{"p", tensor::scalar(2.0f)}})["z"],
               "control_flow_branch_pos");
   expect_same(run(*m, "branch", {{"p", tensor::scalar(-2.0f)}})["z"],

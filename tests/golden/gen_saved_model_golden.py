@@ -14,7 +14,8 @@ needs TensorFlow.
   Dense.
 - control_flow: a tf.Module over a resource variable v with signatures
   loop (a data-dependent tf.while_loop), branch (tf.cond), switch
-  (tf.switch_case; an index out of range takes the last branch), nested
+  (tf.switch_case; an index out of range takes the last branch),
+  loop_calls (a tf.function called in a loop's body), nested
   (tf.functions calling tf.functions that read v), train (a gradient
   step on v, written with tf.GradientTape) and read (v's value).
 - strings: a signature over tf.strings ops, which actorflow refuses.
@@ -88,6 +89,18 @@ class ControlFlow(tf.Module):
                              lambda i, x: (i + 1, x * 0.5 + self.v), [i, x])
         return {"y": y}
 
+    @tf.function
+    def step(self, x):
+        return x * 0.5 + self.v
+
+    @tf.function(input_signature=[tf.TensorSpec([3], tf.float32),
+                                  tf.TensorSpec([], tf.int32)])
+    def loop_calls(self, x, n):
+        _, y = tf.while_loop(lambda i, x: i < n,
+                             lambda i, x: (i + 1, self.step(x)),
+                             [tf.constant(0), x])
+        return {"y": y}
+
     @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
     def branch(self, p):
         return {"z": tf.cond(p > 0, lambda: self.v * p, lambda: self.v - p)}
@@ -126,12 +139,14 @@ class ControlFlow(tf.Module):
 def control_flow(work, put):
     m = ControlFlow()
     sigs = {name: getattr(m, name) for name in
-            ["loop", "branch", "switch", "nested", "train", "read"]}
+            ["loop", "loop_calls", "branch", "switch", "nested", "train",
+             "read"]}
     tf.saved_model.save(m, os.path.join(work, "control_flow"),
                         signatures=sigs)
     x = np.array([1.0, -0.5, 0.25], np.float32)
     put("control_flow_x", x)
     put("control_flow_loop_y", m.loop(x, 5)["y"].numpy())
+    put("control_flow_loop_calls_y", m.loop_calls(x, 5)["y"].numpy())
     put("control_flow_branch_pos", m.branch(2.0)["z"].numpy())
     put("control_flow_branch_neg", m.branch(-2.0)["z"].numpy())
     for k in [0, 1, 2, 7]:
