@@ -55,7 +55,7 @@ expect_refused("--graph-passes: unknown graph pass 'fuse'"
 # build's outgrows the graph size limit and is refused for that).
 expect_refused("graph show: .*not a valid Cap.n Proto"
                graph show ${CMAKE_CURRENT_LIST_FILE})
-expect_refused("--graph is required" run --fetch y)
+expect_refused("give --graph or --saved-model" run --fetch y)
 expect_refused("--graph: File does not exist" run --graph /nonexistent.afg)
 expect_refused("--cpus: value 0 is not in \\[1, 1024\\]"
                run --graph ${CLI} --cpus 0)

@@ -29,6 +29,7 @@ constexpr std::array<dtype_info, num_dtypes> infos = {{
   {"complex64", 8},
   {"complex128", 16},
   {"string", sizeof(std::string)},
+  {"variant", sizeof(variant)},
 }};
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "actorflow/core/tensor.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -35,8 +36,8 @@ status tensor::make(const std::shared_ptr<allocator>& alloc, core::dtype type,
   b->dims = s;
   b->size = n;
   auto bytes = static_cast<size_t>(n) * size_of(type);
-  if (bytes <= inline_bytes && type != core::dtype::string
-      && alloc->allows_inline()) {
+  bool objects = type == core::dtype::string || type == core::dtype::variant;
+  if (bytes <= inline_bytes && !objects && alloc->allows_inline()) {
     auto at = reinterpret_cast<uintptr_t>(b->local);
     b->data = b->local + ((64 - at % 64) % 64);
     b->in_header = true;
@@ -51,6 +52,10 @@ status tensor::make(const std::shared_ptr<allocator>& alloc, core::dtype type,
       auto* strings = static_cast<std::string*>(b->data);
       for (int64_t i = 0; i < n; ++i)
         new (strings + i) std::string();
+    } else if (type == core::dtype::variant) {
+      auto* values = static_cast<variant*>(b->data);
+      for (int64_t i = 0; i < n; ++i)
+        new (values + i) variant();
     }
   }
   b->alloc = alloc;
@@ -70,6 +75,10 @@ tensor::body::~body() {
     auto* strings = static_cast<std::string*>(data);
     for (int64_t i = 0; i < size; ++i)
       strings[i].~basic_string();
+  } else if (type == core::dtype::variant) {
+    auto* values = static_cast<variant*>(data);
+    for (int64_t i = 0; i < size; ++i)
+      values[i].~variant();
   }
   alloc->deallocate(data, bytes);
 }
@@ -123,6 +132,10 @@ status tensor::deep_copy(tensor* out,
     auto* dst = result.mutable_data<std::string>();
     for (int64_t i = 0; i < body_->size; ++i)
       dst[i] = src[i];
+  } else if (body_->type == core::dtype::variant) {
+    // The values are immutable: the copy shares them.
+    std::copy(data<variant>(), data<variant>() + body_->size,
+              result.mutable_data<variant>());
   } else if (bytes() > 0) {
     std::memcpy(result.raw_mutable_data(), raw_data(), bytes());
   }
@@ -158,6 +171,9 @@ bool tensor::equals(const tensor& other) const {
         return false;
     return true;
   }
+  if (dtype() == core::dtype::variant)
+    return std::equal(data<variant>(), data<variant>() + num_elements(),
+                      other.data<variant>());
   return bytes() == 0
          || std::memcmp(raw_data(), other.raw_data(), bytes()) == 0;
 }
@@ -168,6 +184,11 @@ std::string tensor::debug_string(int64_t max_elements) const {
   std::ostringstream out;
   out << "tensor<" << to_string(dtype()) << ", " << shape().to_string() << ">[";
   auto n = std::min(num_elements(), max_elements);
+  if (dtype() == core::dtype::variant)
+    for (int64_t i = 0; i < n; ++i) {
+      const auto& v = data<variant>()[i];
+      out << (i > 0 ? ", " : "") << (v ? v->debug_string() : "<empty>");
+    }
   visit_dtype(dtype(), [&](auto tag) {
     using T = decltype(tag);
     for (int64_t i = 0; i < n; ++i) {

@@ -220,8 +220,7 @@ core::status graph_def_importer::import_call(const tfproto::NodeDef& n,
       core::attr_value v;
       auto st = from_proto(value, "list(type)", &v);
       if (!st.is_ok())
-        return fail(st.message(),
-                    " (a variant, a TensorList's type, is not supported)");
+        return fail(st.message());
       out->attrs[name] = std::move(v);
     } else if (name == "parallel_iterations" && value.value_case() == V::kI) {
       out->attrs[name] = value.i();
@@ -290,9 +289,7 @@ graph_def_importer::import_function(const tfproto::FunctionDef& f,
   for (const auto& arg : sig.input_arg()) {
     auto type = from_proto(arg.type());
     if (type == core::dtype::invalid)
-      return fail("argument '", arg.name(),
-                  "' is of a type actorflow lacks (a variant: TensorLists "
-                  "are not supported)");
+      return fail("argument '", arg.name(), "' is of a type actorflow lacks");
     out->arg_names.push_back(arg.name());
     out->arg_types.push_back(type);
   }

@@ -25,6 +25,8 @@ void to_proto(const core::tensor& x, tfproto::TensorProto* out) {
       out->add_string_val(xs[i]);
     return;
   }
+  if (x.dtype() == core::dtype::variant)
+    return; // opaque values of ops, not written
   // Little-endian, row-major: the engine's own layout on the machines it
   // runs on.
   out->set_tensor_content(static_cast<const char*>(x.raw_data()), x.bytes());
@@ -114,7 +116,7 @@ void splat(const Field& vals, T* dst, int64_t n) {
 
 core::status from_proto(const tfproto::TensorProto& x, core::tensor* out) {
   auto type = from_proto(x.dtype());
-  if (type == core::dtype::invalid)
+  if (type == core::dtype::invalid || type == core::dtype::variant)
     return core::unimplemented_error("a tensor of TensorFlow DataType ",
                                      tfproto::DataType_Name(x.dtype()),
                                      ", which actorflow lacks");

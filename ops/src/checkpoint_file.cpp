@@ -99,10 +99,10 @@ core::status write_checkpoint(const std::string& path,
     if (!t.valid())
       return core::failed_precondition_error(
         "checkpoint '", path, "': tensor '", names[i], "' has no value");
-    if (t.dtype() == core::dtype::string)
-      return core::unimplemented_error("checkpoint '", path, "': tensor '",
-                                       names[i],
-                                       "' holds strings, which are not saved");
+    if (t.dtype() == core::dtype::string || t.dtype() == core::dtype::variant)
+      return core::unimplemented_error(
+        "checkpoint '", path, "': tensor '", names[i], "' holds ",
+        core::to_string(t.dtype()), "s, which are not saved");
     auto e = list[static_cast<unsigned>(i)];
     e.setName(names[i]);
     // The bytes are referenced, not copied: the tensors outlive `message`.

@@ -18,6 +18,7 @@ core::status register_ops(op_registry& registry) {
   ACTORFLOW_RETURN_IF_ERROR(defs::register_control_flow_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_state_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_resource_variable_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_list_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_training_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_io_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_summary_ops(registry));
@@ -36,6 +37,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_matmul_kernels(registry);
   cpu::register_state_kernels(registry);
   cpu::register_resource_variable_kernels(registry);
+  cpu::register_list_kernels(registry);
   cpu::register_training_kernels(registry);
   cpu::register_io_kernels(registry);
   cpu::register_summary_kernels(registry);

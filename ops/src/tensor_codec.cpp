@@ -11,6 +11,10 @@ void encode_tensor(const core::tensor& t, schema::Tensor::Builder out,
   auto dims = out.initShape(static_cast<unsigned>(t.shape().dims().size()));
   for (size_t i = 0; i < t.shape().dims().size(); ++i)
     dims.set(static_cast<unsigned>(i), t.shape().dims()[i]);
+  if (t.dtype() == core::dtype::variant) {
+    // Opaque values stay in their process: the receiver refuses the tensor.
+    return;
+  }
   if (t.dtype() == core::dtype::string) {
     auto strs = out.initStrings(static_cast<unsigned>(t.num_elements()));
     for (int64_t i = 0; i < t.num_elements(); ++i) {
@@ -38,6 +42,9 @@ core::status decode_dtype(uint8_t raw, core::dtype* out) {
   if (raw == 0 || raw >= core::num_dtypes)
     return core::invalid_argument_error("unknown dtype code ",
                                         static_cast<int>(raw));
+  if (static_cast<core::dtype>(raw) == core::dtype::variant)
+    return core::unimplemented_error(
+      "a variant tensor (a TensorList) cannot leave its process");
   *out = static_cast<core::dtype>(raw);
   return core::status::ok();
 }

@@ -21,6 +21,7 @@ tfproto::DataType to_proto(core::dtype x) {
     case dtype::complex64: return tfproto::DT_COMPLEX64;
     case dtype::complex128: return tfproto::DT_COMPLEX128;
     case dtype::string: return tfproto::DT_STRING;
+    case dtype::variant: return tfproto::DT_VARIANT;
     case dtype::invalid: break;
   }
   return tfproto::DT_INVALID;
@@ -50,6 +51,7 @@ core::dtype from_proto(tfproto::DataType x) {
     // A resource handle (a variable's, a TensorArray's) is a string
     // naming the resource.
     case tfproto::DT_RESOURCE: return dtype::string;
+    case tfproto::DT_VARIANT: return dtype::variant;
     default: return dtype::invalid;
   }
 }

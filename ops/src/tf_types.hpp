@@ -13,8 +13,7 @@ tfproto::DataType to_proto(core::dtype x);
 
 /// The engine's dtype of TensorFlow's `x`: a reference type as its value
 /// type, a resource handle as a string (the engine names resources with
-/// strings); invalid for types the engine lacks (variants, quantized
-/// types).
+/// strings); invalid for types the engine lacks (quantized types).
 core::dtype from_proto(tfproto::DataType x);
 
 } // namespace actorflow::ops::detail

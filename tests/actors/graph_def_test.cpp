@@ -208,9 +208,10 @@ TEST(graph_def_import, what_the_engine_lacks_is_an_error_naming_the_node) {
       {R"(node { name: "e" op: "Equal" attr { key: "T" value { type: DT_FLOAT } }
                     attr { key: "incompatible_shape_error" value { b: false } } })",
        core::errc::invalid_argument, "e", "incompatible_shape_error"},
-      // A variant (a TensorList); a resource is a string, its name.
-      {R"(node { name: "h" op: "Placeholder" attr { key: "dtype" value { type: DT_VARIANT } } })",
-       core::errc::unimplemented, "h", "DT_VARIANT"},
+      // A quantized type; a resource is a string (its name), a variant
+      // a TensorList.
+      {R"(node { name: "h" op: "Placeholder" attr { key: "dtype" value { type: DT_QINT8 } } })",
+       core::errc::unimplemented, "h", "DT_QINT8"},
       {R"(node { name: "k" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
                     attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } }
                                                          tensor_content: "abc" } } } })",

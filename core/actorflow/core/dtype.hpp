@@ -9,6 +9,8 @@
 
 #include <Eigen/Core>
 
+#include "actorflow/core/variant.hpp"
+
 namespace actorflow::core {
 
 /// The element type of a tensor.
@@ -30,10 +32,13 @@ enum class dtype : uint8_t {
   complex64,
   complex128,
   string,
+  /// Opaque values of ops (TensorFlow's TensorLists; core::variant): they
+  /// stay in their process and `visit_dtype` leaves them out.
+  variant,
 };
 
 /// The number of dtypes, including `invalid`.
-inline constexpr size_t num_dtypes = static_cast<size_t>(dtype::string) + 1;
+inline constexpr size_t num_dtypes = static_cast<size_t>(dtype::variant) + 1;
 
 /// Returns the size of one element in bytes (`sizeof(std::string)` for
 /// strings, 0 for `invalid`).
@@ -75,14 +80,16 @@ ACTORFLOW_DTYPE_OF(double, float64)
 ACTORFLOW_DTYPE_OF(std::complex<float>, complex64)
 ACTORFLOW_DTYPE_OF(std::complex<double>, complex128)
 ACTORFLOW_DTYPE_OF(std::string, string)
+ACTORFLOW_DTYPE_OF(variant, variant)
 
 #undef ACTORFLOW_DTYPE_OF
 
 template <class T>
 inline constexpr dtype dtype_v = dtype_of<T>::v;
 
-/// Calls `f(T{})` with the C++ type of `x`, for every dtype but `invalid`.
-/// Returns false for `invalid`. The one dtype-dispatch helper.
+/// Calls `f(T{})` with the C++ type of `x`, for every dtype but `invalid`
+/// and `variant` (whose values only their ops touch). Returns false for
+/// those. The one dtype-dispatch helper.
 template <class F>
 bool visit_dtype(dtype x, F&& f) {
   switch (x) {

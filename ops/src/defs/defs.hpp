@@ -17,6 +17,7 @@ core::status register_random_ops(op_registry& r);
 core::status register_control_flow_ops(op_registry& r);
 core::status register_state_ops(op_registry& r);
 core::status register_resource_variable_ops(op_registry& r);
+core::status register_list_ops(op_registry& r);
 core::status register_training_ops(op_registry& r);
 core::status register_io_ops(op_registry& r);
 core::status register_summary_ops(op_registry& r);

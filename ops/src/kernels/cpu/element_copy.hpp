@@ -18,11 +18,15 @@ using common::strides_of;
 
 /// Calls `f(U{})` with `U` a type of the size of one element of `t`: the
 /// array kernels only move elements, so they are built once per size
-/// (strings, which own memory, are their own type).
+/// (strings and variants, which own memory, are their own types).
 template <class F>
 void visit_storage(core::dtype t, F&& f) {
   if (t == core::dtype::string) {
     f(std::string{});
+    return;
+  }
+  if (t == core::dtype::variant) {
+    f(core::variant{});
     return;
   }
   switch (core::size_of(t)) {

@@ -1,0 +1,139 @@
+// TensorFlow 2's resource variables and TensorLists, op by op: what the
+// SavedModels of saved_model_test use, and the ops they do not.
+
+#include <gtest/gtest.h>
+
+#include "actorflow/actorflow.hpp"
+
+using namespace actorflow;
+using core::dtype;
+using core::tensor;
+
+namespace {
+
+core::node_def node(std::string name, std::string op,
+                    std::vector<std::string> inputs, core::attr_map attrs) {
+  return core::node_def{std::move(name), std::move(op), std::move(inputs), "",
+                        std::move(attrs)};
+}
+
+core::node_def constant(std::string name, tensor value) {
+  auto type = value.dtype();
+  return node(std::move(name), "Const", {},
+              {{"value", std::move(value)}, {"dtype", type}});
+}
+
+/// Runs `nodes` once: `targets` first (one step each, in order), then
+/// fetches `fetches`.
+core::status run(const std::vector<core::node_def>& nodes,
+                 const std::vector<std::vector<std::string>>& steps,
+                 const std::vector<std::string>& fetches,
+                 std::vector<tensor>* out) {
+  graph::graph g;
+  for (const auto& n : nodes)
+    ACTORFLOW_RETURN_IF_ERROR(g.add(n));
+  actors::engine e;
+  actors::session sess{e};
+  ACTORFLOW_RETURN_IF_ERROR(sess.extend(g));
+  std::vector<tensor> none;
+  for (const auto& targets : steps)
+    ACTORFLOW_RETURN_IF_ERROR(sess.run({}, {}, targets, &none));
+  return sess.run({}, fetches, {}, out);
+}
+
+TEST(resource_variables, assign_update_and_read_through_a_handle) {
+  std::vector<core::node_def> nodes{
+    node("v", "VarHandleOp", {},
+         {{"dtype", dtype::float32},
+          {"shape", core::shape{2}},
+          {"shared_name", std::string{"v"}}}),
+    node("init_before", "VarIsInitializedOp", {"v"}, {}),
+    constant("one_two", tensor::from_vector<float>({2}, {1, 2})),
+    constant("halves", tensor::from_vector<float>({2}, {0.5f, 0.5f})),
+    node("assign", "AssignVariableOp", {"v", "one_two"},
+         {{"dtype", dtype::float32}}),
+    node("add", "AssignAddVariableOp", {"v", "halves"},
+         {{"dtype", dtype::float32}}),
+    node("sub", "AssignSubVariableOp", {"v", "halves", "^add"},
+         {{"dtype", dtype::float32}}),
+    node("no_copy", "DisableCopyOnRead", {"v"}, {}),
+    node("read", "ReadVariableOp", {"v", "^no_copy"},
+         {{"dtype", dtype::float32}}),
+    node("init_after", "VarIsInitializedOp", {"v"}, {})};
+  std::vector<tensor> out;
+  // assign; add; sub, which adds first: 1.5, 2.5.
+  auto st
+    = run(nodes, {{"assign"}, {"add"}, {"sub"}}, {"read", "init_after"}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0], tensor::from_vector<float>({2}, {1.5f, 2.5f}))
+    << out[0].debug_string();
+  EXPECT_TRUE(out[1].scalar_value<bool>());
+  st = run(nodes, {}, {"init_before"}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_FALSE(out[0].scalar_value<bool>());
+  // Reading a variable never assigned names it.
+  st = run(nodes, {}, {"read"}, &out);
+  EXPECT_EQ(st.code(), core::errc::failed_precondition) << st.to_string();
+  EXPECT_NE(st.message().find("uninitialized value v"), std::string::npos)
+    << st.to_string();
+}
+
+TEST(tensor_lists, push_pop_stack_and_shapes) {
+  auto shape = tensor::from_vector<int32_t>({1}, {2});
+  std::vector<core::node_def> nodes{
+    constant("shape", shape), constant("max", tensor::scalar(int32_t{-1})),
+    node("empty", "EmptyTensorList", {"shape", "max"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    constant("a", tensor::from_vector<float>({2}, {1, 2})),
+    constant("b", tensor::from_vector<float>({2}, {3, 4})),
+    node("one", "TensorListPushBack", {"empty", "a"},
+         {{"element_dtype", dtype::float32}}),
+    node("two", "TensorListPushBack", {"one", "b"},
+         {{"element_dtype", dtype::float32}}),
+    node("length", "TensorListLength", {"two"}, {}),
+    node("element_shape", "TensorListElementShape", {"two"},
+         {{"shape_type", dtype::int32}}),
+    node("popped", "TensorListPopBack", {"two", "shape"},
+         {{"element_dtype", dtype::float32}}),
+    node("stacked", "TensorListStack", {"two", "shape"},
+         {{"element_dtype", dtype::float32}}),
+    node("rest", "TensorListStack", {"popped", "shape"},
+         {{"element_dtype", dtype::float32}}),
+    // A list of three, item 1 set: the others read as zeros.
+    constant("three", tensor::scalar(int32_t{3})),
+    constant("index", tensor::scalar(int32_t{1})),
+    node("reserved", "TensorListReserve", {"shape", "three"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    node("set", "TensorListSetItem", {"reserved", "index", "b"},
+         {{"element_dtype", dtype::float32}}),
+    node("sparse", "TensorListStack", {"set", "shape"},
+         {{"element_dtype", dtype::float32}}),
+    node("from", "TensorListFromTensor", {"stacked", "shape"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    node("row", "TensorListGetItem", {"from", "index", "shape"},
+         {{"element_dtype", dtype::float32}}),
+    constant("nine", tensor::scalar(int32_t{9})),
+    node("out_of_range", "TensorListGetItem", {"from", "nine", "shape"},
+         {{"element_dtype", dtype::float32}})};
+  std::vector<tensor> out;
+  auto st = run(
+    nodes, {},
+    {"length", "element_shape", "popped:1", "stacked", "rest", "sparse", "row"},
+    &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0].scalar_value<int32_t>(), 2);
+  EXPECT_EQ(out[1], shape);
+  EXPECT_EQ(out[2], tensor::from_vector<float>({2}, {3, 4}));
+  EXPECT_EQ(out[3], tensor::from_vector<float>({2, 2}, {1, 2, 3, 4}));
+  // Popping made a new list: the one it popped from still has both.
+  EXPECT_EQ(out[4], tensor::from_vector<float>({1, 2}, {1, 2}));
+  EXPECT_EQ(out[5], tensor::from_vector<float>({3, 2}, {0, 0, 3, 4, 0, 0}));
+  EXPECT_EQ(out[6], tensor::from_vector<float>({2}, {3, 4}));
+  st = run(nodes, {}, {"out_of_range"}, &out);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  EXPECT_NE(st.message().find("index 9 is out of a list of 2"),
+            std::string::npos)
+    << st.to_string();
+}
+
+} // namespace
