@@ -109,6 +109,30 @@ TEST_F(saved_models, a_training_signature_updates_the_variables) {
   EXPECT_EQ(v.data<float>()[0], 0.5f);
 }
 
+TEST_F(saved_models, a_loop_writing_a_tensor_array_runs_on_tensor_lists) {
+  auto m = open("tensor_array");
+  ASSERT_NE(m, nullptr);
+  expect_same(run(*m, "cumsum", {{"x", golden["tensor_array_x"]}})["y"],
+              "tensor_array_y");
+}
+
+TEST_F(saved_models, keras_rnns_over_masked_sequences_give_tensorflows_output) {
+  // Masking, LSTM and GRU: their TF2 loops over TensorLists inside an If.
+  auto m = open("keras_rnn");
+  ASSERT_NE(m, nullptr);
+  auto out = run(*m, "serving_default", {{"seq", golden["keras_rnn_seq"]}});
+  test::expect_all_near(out["lstm"], golden["keras_rnn_lstm"], 1e-5, "lstm");
+  test::expect_all_near(out["gru"], golden["keras_rnn_gru"], 1e-5, "gru");
+}
+
+TEST_F(saved_models, a_keras_cnn_with_batch_norm_gives_tensorflows_output) {
+  auto m = open("keras_cnn");
+  ASSERT_NE(m, nullptr);
+  auto out = run(*m, "serving_default", {{"image", golden["keras_cnn_image"]}});
+  test::expect_all_near(out["logits"], golden["keras_cnn_logits"], 1e-5,
+                        "logits");
+}
+
 TEST_F(saved_models, bad_feeds_and_signatures_are_named) {
   auto m = open("keras_multi");
   ASSERT_NE(m, nullptr);

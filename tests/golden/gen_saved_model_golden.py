@@ -18,11 +18,19 @@ needs TensorFlow.
   loop_calls (a tf.function called in a loop's body), nested
   (tf.functions calling tf.functions that read v), train (a gradient
   step on v, written with tf.GradientTape) and read (v's value).
+- tensor_array: a tf.function whose while loop writes a tf.TensorArray
+  (TensorLists: Reserve, SetItem, Stack).
+- keras_rnn: tf_keras Masking + LSTM and a GRU over sequences with a
+  masked step (TensorListFromTensor, GetItem; the loops inside an If).
+- keras_cnn: Conv2D, BatchNormalization, DepthwiseConv2D, ReLU6,
+  GlobalAveragePooling2D, Dense.
 - strings: a signature over tf.strings ops, which actorflow refuses.
 
-Weights and inputs are small dyadic rationals, so every result is exact
-in float32 whatever order TensorFlow sums in: the files are the same on
-every machine.
+Weights and inputs are small dyadic rationals, so most results are exact
+in float32 whatever order TensorFlow sums in; the RNNs' and the CNN's
+(sigmoid, tanh, rsqrt) are written rounded to 6 significant digits, and
+the C++ test compares them with a relative tolerance of 1e-5. The files
+are the same on every machine.
 
   gen_saved_model_golden.py           regenerate the files
   gen_saved_model_golden.py --check   exit 1 unless they are reproduced
@@ -30,10 +38,11 @@ every machine.
 Runs where pip reaches TensorFlow and tf_keras (a checking tool, not a
 dependency). Written with TensorFlow 2.21.
 """
+import itertools
 import os
-import shutil
 import sys
 import tempfile
+import uuid
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
@@ -43,6 +52,11 @@ import tf_keras as keras
 
 from case_writer import tensor_lines
 from golden_io import write_or_check
+
+# Keras' RNN layers name their functions with uuid4(): made deterministic,
+# so that the SavedModels are the same bytes on every run.
+_uuids = itertools.count(1)
+uuid.uuid4 = lambda: uuid.UUID(int=next(_uuids))
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "saved_model")
@@ -157,6 +171,72 @@ def control_flow(work, put):
     put("control_flow_trained_v", m.v.numpy())
 
 
+class TensorArrays(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def cumsum(self, x):
+        n = tf.shape(x)[0]
+        ta = tf.TensorArray(tf.float32, size=n)
+
+        def body(i, acc, ta):
+            acc = acc + x[i]
+            return i + 1, acc, ta.write(i, acc)
+
+        _, _, ta = tf.while_loop(lambda i, a, t: i < n, body,
+                                 [0, tf.zeros([3]), ta])
+        return {"y": ta.stack()}
+
+
+def tensor_array(work, put):
+    m = TensorArrays()
+    tf.saved_model.save(m, os.path.join(work, "tensor_array"),
+                        signatures={"cumsum": m.cumsum})
+    x = dyadic([4, 3], 3)
+    put("tensor_array_x", x)
+    put("tensor_array_y", m.cumsum(x)["y"].numpy())
+
+
+def keras_rnn(work, put):
+    seq = keras.Input((5, 4), name="seq")
+    lstm = keras.layers.LSTM(6, name="lstm")(keras.layers.Masking()(seq))
+    gru = keras.layers.GRU(3, return_sequences=True, name="gru")(seq)
+    model = keras.Model(seq, [lstm, gru])
+    model.set_weights([dyadic(w.shape, 20 + i, 8)
+                       for i, w in enumerate(model.get_weights())])
+    # The model's variables and one traced call, not every function Keras
+    # traces for its layers (a SavedModel twenty times the size).
+    module = tf.Module()
+    module.variables_ = model.variables
+    module.serve = tf.function(
+        lambda seq: dict(zip(["lstm", "gru"], model(seq))),
+        input_signature=[tf.TensorSpec([None, 5, 4], tf.float32)])
+    tf.saved_model.save(module, os.path.join(work, "keras_rnn"),
+                        signatures={"serving_default": module.serve})
+    x = dyadic([2, 5, 4], 4)
+    x[1, 3, :] = 0  # a masked step
+    out = model(x)
+    put("keras_rnn_seq", x)
+    put("keras_rnn_lstm", out[0].numpy(), 6)
+    put("keras_rnn_gru", out[1].numpy(), 6)
+
+
+def keras_cnn(work, put):
+    image = keras.Input((6, 6, 3), name="image")
+    h = keras.layers.Conv2D(4, 3, padding="same", use_bias=False)(image)
+    h = keras.layers.BatchNormalization()(h)
+    h = keras.layers.DepthwiseConv2D(3, padding="same")(h)
+    h = keras.layers.ReLU(6.0)(h)
+    h = keras.layers.GlobalAveragePooling2D()(h)
+    out = keras.layers.Dense(2, name="logits")(h)
+    model = keras.Model(image, out)
+    weights = [dyadic(w.shape, 30 + i) for i, w in enumerate(model.get_weights())]
+    weights[4] = np.abs(weights[4]) + 0.5  # the moving variance
+    model.set_weights(weights)
+    tf.saved_model.save(model, os.path.join(work, "keras_cnn"))
+    x = dyadic([2, 6, 6, 3], 5)
+    put("keras_cnn_image", x)
+    put("keras_cnn_logits", model(x).numpy(), 6)
+
+
 class Strings(tf.Module):
     @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
     def lengths(self, s):
@@ -172,13 +252,20 @@ def strings(work, put):
 def render():
     lines = []
 
-    def put(name, value):
-        lines.extend(tensor_lines(name, np.asarray(value)))
+    def put(name, value, digits=None):
+        value = np.asarray(value)
+        if digits is not None:
+            rounded = [float("%.*g" % (digits, v)) for v in value.flat]
+            value = np.array(rounded, value.dtype).reshape(value.shape)
+        lines.extend(tensor_lines(name, value))
 
     outputs = {}
     with tempfile.TemporaryDirectory() as work:
         keras_multi(work, put)
         control_flow(work, put)
+        tensor_array(work, put)
+        keras_rnn(work, put)
+        keras_cnn(work, put)
         strings(work, put)
         for case in sorted(os.listdir(work)):
             for root, _, files in os.walk(os.path.join(work, case)):
