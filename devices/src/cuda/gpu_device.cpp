@@ -179,8 +179,7 @@ core::status order(cudaStream_t from, cudaStream_t to) {
 
 core::status gpu_device::copy_to_device(const core::tensor& src,
                                         core::tensor* out) {
-  if (src.dtype() == core::dtype::string
-      || src.dtype() == core::dtype::variant)
+  if (src.dtype() == core::dtype::string || src.dtype() == core::dtype::variant)
     return core::unimplemented_error(core::to_string(src.dtype()),
                                      " tensors cannot live on ", name());
   activate();
