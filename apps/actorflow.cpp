@@ -426,20 +426,31 @@ int run(int argc, char** argv) {
     "Load, compile and run a graph as TensorFlow's benchmark_model does: "
     "the first run's time, the steady time per run, the peak resident "
     "memory; the last line is JSON");
+  auto* bench_graph
+    = bench_cmd
+        ->add_option("--graph", bench.graph,
+                     "The graph: a TensorFlow GraphDef (.pb, .pbtxt) or a "
+                     "graph file of actorflow's")
+        ->check(CLI::ExistingFile);
+  auto* bench_saved
+    = bench_cmd
+        ->add_option("--saved-model", bench.saved_model,
+                     "Or a TensorFlow 2 SavedModel directory: time its load "
+                     "(tf.saved_model.load's work) and runs of --signature, "
+                     "fed by input key")
+        ->check(CLI::ExistingDirectory)
+        ->excludes(bench_graph);
+  bench_graph->excludes(bench_saved);
   bench_cmd
-    ->add_option("--graph", bench.graph,
-                 "The graph: a TensorFlow GraphDef (.pb, .pbtxt) or a "
-                 "graph file of actorflow's")
-    ->required()
-    ->check(CLI::ExistingFile);
+    ->add_option("--signature", bench.signature,
+                 "With --saved-model: the signature to run")
+    ->capture_default_str();
   bench_cmd->add_option("--feed", bench.feeds,
                         "name=file.npy, or name=D1xD2x...[:dtype] for "
                         "random values (float32 by default); repeatable");
-  bench_cmd
-    ->add_option("--fetch", bench.fetches,
-                 "A tensor to compute (node or node:output); "
-                 "repeatable")
-    ->required();
+  bench_cmd->add_option("--fetch", bench.fetches,
+                        "A tensor to compute (node or node:output); "
+                        "repeatable; with --graph, at least one");
   bench_cmd->add_option("--runs", bench.runs, "Timed runs")
     ->capture_default_str()
     ->check(int_range(1, 1'000'000));
@@ -605,8 +616,14 @@ int run(int argc, char** argv) {
     saved.threads = run.threads;
     return run_saved_model(saved);
   }
-  if (bench_cmd->parsed())
+  if (bench_cmd->parsed()) {
+    if (bench.graph.empty() && bench.saved_model.empty()) {
+      std::fprintf(stderr,
+                   "actorflow benchmark: give --graph or --saved-model\n");
+      return EXIT_FAILURE;
+    }
     return run_benchmark(bench);
+  }
   if (show_cmd->parsed())
     return show_graph(show);
   if (show_model_cmd->parsed())

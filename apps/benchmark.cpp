@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <random>
 
 #include <sys/resource.h>
 
 #include "actorflow/actors/engine.hpp"
+#include "actorflow/actors/saved_model_session.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/net/npy.hpp"
 
@@ -124,6 +126,83 @@ void print_profile(const actors::step_stats& stats) {
                 total > 0 ? 100.0 * v.first / total : 0.0, v.second);
 }
 
+/// Warms up and times `o.runs` runs of `step`; prints the steady time.
+core::status time_steps(const benchmark_options& o,
+                        const std::function<core::status()>& step,
+                        std::vector<double>* times) {
+  for (int i = 0; i < o.warmup; ++i)
+    ACTORFLOW_RETURN_IF_ERROR(step());
+  for (int i = 0; i < o.runs; ++i) {
+    auto t0 = clock_type::now();
+    ACTORFLOW_RETURN_IF_ERROR(step());
+    times->push_back(ms_since(t0));
+    std::fprintf(stderr, "\rrun %d/%d", i + 1, o.runs);
+  }
+  if (o.runs > 0)
+    std::fprintf(stderr, "\n");
+  std::sort(times->begin(), times->end());
+  return core::status::ok();
+}
+
+/// The summary and the JSON line: what was run, the first run (and the
+/// load, when there was one), the steady times, the peak memory.
+void print_summary(const benchmark_options& o, const std::string& what,
+                   double load_ms, double first_ms,
+                   const std::vector<double>& times) {
+  auto median = times.empty() ? 0.0 : times[times.size() / 2];
+  auto fastest = times.empty() ? 0.0 : times.front();
+  auto slowest = times.empty() ? 0.0 : times.back();
+  std::printf("steady: %.3f ms per run (median of %d; fastest %.3f, slowest "
+              "%.3f)\n",
+              median, o.runs, fastest, slowest);
+  auto rss = peak_rss_mb();
+  std::printf("peak RSS: %.1f MB\n", rss);
+  std::printf("{\"graph\": \"%s\", \"load_ms\": %.3f, \"first_run_ms\": "
+              "%.3f, \"ms_per_run\": %.4f, \"fastest_ms\": %.4f, "
+              "\"slowest_ms\": %.4f, \"runs\": %d, \"peak_rss_mb\": %.1f}\n",
+              what.c_str(), load_ms, first_ms, median, fastest, slowest, o.runs,
+              rss);
+}
+
+actors::engine_options engine_options_of(const benchmark_options& o) {
+  actors::engine_options eo;
+  if (o.threads > 0) {
+    eo.threads_per_device = o.threads;
+    eo.scheduler_threads = o.threads;
+  }
+  return eo;
+}
+
+/// The SavedModel form: the load (reading, lowering, restoring the
+/// variables: TensorFlow's tf.saved_model.load), then runs of a signature
+/// fed by input key.
+int run_saved_model_benchmark(const benchmark_options& o,
+                              const actors::feed_list& feeds) {
+  std::map<std::string, core::tensor> inputs(feeds.begin(), feeds.end());
+  auto start = clock_type::now();
+  actors::engine e{engine_options_of(o)};
+  if (auto st = e.init_status(); !st.is_ok())
+    return fail(st);
+  std::unique_ptr<actors::saved_model_session> m;
+  auto st = actors::saved_model_session::open(e, o.saved_model, {"serve"}, &m);
+  if (!st.is_ok())
+    return fail(st);
+  auto load_ms = ms_since(start);
+  std::map<std::string, core::tensor> outputs;
+  auto step = [&] { return m->run(o.signature, inputs, &outputs); };
+  if (st = step(); !st.is_ok())
+    return fail(st);
+  auto first_ms = ms_since(start);
+  std::printf("load (read, lower, restore): %.1f ms\nfirst run (load and "
+              "run): %.1f ms\n",
+              load_ms, first_ms);
+  std::vector<double> times;
+  if (st = time_steps(o, step, &times); !st.is_ok())
+    return fail(st);
+  print_summary(o, o.saved_model + ":" + o.signature, load_ms, first_ms, times);
+  return EXIT_SUCCESS;
+}
+
 } // namespace
 
 int run_benchmark(const benchmark_options& o) {
@@ -135,17 +214,14 @@ int run_benchmark(const benchmark_options& o) {
       return fail(st);
     feeds.push_back(std::move(feed));
   }
+  if (!o.saved_model.empty())
+    return run_saved_model_benchmark(o, feeds);
   if (o.fetches.empty())
     return fail(core::invalid_argument_error("give at least one --fetch"));
-  actors::engine_options eo;
-  if (o.threads > 0) {
-    eo.threads_per_device = o.threads;
-    eo.scheduler_threads = o.threads;
-  }
   // The first run: the engine, the graph's import, its compilation and
   // one step (TensorFlow's session creation and first run).
   auto start = clock_type::now();
-  actors::engine e{eo};
+  actors::engine e{engine_options_of(o)};
   if (auto st = e.init_status(); !st.is_ok())
     return fail(st);
   actors::session_options so;
@@ -159,26 +235,11 @@ int run_benchmark(const benchmark_options& o) {
     return fail(st);
   auto first_ms = ms_since(start);
   std::printf("first run (import, compile, run): %.1f ms\n", first_ms);
-  for (int i = 0; i < o.warmup; ++i)
-    if (st = sess.run(feeds, o.fetches, {}, &out); !st.is_ok())
-      return fail(st);
   std::vector<double> times;
-  for (int i = 0; i < o.runs; ++i) {
-    auto t0 = clock_type::now();
-    if (st = sess.run(feeds, o.fetches, {}, &out); !st.is_ok())
-      return fail(st);
-    times.push_back(ms_since(t0));
-    std::fprintf(stderr, "\rrun %d/%d", i + 1, o.runs);
-  }
-  if (o.runs > 0)
-    std::fprintf(stderr, "\n");
-  std::sort(times.begin(), times.end());
-  auto median = times.empty() ? 0.0 : times[times.size() / 2];
-  auto fastest = times.empty() ? 0.0 : times.front();
-  auto slowest = times.empty() ? 0.0 : times.back();
-  std::printf("steady: %.3f ms per run (median of %d; fastest %.3f, slowest "
-              "%.3f)\n",
-              median, o.runs, fastest, slowest);
+  st = time_steps(
+    o, [&] { return sess.run(feeds, o.fetches, {}, &out); }, &times);
+  if (!st.is_ok())
+    return fail(st);
   if (o.profile) {
     actors::run_options ro;
     ro.trace = actors::trace_level::full;
@@ -187,12 +248,7 @@ int run_benchmark(const benchmark_options& o) {
       return fail(st);
     print_profile(meta.stats);
   }
-  auto rss = peak_rss_mb();
-  std::printf("peak RSS: %.1f MB\n", rss);
-  std::printf("{\"graph\": \"%s\", \"first_run_ms\": %.3f, \"ms_per_run\": "
-              "%.4f, \"fastest_ms\": %.4f, \"slowest_ms\": %.4f, \"runs\": %d, "
-              "\"peak_rss_mb\": %.1f}\n",
-              o.graph.c_str(), first_ms, median, fastest, slowest, o.runs, rss);
+  print_summary(o, o.graph, 0.0, first_ms, times);
   return EXIT_SUCCESS;
 }
 

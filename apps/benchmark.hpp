@@ -10,6 +10,9 @@ namespace actorflow::apps {
 /// Options of `actorflow benchmark` (TensorFlow's benchmark_model).
 struct benchmark_options {
   std::string graph; ///< A GraphDef or a graph file of the engine's.
+  /// Or a TensorFlow 2 SavedModel directory and the signature to run.
+  std::string saved_model;
+  std::string signature = "serving_default";
   /// `name=file.npy`, or `name=D1xD2x...[:dtype]` for random values.
   std::vector<std::string> feeds;
   std::vector<std::string> fetches;

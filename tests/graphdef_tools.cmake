@@ -48,5 +48,5 @@ expect_refused("dtype 'float8' is not float32"
 expect_refused("feed 'conv2d_input' has shape \\[2,5,6,3\\]"
                benchmark --graph ${model} --feed conv2d_input=2x5x6x3
                --fetch dense/BiasAdd)
-expect_refused("--fetch is required" benchmark --graph ${model})
+expect_refused("give at least one --fetch" benchmark --graph ${model})
 expect_refused("--missing: File does not exist" ops --missing /nonexistent.pb)
