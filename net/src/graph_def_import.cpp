@@ -118,10 +118,14 @@ std::vector<std::string> called_functions(const tfproto::NodeDef& n) {
 } // namespace
 
 graph_def_importer::graph_def_importer(const tfproto::GraphDef& def,
-                                       const ops::op_registry& ops)
+                                       const ops::op_registry& ops,
+                                       const tfproto::OpList* stripped)
   : def_(def), ops_(ops) {
   for (const auto& f : def.library().function())
     functions_.emplace(f.signature().name(), &f);
+  if (stripped != nullptr)
+    for (const auto& op : stripped->op())
+      tf_ops_.emplace(op.name(), &op);
 }
 
 bool graph_def_importer::is_call(const std::string& op) const {
@@ -231,7 +235,25 @@ core::status graph_def_importer::import_call(const tfproto::NodeDef& n,
 
 core::status graph_def_importer::import_any(const tfproto::NodeDef& n,
                                             core::node_def* out) const {
-  return is_call(n.op()) ? import_call(n, out) : import_node(n, ops_, out);
+  if (is_call(n.op()))
+    return import_call(n, out);
+  // The attrs TensorFlow stripped at their defaults, given back (those the
+  // engine's op has: the others it takes at TensorFlow's defaults).
+  auto op = tf_ops_.find(n.op());
+  const auto* ours = ops_.find(n.op());
+  if (op != tf_ops_.end() && ours != nullptr) {
+    const tfproto::NodeDef* node = &n;
+    tfproto::NodeDef filled;
+    for (const auto& a : op->second->attr())
+      if (a.has_default_value() && n.attr().count(a.name()) == 0
+          && ours->find_attr(a.name()) != nullptr) {
+        if (node == &n)
+          node = &(filled = n);
+        (*filled.mutable_attr())[a.name()] = a.default_value();
+      }
+    return import_node(*node, ops_, out);
+  }
+  return import_node(n, ops_, out);
 }
 
 core::status

@@ -13,6 +13,7 @@
 #include "actorflow/net/graph_def.hpp"
 #include "actorflow/ops/op_registry.hpp"
 #include "graph.pb.h"
+#include "saved_model.pb.h"
 
 namespace actorflow::net::detail {
 
@@ -21,7 +22,11 @@ namespace actorflow::net::detail {
 /// lowered: graph::expand_functions).
 class graph_def_importer {
 public:
-  graph_def_importer(const tfproto::GraphDef& def, const ops::op_registry& ops);
+  /// `stripped`: the signatures of TensorFlow's ops, whose attr defaults
+  /// fill in the attrs a SavedModel's nodes leave out (nullptr: none left
+  /// out).
+  graph_def_importer(const tfproto::GraphDef& def, const ops::op_registry& ops,
+                     const tfproto::OpList* stripped = nullptr);
 
   /// The ops lacking among the nodes `roots` reach (every node when
   /// `roots` is empty) and the functions they call.
@@ -56,6 +61,8 @@ private:
 
   const tfproto::GraphDef& def_;
   const ops::op_registry& ops_;
+  /// Op name -> TensorFlow's signature of it, for stripped defaults.
+  std::map<std::string, const tfproto::OpDef*> tf_ops_;
   std::map<std::string, const tfproto::FunctionDef*> functions_;
 };
 

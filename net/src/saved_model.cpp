@@ -159,7 +159,8 @@ core::status load_saved_model(const std::string& dir,
   saved_model m;
   ACTORFLOW_RETURN_IF_ERROR(read_model(dir, tags, &proto, &mg, &m));
   std::vector<core::node_def> nodes;
-  detail::graph_def_importer importer{mg->graph_def(), ops};
+  detail::graph_def_importer importer{mg->graph_def(), ops,
+                                      &mg->meta_info_def().stripped_op_list()};
   auto st = importer.import(roots_of(m.signatures, m), &nodes);
   if (!st.is_ok())
     return st.prefixed("SavedModel '" + dir + "'");

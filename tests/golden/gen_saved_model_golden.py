@@ -23,6 +23,7 @@ needs TensorFlow.
 - keras_rnn: tf_keras Masking + LSTM and a GRU over sequences with a
   masked step (TensorListFromTensor, GetItem; the loops inside an If).
 - keras_cnn: Conv2D, BatchNormalization, DepthwiseConv2D, ReLU6,
+  MaxPooling2D (its attr T stripped at TensorFlow's default),
   GlobalAveragePooling2D, Dense.
 - strings: a signature over tf.strings ops, which actorflow refuses.
 
@@ -225,6 +226,7 @@ def keras_cnn(work, put):
     h = keras.layers.BatchNormalization()(h)
     h = keras.layers.DepthwiseConv2D(3, padding="same")(h)
     h = keras.layers.ReLU(6.0)(h)
+    h = keras.layers.MaxPooling2D()(h)
     h = keras.layers.GlobalAveragePooling2D()(h)
     out = keras.layers.Dense(2, name="logits")(h)
     model = keras.Model(image, out)
