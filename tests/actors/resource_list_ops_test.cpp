@@ -59,15 +59,21 @@ TEST(resource_variables, assign_update_and_read_through_a_handle) {
     node("no_copy", "DisableCopyOnRead", {"v"}, {}),
     node("read", "ReadVariableOp", {"v", "^no_copy"},
          {{"dtype", dtype::float32}}),
-    node("init_after", "VarIsInitializedOp", {"v"}, {})};
+    node("init_after", "VarIsInitializedOp", {"v"}, {}),
+    constant("rows", tensor::from_vector<int32_t>({3}, {1, 0, 1})),
+    node("gather", "ResourceGather", {"v", "rows"},
+         {{"dtype", dtype::float32}, {"Tindices", dtype::int32}})};
   std::vector<tensor> out;
   // assign; add; sub, which adds first: 1.5, 2.5.
-  auto st
-    = run(nodes, {{"assign"}, {"add"}, {"sub"}}, {"read", "init_after"}, &out);
+  auto st = run(nodes, {{"assign"}, {"add"}, {"sub"}},
+                {"read", "init_after", "gather"}, &out);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   EXPECT_EQ(out[0], tensor::from_vector<float>({2}, {1.5f, 2.5f}))
     << out[0].debug_string();
   EXPECT_TRUE(out[1].scalar_value<bool>());
+  // Keras' Embedding: rows of the variable.
+  EXPECT_EQ(out[2], tensor::from_vector<float>({3}, {2.5f, 1.5f, 2.5f}))
+    << out[2].debug_string();
   st = run(nodes, {}, {"init_before"}, &out);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   EXPECT_FALSE(out[0].scalar_value<bool>());

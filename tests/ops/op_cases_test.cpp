@@ -155,7 +155,7 @@ TEST(op_cases, every_op_is_checked_against_golden_data) {
         // variables and TensorLists of resource_list_ops_test
         "VarHandleOp", "ReadVariableOp", "AssignVariableOp",
         "AssignAddVariableOp", "AssignSubVariableOp", "VarIsInitializedOp",
-        "DisableCopyOnRead", "RestoreV2", "TensorListReserve",
+        "DisableCopyOnRead", "RestoreV2", "ResourceGather", "TensorListReserve",
         "EmptyTensorList", "TensorListFromTensor", "TensorListSetItem",
         "TensorListGetItem", "TensorListStack", "TensorListLength",
         "TensorListElementShape", "TensorListPushBack", "TensorListPopBack"})

@@ -57,6 +57,17 @@ core::status register_resource_variable_ops(op_registry& r) {
               .attr(std::string{"dtype: "} + numeric_types)
               .shape_fn(handle_input)
               .stateful()));
+  // Rows of the variable's value (Keras' Embedding): GatherV2 on axis 0
+  // of a snapshot.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("ResourceGather")
+                                    .input("resource: string")
+                                    .input("indices: Tindices")
+                                    .output("output: dtype")
+                                    .attr("batch_dims: int = 0")
+                                    .attr("validate_indices: bool = true")
+                                    .attr("dtype: type")
+                                    .attr("Tindices: {int32, int64}")
+                                    .stateful()));
   ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("VarIsInitializedOp")
                                     .input("resource: string")
                                     .output("is_initialized: bool")

@@ -217,7 +217,7 @@ private:
 };
 
 /// GatherV2 (axis input) and Gather (axis 0): rows of params picked by
-/// indices; an index out of range is invalid_argument naming it.
+/// indices.
 template <bool HasAxis>
 class gather_kernel : public basic_kernel {
 public:
@@ -228,7 +228,6 @@ public:
 
   void compute(kernel_context& ctx) override {
     const auto& params = ctx.input(0);
-    const auto& indices = ctx.input(1);
     int64_t axis = 0;
     if constexpr (HasAxis)
       ACTORFLOW_OP_REQUIRES_OK(ctx,
@@ -236,37 +235,43 @@ public:
     int a = 0;
     ACTORFLOW_OP_REQUIRES_OK(ctx,
                              canonical_axis(axis, params.shape().rank(), &a));
-    const auto& ps = params.shape();
-    auto outer = product(ps, 0, a);
-    auto n = ps.dim(a);
-    auto inner = product(ps, a + 1, ps.rank());
-    auto idx = read_ints(indices);
-    for (size_t j = 0; j < idx.size(); ++j)
-      ACTORFLOW_OP_REQUIRES(
-        ctx, idx[j] >= 0 && idx[j] < n,
-        core::invalid_argument_error("indices[", j, "] = ", idx[j],
-                                     " is not in [0, ", n, ")"));
-    std::vector<int64_t> dims(ps.dims().begin(), ps.dims().begin() + a);
-    dims.insert(dims.end(), indices.shape().dims().begin(),
-                indices.shape().dims().end());
-    dims.insert(dims.end(), ps.dims().begin() + a + 1, ps.dims().end());
-    core::tensor* out = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, ctx.allocate_output(0, core::shape{std::move(dims)}, &out));
-    auto m = static_cast<int64_t>(idx.size());
-    visit_storage(params.dtype(), [&](auto tag) {
-      using U = decltype(tag);
-      const U* src = params.data<U>();
-      U* dst = out->mutable_data<U>();
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t j = 0; j < m; ++j)
-          std::copy_n(src + (o * n + idx[static_cast<size_t>(j)]) * inner,
-                      inner, dst + (o * m + j) * inner);
-    });
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             gather_into_output(ctx, params, ctx.input(1), a));
   }
 };
 
 } // namespace
+
+core::status gather_into_output(kernel_context& ctx, const core::tensor& params,
+                                const core::tensor& indices, int a) {
+  const auto& ps = params.shape();
+  auto outer = product(ps, 0, a);
+  auto n = ps.dim(a);
+  auto inner = product(ps, a + 1, ps.rank());
+  auto idx = read_ints(indices);
+  for (size_t j = 0; j < idx.size(); ++j)
+    if (idx[j] < 0 || idx[j] >= n)
+      return core::invalid_argument_error("indices[", j, "] = ", idx[j],
+                                          " is not in [0, ", n, ")");
+  std::vector<int64_t> dims(ps.dims().begin(), ps.dims().begin() + a);
+  dims.insert(dims.end(), indices.shape().dims().begin(),
+              indices.shape().dims().end());
+  dims.insert(dims.end(), ps.dims().begin() + a + 1, ps.dims().end());
+  core::tensor* out = nullptr;
+  ACTORFLOW_RETURN_IF_ERROR(
+    ctx.allocate_output(0, core::shape{std::move(dims)}, &out));
+  auto m = static_cast<int64_t>(idx.size());
+  visit_storage(params.dtype(), [&](auto tag) {
+    using U = decltype(tag);
+    const U* src = params.data<U>();
+    U* dst = out->mutable_data<U>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < m; ++j)
+        std::copy_n(src + (o * n + idx[static_cast<size_t>(j)]) * inner, inner,
+                    dst + (o * m + j) * inner);
+  });
+  return core::status::ok();
+}
 
 void register_concat_kernels(kernel_registry& r) {
   r.add_any<concat_kernel<false>>("ConcatV2", device_type);

@@ -58,6 +58,12 @@ void register_control_flow_kernels(kernel_registry& r);
 /// values are in device memory.
 void register_handle_kernels(kernel_registry& r, const std::string& dev);
 
+/// Allocates output 0 and fills it with the slices of `params` along axis
+/// `axis` that `indices` pick (GatherV2's, ResourceGather's); an index out
+/// of range is invalid_argument naming it.
+core::status gather_into_output(kernel_context& ctx, const core::tensor& params,
+                                const core::tensor& indices, int axis);
+
 /// The pieces of `register_handle_kernels`, one per file.
 void register_control_flow_handles(kernel_registry& r, const std::string& dev);
 void register_array_handles(kernel_registry& r, const std::string& dev);

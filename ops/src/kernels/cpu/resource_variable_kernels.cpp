@@ -160,6 +160,29 @@ using assign_add_variable_kernel = update_variable_kernel<T, false>;
 template <class T>
 using assign_sub_variable_kernel = update_variable_kernel<T, true>;
 
+class resource_gather_kernel : public handle_kernel {
+public:
+  explicit resource_gather_kernel(kernel_construction& ctx)
+    : handle_kernel(ctx) {
+    if (ctx.attr_or("batch_dims", int64_t{0}) != 0)
+      init_ = core::unimplemented_error("ResourceGather with batch_dims != 0");
+  }
+
+  void compute(kernel_context& ctx) override {
+    std::shared_ptr<variable> var;
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             variable_of(ctx, resources_, type_, false, &var));
+    core::tensor value;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&value));
+    ACTORFLOW_OP_REQUIRES(
+      ctx, value.shape().rank() >= 1,
+      core::invalid_argument_error("ResourceGather of variable ", var->name(),
+                                   ", a scalar"));
+    ACTORFLOW_OP_REQUIRES_OK(ctx,
+                             gather_into_output(ctx, value, ctx.input(1), 0));
+  }
+};
+
 class var_is_initialized_kernel : public handle_kernel {
 public:
   using handle_kernel::handle_kernel;
@@ -202,6 +225,7 @@ void register_resource_variable_kernels(kernel_registry& r) {
   r.add_typed<assign_sub_variable_kernel, Eigen::half, Eigen::bfloat16, float,
               double, int8_t, int16_t, int32_t, int64_t, uint8_t>(
     "AssignSubVariableOp", device_type, "dtype");
+  r.add_any<resource_gather_kernel>("ResourceGather", device_type);
   r.add_any<var_is_initialized_kernel>("VarIsInitializedOp", device_type);
   r.add_any<disable_copy_on_read_kernel>("DisableCopyOnRead", device_type);
 }
