@@ -5,26 +5,31 @@
 
 #include <mutex>
 
-#include <unsupported/Eigen/CXX11/Tensor>
-
 #include "actorflow/ops/resource_manager.hpp"
+#include "variable_update.hpp"
 
 namespace actorflow::ops::cpu {
 
 namespace {
+
+/// The container and name of the variable whose handle is input 0.
+core::status handle_of(kernel_context& ctx, std::string* container,
+                       std::string* name) {
+  const auto& t = ctx.input(0);
+  if (t.dtype() != core::dtype::string || t.shape().rank() != 0
+      || !parse_variable_handle(t.scalar_value<std::string>(), container, name))
+    return core::invalid_argument_error(
+      "input 0 is not a variable handle (VarHandleOp's output)");
+  return core::status::ok();
+}
 
 /// The variable behind the handle in input 0, created uninitialised when
 /// `create` holds and it does not exist yet.
 core::status variable_of(kernel_context& ctx, resource_manager& resources,
                          core::dtype type, bool create,
                          std::shared_ptr<variable>* out) {
-  const auto& t = ctx.input(0);
   std::string container, name;
-  if (t.dtype() != core::dtype::string || t.shape().rank() != 0
-      || !parse_variable_handle(t.scalar_value<std::string>(), &container,
-                                &name))
-    return core::invalid_argument_error(
-      "input 0 is not a variable handle (VarHandleOp's output)");
+  ACTORFLOW_RETURN_IF_ERROR(handle_of(ctx, &container, &name));
   if (create)
     return resources.lookup_or_create(container, name, type,
                                       core::shape::unknown(), out);
@@ -129,29 +134,9 @@ public:
     std::shared_ptr<variable> var;
     ACTORFLOW_OP_REQUIRES_OK(ctx,
                              variable_of(ctx, resources_, type_, false, &var));
-    const auto& delta = ctx.input(1);
     std::lock_guard<std::mutex> guard{var->mutex()};
-    auto& value = var->value_locked();
-    ACTORFLOW_OP_REQUIRES(
-      ctx, value.valid(),
-      core::failed_precondition_error("attempting to use uninitialized value ",
-                                      var->name()));
-    ACTORFLOW_OP_REQUIRES(
-      ctx, value.shape() == delta.shape(),
-      core::invalid_argument_error("cannot update variable ", var->name(),
-                                   " of shape ", value.shape().to_string(),
-                                   " with a value of shape ",
-                                   delta.shape().to_string()));
-    if (!value.unique()) {
-      core::tensor copy;
-      ACTORFLOW_OP_REQUIRES_OK(ctx, value.deep_copy(&copy));
-      value = std::move(copy);
-    }
-    auto z = value.mutable_flat<T>();
-    if constexpr (Subtract)
-      z -= delta.flat<T>();
-    else
-      z += delta.flat<T>();
+    ACTORFLOW_OP_REQUIRES_OK(ctx, (update_variable_value<T, Subtract>(
+                                    *var, var->value_locked(), ctx.input(1))));
   }
 };
 
@@ -188,14 +173,8 @@ public:
   using handle_kernel::handle_kernel;
 
   void compute(kernel_context& ctx) override {
-    const auto& t = ctx.input(0);
     std::string container, name;
-    bool ok = t.dtype() == core::dtype::string && t.shape().rank() == 0
-              && parse_variable_handle(t.scalar_value<std::string>(),
-                                       &container, &name);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, ok,
-      core::invalid_argument_error("input 0 is not a variable handle"));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, handle_of(ctx, &container, &name));
     auto var = resources_.find(container, name);
     ctx.set_output(0,
                    core::tensor::scalar(var != nullptr && var->initialized()));

@@ -5,6 +5,7 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include "actorflow/ops/resource_manager.hpp"
+#include "variable_update.hpp"
 
 namespace actorflow::ops::cpu {
 
@@ -98,15 +99,17 @@ public:
                             "update needs a variable reference as input 0"));
     if (use_locking_) {
       std::lock_guard<std::mutex> guard{var->mutex()};
-      ACTORFLOW_OP_REQUIRES_OK(ctx,
-                               update(ctx, *var, var->value_locked(), delta));
+      ACTORFLOW_OP_REQUIRES_OK(
+        ctx, (update_variable_value<T, Subtract>(*var, var->value_locked(),
+                                                 delta, host(ctx))));
     } else {
       core::tensor current;
       ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&current));
       core::tensor next;
       ACTORFLOW_OP_REQUIRES_OK(ctx, current.deep_copy(&next));
       current = core::tensor{};
-      ACTORFLOW_OP_REQUIRES_OK(ctx, update(ctx, *var, next, delta));
+      ACTORFLOW_OP_REQUIRES_OK(ctx, (update_variable_value<T, Subtract>(
+                                      *var, next, delta, host(ctx))));
       std::lock_guard<std::mutex> guard{var->mutex()};
       var->value_locked() = std::move(next);
     }
@@ -114,28 +117,8 @@ public:
   }
 
 private:
-  static core::status update(kernel_context& ctx, const variable& var,
-                             core::tensor& value, const core::tensor& delta) {
-    if (!value.valid())
-      return core::failed_precondition_error(
-        "attempting to use uninitialized value ", var.name());
-    if (value.shape() != delta.shape())
-      return core::invalid_argument_error(
-        "cannot update variable ", var.name(), " of shape ",
-        value.shape().to_string(), " with a value of shape ",
-        delta.shape().to_string());
-    if (!value.unique()) {
-      core::tensor copy;
-      ACTORFLOW_RETURN_IF_ERROR(value.deep_copy(
-        &copy, ctx.device().allocator(core::memory_type::host)));
-      value = std::move(copy);
-    }
-    auto z = value.mutable_flat<T>();
-    if constexpr (Subtract)
-      z -= delta.flat<T>();
-    else
-      z += delta.flat<T>();
-    return core::status::ok();
+  static std::shared_ptr<core::allocator> host(kernel_context& ctx) {
+    return ctx.device().allocator(core::memory_type::host);
   }
 
   bool use_locking_ = false;
