@@ -521,6 +521,12 @@ TEST_F(gradients, nn_ops_match_finite_differences) {
                  [=](const scope& s, const output& in, const output& f) {
                    return graph::conv2d(s, in, f, o);
                  }));
+    // Grouped: 4 input channels, a filter of 2, two groups of 3 outputs.
+    check("Conv2D",
+          binary(u({2, 5, 4, 4}), u({3, 2, 2, 6}, 2),
+                 [=](const scope& s, const output& in, const output& f) {
+                   return graph::conv2d(s, in, f, o);
+                 }));
     check("MaxPool",
           unary(u({2, 5, 4, 3}), [=](const scope& s, const output& in) {
             return graph::max_pool(s, in, 2, 3, o);

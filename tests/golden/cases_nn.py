@@ -30,7 +30,17 @@ def window(n, k, stride, dilation, padding):
     return out, pad
 
 
+def groups_of(x, f):
+    """The channel groups of a grouped Conv2D: each a slice of the input's
+    channels and of the filter's output channels."""
+    c, fi, o = x.shape[3], f.shape[2], f.shape[3]
+    g = c // fi
+    return [(slice(i * fi, (i + 1) * fi), slice(i * (o // g), (i + 1) * (o // g)))
+            for i in range(g)]
+
+
 def conv2d(x, f, strides, padding, dilations=(1, 1)):
+    """Conv2D, grouped when x has a multiple of f's input channels."""
     b, h, w, c = x.shape
     kh, kw, _, o = f.shape
     oh, ph = window(h, kh, strides[0], dilations[0], padding)
@@ -43,7 +53,9 @@ def conv2d(x, f, strides, padding, dilations=(1, 1)):
                     iy = y * strides[0] - ph + ky * dilations[0]
                     ix = xx * strides[1] - pw + kx * dilations[1]
                     if 0 <= iy < h and 0 <= ix < w:
-                        out[:, y, xx, :] += exact.matmul(x[:, iy, ix, :], f[ky, kx])
+                        for ci, co in groups_of(x, f):
+                            out[:, y, xx, co] += exact.matmul(
+                                x[:, iy, ix, ci], f[ky, kx][:, co])
     return out.astype(x.dtype)
 
 
@@ -89,8 +101,11 @@ def conv2d_grads(x, f, dy, strides, padding, dilations=(1, 1)):
                     iy = y * strides[0] - ph + ky * dilations[0]
                     ix = xx * strides[1] - pw + kx * dilations[1]
                     if 0 <= iy < h and 0 <= ix < w:
-                        dx[:, iy, ix, :] += exact.matmul(dy64[:, y, xx, :], f64[ky, kx].T)
-                        df[ky, kx] += exact.matmul(x64[:, iy, ix, :].T, dy64[:, y, xx, :])
+                        for ci, co in groups_of(x, f):
+                            dx[:, iy, ix, ci] += exact.matmul(
+                                dy64[:, y, xx, co], f64[ky, kx][:, co].T)
+                            df[ky, kx][:, co] += exact.matmul(
+                                x64[:, iy, ix, ci].T, dy64[:, y, xx, co])
     return dx.astype(x.dtype), df.astype(x.dtype)
 
 
@@ -321,6 +336,37 @@ def add_cases(c):
           attrs={"T": F32, "strides": [1, 1, 1, 1], "padding": "SAME"},
           error="invalid_argument")
     c.add("conv2d_channel_mismatch", "Conv2D", [img, flt[:, :, :2]],
+          attrs={"T": F32, "strides": [1, 1, 1, 1], "padding": "SAME"},
+          error="invalid_argument")
+    # Grouped (ConvNeXt, RegNet, ResNeXt): the input has a multiple of the
+    # filter's input channels. A generator of its own, so the cases above
+    # keep their values.
+    grng = np.random.RandomState(54)
+    gimg = (grng.randint(-8, 8, size=(2, 5, 6, 4)) / 4.0).astype(F32)
+    for name, fshape, strides, padding in (
+            ("groups2_same", (3, 3, 2, 6), (1, 1), "SAME"),
+            ("groups4_depthwise", (3, 2, 1, 8), (1, 1), "SAME"),
+            ("groups2_stride2_valid", (2, 2, 2, 4), (2, 2), "VALID")):
+        gflt = (grng.randint(-8, 8, size=fshape) / 8.0).astype(F32)
+        attrs = {"T": F32, "strides": [1, strides[0], strides[1], 1],
+                 "padding": padding}
+        out = conv2d(gimg, gflt, strides, padding)
+        dy = (grng.randint(-8, 8, size=out.shape) / 4.0).astype(F32)
+        dx, df = conv2d_grads(gimg, gflt, dy, strides, padding)
+        for t in (F32, F64):
+            tag = name + ("" if t == F32 else "_double")
+            typed = dict(attrs, T=t)
+            tol = 1e-6 if t == F32 else 1e-12
+            c.add("conv2d_" + tag, "Conv2D", [gimg.astype(t), gflt.astype(t)],
+                  [out.astype(t)], typed, rtol=tol)
+            c.add("conv2d_backprop_input_" + tag, "Conv2DBackpropInput",
+                  [np.array(gimg.shape, I32), gflt.astype(t), dy.astype(t)],
+                  [dx.astype(t)], typed, rtol=tol)
+            c.add("conv2d_backprop_filter_" + tag, "Conv2DBackpropFilter",
+                  [gimg.astype(t), np.array(gflt.shape, I32), dy.astype(t)],
+                  [df.astype(t)], typed, rtol=tol)
+    c.add("conv2d_groups_uneven_out", "Conv2D",
+          [gimg, np.zeros((1, 1, 2, 3), F32)],
           attrs={"T": F32, "strides": [1, 1, 1, 1], "padding": "SAME"},
           error="invalid_argument")
     for name, k, s, padding in (("2x2_valid", (2, 2), (2, 2), "VALID"),

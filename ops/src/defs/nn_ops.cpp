@@ -55,10 +55,19 @@ core::status conv2d_shape(shape_context& ctx) {
     return core::invalid_argument_error(
       "Conv2D needs a rank-4 input (NHWC) and filter (HWIO), got ",
       in.to_string(), " and ", filter.to_string());
-  if (in.dim(3) >= 0 && filter.dim(2) >= 0 && in.dim(3) != filter.dim(2))
-    return core::invalid_argument_error("Conv2D input has ", in.dim(3),
-                                        " channels but the filter expects ",
-                                        filter.dim(2));
+  // Grouped when the input has a multiple of the filter's input channels.
+  if (in.dim(3) >= 0 && filter.dim(2) >= 0 && in.dim(3) != filter.dim(2)) {
+    if (filter.dim(2) == 0 || in.dim(3) % filter.dim(2) != 0)
+      return core::invalid_argument_error(
+        "Conv2D input has ", in.dim(3),
+        " channels, not a multiple of the filter's ", filter.dim(2),
+        " input channels");
+    auto groups = in.dim(3) / filter.dim(2);
+    if (filter.dim(3) >= 0 && filter.dim(3) % groups != 0)
+      return core::invalid_argument_error(
+        "Conv2D filter has ", filter.dim(3),
+        " output channels, not a multiple of its ", groups, " groups");
+  }
   auto out_dim = [&](int d) {
     return filter.dim(d - 1) < 0
              ? int64_t{-1}

@@ -39,6 +39,28 @@ inline window plan_window(int64_t in, int64_t k, int64_t stride,
   return w;
 }
 
+/// The groups of a convolution whose `in` input channels meet a filter
+/// of `filter_in` input channels and `out` output channels (TensorFlow's
+/// grouped Conv2D: `in / filter_in` groups, each of `filter_in` input and
+/// `out / groups` output channels).
+inline core::status conv_groups(int64_t in, int64_t filter_in, int64_t out,
+                                int64_t* groups) {
+  if (in == filter_in) {
+    *groups = 1;
+    return core::status::ok();
+  }
+  if (filter_in <= 0 || in % filter_in != 0)
+    return core::invalid_argument_error(
+      "Conv2D input has ", in, " channels, not a multiple of the filter's ",
+      filter_in, " input channels");
+  *groups = in / filter_in;
+  if (out % *groups != 0)
+    return core::invalid_argument_error(
+      "Conv2D filter has ", out, " output channels, not a multiple of its ",
+      *groups, " groups (", in, " input channels / ", filter_in, ")");
+  return core::status::ok();
+}
+
 /// The strides/ksize/dilations/padding attrs of a windowed op.
 struct window_attrs {
   std::vector<int64_t> strides;

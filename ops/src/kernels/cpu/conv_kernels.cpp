@@ -1,6 +1,6 @@
-// Convolution over NHWC tensors: Conv2D and its gradients with respect to
-// its input and filter (float32 through oneDNN; float64, and VALID windows
-// oneDNN does not take, by im2col and OpenBLAS GEMMs).
+// Convolution over NHWC tensors, grouped too: Conv2D and its gradients
+// with respect to its input and filter (float32 through oneDNN; float64,
+// and VALID windows oneDNN does not take, by im2col and OpenBLAS GEMMs).
 
 #include "blas.hpp"
 #include "kernels.hpp"
@@ -17,9 +17,10 @@ namespace actorflow::ops::cpu {
 namespace {
 
 /// The geometry of a convolution with windows `h` and `w`.
-conv_shape shape_of(int64_t batch, int64_t cin, int64_t cout, const window& h,
-                    const window& w) {
+conv_shape shape_of(int64_t batch, int64_t cin, int64_t cout, int64_t groups,
+                    const window& h, const window& w) {
   conv_shape s;
+  s.groups = groups;
   s.batch = batch;
   s.in_h = h.in;
   s.in_w = w.in;
@@ -42,13 +43,39 @@ conv_shape shape_of(int64_t batch, int64_t cin, int64_t cout, const window& h,
   return s;
 }
 
-/// C (+)= op(A) * op(B) for row-major A [m, k] (or [k, m] with
-/// `trans_a`), B [k, n] (or [n, k] with `trans_b`).
+/// Calls `f(iy, ix, col)` for every element of every receptive field of
+/// one image, `col` pointing at its `channels` values in the fields' rows
+/// and `iy`, `ix` outside the image where the window leaves it.
+template <class Ptr, class F>
+void walk_fields(const window& h, const window& w, int64_t channels, Ptr cols,
+                 F&& f) {
+  auto col = cols;
+  for (int64_t oy = 0; oy < h.out; ++oy)
+    for (int64_t ox = 0; ox < w.out; ++ox)
+      for (int64_t ky = 0; ky < h.k; ++ky) {
+        auto iy = oy * h.stride - h.pad + ky * h.dilation;
+        for (int64_t kx = 0; kx < w.k; ++kx, col += channels)
+          f(iy, ox * w.stride - w.pad + kx * w.dilation, col);
+      }
+}
+
+/// Whether (iy, ix) lies in the image of windows `h` and `w`.
+bool inside(const window& h, const window& w, int64_t iy, int64_t ix) {
+  return iy >= 0 && iy < h.in && ix >= 0 && ix < w.in;
+}
+
+/// Lays out the receptive fields of one image of `channels` channels as
+/// rows of `cols` (im2col): `group` channels from `image` on, zeros where
+/// a window leaves the image.
 template <class T>
-void gemm_t(kernel_context& ctx, bool trans_a, bool trans_b, int64_t m,
-            int64_t n, int64_t k, const T* a, const T* b, T beta, T* c) {
-  gemm<T>(&ctx, trans_a, trans_b, m, n, k, a, trans_a ? m : k, b,
-          trans_b ? k : n, beta, c, n);
+void gather_fields(const window& h, const window& w, int64_t channels,
+                   int64_t group, const T* image, T* cols) {
+  walk_fields(h, w, group, cols, [&](int64_t iy, int64_t ix, T* col) {
+    if (inside(h, w, iy, ix))
+      std::copy_n(image + (iy * w.in + ix) * channels, group, col);
+    else
+      std::fill_n(col, group, T(0));
+  });
 }
 
 /// Conv2D (and _FusedConv2D, with BiasAdd and maybe Relu after it): float32
@@ -99,11 +126,9 @@ public:
         x.shape().to_string(), " and ", f.shape().to_string()));
     auto batch = x.shape().dim(0), cin = x.shape().dim(3);
     auto kh = f.shape().dim(0), kw = f.shape().dim(1), cout = f.shape().dim(3);
-    ACTORFLOW_OP_REQUIRES(
-      ctx, f.shape().dim(2) == cin,
-      core::invalid_argument_error("Conv2D input has ", cin,
-                                   " channels but the filter expects ",
-                                   f.shape().dim(2)));
+    int64_t groups = 1;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, common::conv_groups(cin, f.shape().dim(2), cout, &groups));
     auto h = plan_window(x.shape().dim(1), kh, attrs_.strides[1],
                          attrs_.dilations[1], attrs_.same);
     auto w = plan_window(x.shape().dim(2), kw, attrs_.strides[2],
@@ -112,7 +137,8 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(
       ctx, ctx.allocate_output(0, {batch, h.out, w.out, cout}, &out));
     auto positions = h.out * w.out;
-    auto depth = kh * kw * cin;
+    auto cin_g = cin / groups, cout_g = cout / groups;
+    auto depth = kh * kw * cin_g;
     if (out->num_elements() == 0)
       return;
     if (depth == 0) {
@@ -121,7 +147,7 @@ public:
       return;
     }
     if constexpr (std::is_same_v<T, float>) {
-      auto s = shape_of(batch, cin, cout, h, w);
+      auto s = shape_of(batch, cin, cout, groups, h, w);
       if (onednn_conv::supports(s)) {
         ACTORFLOW_OP_REQUIRES_OK(
           ctx, dnn_.forward(ctx, s, x.data<float>(), f.data<float>(), bias,
@@ -136,28 +162,23 @@ public:
     auto cols = take_buffer();
     cols.resize(static_cast<size_t>(chunk * positions * depth));
     const T* xp = x.data<T>();
+    T* y = out->mutable_data<T>();
     for (int64_t b0 = 0; b0 < batch; b0 += chunk) {
       auto nb = std::min(chunk, batch - b0);
-      // Serial: OpenBLAS's threads spin between calls, so spreading this
-      // copy over the device's threads measured slower (docs/performance.md).
-      T* col = cols.data();
-      for (int64_t b = b0; b < b0 + nb; ++b)
-        for (int64_t oy = 0; oy < h.out; ++oy)
-          for (int64_t ox = 0; ox < w.out; ++ox)
-            for (int64_t ky = 0; ky < kh; ++ky) {
-              auto iy = oy * h.stride - h.pad + ky * h.dilation;
-              for (int64_t kx = 0; kx < kw; ++kx, col += cin) {
-                auto ix = ox * w.stride - w.pad + kx * w.dilation;
-                if (iy < 0 || iy >= h.in || ix < 0 || ix >= w.in)
-                  std::fill_n(col, cin, T(0));
-                else
-                  std::copy_n(xp + ((b * h.in + iy) * w.in + ix) * cin, cin,
-                              col);
-              }
-            }
-      gemm_t<T>(ctx, false, false, nb * positions, cout, depth, cols.data(),
-                f.data<T>(), T(0),
-                out->mutable_data<T>() + b0 * positions * cout);
+      // Per group, its channels' fields times its filter columns into its
+      // output columns. The copy is serial: OpenBLAS's threads spin between
+      // calls, so spreading it over the device's threads measured slower
+      // (docs/performance.md).
+      for (int64_t g = 0; g < groups; ++g) {
+        for (int64_t b = b0; b < b0 + nb; ++b) {
+          const T* image = xp + b * h.in * w.in * cin + g * cin_g;
+          gather_fields(h, w, cin, cin_g, image,
+                        cols.data() + (b - b0) * positions * depth);
+        }
+        gemm<T>(&ctx, false, false, nb * positions, cout_g, depth, cols.data(),
+                depth, f.data<T>() + g * cout_g, cout, T(0),
+                y + b0 * positions * cout + g * cout_g, cout);
+      }
     }
     give_buffer(std::move(cols));
     finish(bias, out);
@@ -228,10 +249,9 @@ public:
       core::invalid_argument_error("Conv2D gradients need rank-4 shapes"));
     auto batch = xs.dim(0), cin = xs.dim(3);
     auto kh = fs.dim(0), kw = fs.dim(1), cout = fs.dim(3);
-    ACTORFLOW_OP_REQUIRES(ctx, fs.dim(2) == cin,
-                          core::invalid_argument_error("input has ", cin,
-                                                       " channels, the filter ",
-                                                       fs.dim(2)));
+    int64_t groups = 1;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, common::conv_groups(cin, fs.dim(2), cout, &groups));
     auto h = plan_window(xs.dim(1), kh, attrs_.strides[1], attrs_.dilations[1],
                          attrs_.same);
     auto w = plan_window(xs.dim(2), kw, attrs_.strides[2], attrs_.dilations[2],
@@ -246,7 +266,7 @@ public:
                              ctx.allocate_output(0, Input ? xs : fs, &out));
     T* z = out->mutable_data<T>();
     if constexpr (std::is_same_v<T, float>) {
-      auto s = shape_of(batch, cin, cout, h, w);
+      auto s = shape_of(batch, cin, cout, groups, h, w);
       if (onednn_conv::supports(s)) {
         const float* dyp = dy.data<float>();
         ACTORFLOW_OP_REQUIRES_OK(
@@ -259,61 +279,43 @@ public:
     }
     std::fill_n(z, out->num_elements(), T(0));
     auto positions = h.out * w.out;
-    auto depth = kh * kw * cin;
+    auto cin_g = cin / groups, cout_g = cout / groups;
+    auto depth = kh * kw * cin_g;
     if (positions == 0 || depth == 0 || cout == 0)
       return;
     std::vector<T> cols(static_cast<size_t>(positions * depth));
     const T* dyp = dy.data<T>();
-    for (int64_t b = 0; b < batch; ++b) {
-      const T* dyb = dyp + b * positions * cout;
-      if constexpr (Input) {
-        // fields' gradient = dy [positions, cout] * filter^T [cout, depth].
-        gemm_t<T>(ctx, false, true, positions, depth, cout, dyb,
-                  ctx.input(1).data<T>(), T(0), cols.data());
-        T* xb = z + b * xs.dim(1) * xs.dim(2) * cin;
-        walk(
-          h, w, kh, kw, cin,
-          [&](int64_t iy, int64_t ix, const T* col) {
-            T* dst = xb + (iy * w.in + ix) * cin;
-            for (int64_t c = 0; c < cin; ++c)
-              dst[c] += col[c];
-          },
-          cols.data());
-      } else {
-        const T* xb = ctx.input(0).data<T>() + b * xs.dim(1) * xs.dim(2) * cin;
-        std::fill(cols.begin(), cols.end(), T(0));
-        walk(
-          h, w, kh, kw, cin,
-          [&](int64_t iy, int64_t ix, T* col) {
-            std::copy_n(xb + (iy * w.in + ix) * cin, cin, col);
-          },
-          cols.data());
-        // filter's gradient += fields^T [depth, positions] * dy.
-        gemm_t<T>(ctx, true, false, depth, cout, positions, cols.data(), dyb,
-                  T(1), z);
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t g = 0; g < groups; ++g) {
+        // The group's slice of dy [positions, cout_g] and of the filter
+        // [depth, cout_g], both with rows of cout.
+        const T* dyg = dyp + b * positions * cout + g * cout_g;
+        auto offset = b * xs.dim(1) * xs.dim(2) * cin + g * cin_g;
+        if constexpr (Input) {
+          // fields' gradient = dy * filter^T, scattered back (col2im).
+          gemm<T>(&ctx, false, true, positions, depth, cout_g, dyg, cout,
+                  ctx.input(1).data<T>() + g * cout_g, cout, T(0), cols.data(),
+                  depth);
+          T* image = z + offset;
+          walk_fields(h, w, cin_g, cols.data(),
+                      [&](int64_t iy, int64_t ix, const T* col) {
+                        if (!inside(h, w, iy, ix))
+                          return;
+                        T* dst = image + (iy * w.in + ix) * cin;
+                        for (int64_t c = 0; c < cin_g; ++c)
+                          dst[c] += col[c];
+                      });
+        } else {
+          // filter's gradient += fields^T [depth, positions] * dy.
+          const T* image = ctx.input(0).data<T>() + offset;
+          gather_fields(h, w, cin, cin_g, image, cols.data());
+          gemm<T>(&ctx, true, false, depth, cout_g, positions, cols.data(),
+                  depth, dyg, cout, T(1), z + g * cout_g, cout);
+        }
       }
-    }
   }
 
 private:
-  /// Calls `f(iy, ix, col)` for every in-image element of every receptive
-  /// field, `col` pointing at its `cin` values in the fields' rows.
-  template <class Ptr, class F>
-  static void walk(const window& h, const window& w, int64_t kh, int64_t kw,
-                   int64_t cin, F&& f, Ptr cols) {
-    auto col = cols;
-    for (int64_t oy = 0; oy < h.out; ++oy)
-      for (int64_t ox = 0; ox < w.out; ++ox)
-        for (int64_t ky = 0; ky < kh; ++ky) {
-          auto iy = oy * h.stride - h.pad + ky * h.dilation;
-          for (int64_t kx = 0; kx < kw; ++kx, col += cin) {
-            auto ix = ox * w.stride - w.pad + kx * w.dilation;
-            if (iy >= 0 && iy < h.in && ix >= 0 && ix < w.in)
-              f(iy, ix, col);
-          }
-        }
-  }
-
   window_attrs attrs_;
   onednn_conv dnn_;
 };

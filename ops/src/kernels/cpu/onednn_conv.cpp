@@ -37,7 +37,7 @@ constexpr int64_t split_threshold = int64_t{1} << 22;
 struct plan {
   dnnl::primitive primitive;
   memory::desc weights;      ///< The primitive's.
-  memory::desc user_weights; ///< HWIO.
+  memory::desc user_weights; ///< HWIO (grouped: H, W, I, G, O / G).
   /// The primitive's layouts of the image (x or dx) and the grid (y or
   /// dy): NHWC, or blocked for a Winograd primitive, which the slice is
   /// reordered to and from.
@@ -48,8 +48,8 @@ struct plan {
 /// Whether oneDNN may choose Winograd for `s`: 3x3, stride 1, no dilation
 /// (its F(4x4, 3x3) kernels for AVX-512).
 bool winograd_shape(const conv_shape& s) {
-  return s.kh == 3 && s.kw == 3 && s.stride_h == 1 && s.stride_w == 1
-         && s.dilation_h == 1 && s.dilation_w == 1;
+  return s.groups == 1 && s.kh == 3 && s.kw == 3 && s.stride_h == 1
+         && s.stride_w == 1 && s.dilation_h == 1 && s.dilation_w == 1;
 }
 
 /// The floats of scratch made by `onednn::scratch`.
@@ -81,7 +81,8 @@ struct onednn_conv::impl {
                              s.pad_top,
                              s.pad_left,
                              s.pad_bottom,
-                             s.pad_right};
+                             s.pad_right,
+                             s.groups};
     return plans.get(std::move(key), [&](const dnnl::engine& engine) {
       return make(engine, p, s, batch);
     });
@@ -120,7 +121,10 @@ struct onednn_conv::impl {
     auto f32 = memory::data_type::f32;
     memory::desc src{{batch, s.cin, s.in_h, s.in_w}, f32, layout};
     memory::desc dst{{batch, s.cout, s.out_h, s.out_w}, f32, layout};
-    memory::dims wdims{s.cout, s.cin, s.kh, s.kw};
+    auto grouped = s.groups > 1;
+    auto wdims = grouped ? memory::dims{s.groups, s.cout / s.groups,
+                                        s.cin / s.groups, s.kh, s.kw}
+                         : memory::dims{s.cout, s.cin, s.kh, s.kw};
     memory::desc any_weights{wdims, f32, tag::any};
     memory::dims strides{s.stride_h, s.stride_w};
     memory::dims dilates{s.dilation_h - 1, s.dilation_w - 1};
@@ -150,7 +154,8 @@ struct onednn_conv::impl {
              engine};
     }
     auto result = std::make_shared<plan>();
-    result->user_weights = memory::desc{wdims, f32, tag::hwio};
+    result->user_weights
+      = memory::desc{wdims, f32, grouped ? tag::hwigo : tag::hwio};
     std::string impl;
     switch (p) {
       case pass::forward:
@@ -201,10 +206,10 @@ struct onednn_conv::impl {
   core::status run(kernel_context& ctx, pass p, const conv_shape& s,
                    float* image, float* filter, float* grid,
                    const float* bias = nullptr) {
-    auto macs = s.batch * s.out_h * s.out_w * s.kh * s.kw * s.cin * s.cout;
+    auto macs = s.batch * s.out_h * s.out_w * s.filter_size();
     parallel_split split{&ctx, macs >= split_threshold};
     auto parts = static_cast<int>(std::min<int64_t>(split.threads(), s.batch));
-    auto filter_size = s.kh * s.kw * s.cin * s.cout;
+    auto filter_size = s.filter_size();
     // Each slice's part of the filter's gradient; the first slice writes
     // the output, the others add theirs after.
     std::vector<core::tensor> partial(static_cast<size_t>(parts));
@@ -333,7 +338,8 @@ onednn_conv::~onednn_conv() = default;
 
 bool onednn_conv::supports(const conv_shape& s) noexcept {
   return s.pad_bottom >= 0 && s.pad_right >= 0 && s.batch > 0 && s.out_h > 0
-         && s.out_w > 0 && s.cin > 0 && s.cout > 0;
+         && s.out_w > 0 && s.cin > 0 && s.cout > 0 && s.groups > 0
+         && s.cin % s.groups == 0 && s.cout % s.groups == 0;
 }
 
 core::status onednn_conv::forward(kernel_context& ctx, const conv_shape& s,

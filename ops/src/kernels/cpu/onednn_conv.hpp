@@ -19,11 +19,19 @@ struct conv_shape {
   /// Padding before and after the image (after may be negative: VALID
   /// windows that leave the last rows or columns unread).
   int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  /// Groups of cin / groups input and cout / groups output channels; the
+  /// filter is then HWIO with I = cin / groups.
+  int64_t groups = 1;
+
+  /// The filter's elements.
+  int64_t filter_size() const noexcept {
+    return kh * kw * (cin / groups) * cout;
+  }
 };
 
-/// Conv2D and its gradients for float32 through oneDNN's convolution
-/// primitives, which pack straight from the image into their JIT-compiled
-/// AVX2/AVX-512 kernels (no im2col copy).
+/// Conv2D (grouped too) and its gradients for float32 through oneDNN's
+/// convolution primitives, which pack straight from the image into their
+/// JIT-compiled AVX2/AVX-512 kernels (no im2col copy).
 ///
 /// One object per kernel keeps the primitives it made, by shape. The batch
 /// is cut into slices over the device's pool (`parallel_split`), each run

@@ -108,6 +108,10 @@ core::status plan_conv(const common::window_attrs& attrs, const core::shape& x,
     return core::invalid_argument_error(
       "Conv2D needs a rank-4 input (NHWC) and filter (HWIO), got ",
       x.to_string(), " and ", f.to_string());
+  if (f.dim(2) > 0 && f.dim(2) != x.dim(3) && x.dim(3) % f.dim(2) == 0)
+    return core::unimplemented_error(
+      "grouped Conv2D (", x.dim(3), " input channels, a filter of ", f.dim(2),
+      ") has no GPU kernel yet; place the node on the CPU");
   if (f.dim(2) != x.dim(3))
     return core::invalid_argument_error("Conv2D input has ", x.dim(3),
                                         " channels but the filter expects ",
