@@ -50,7 +50,15 @@ APPLICATIONS = {
     "DenseNet121": A.DenseNet121, "NASNetMobile": A.NASNetMobile,
     "EfficientNetB0": A.EfficientNetB0, "EfficientNetV2B0": A.EfficientNetV2B0,
     "ConvNeXtTiny": A.ConvNeXtTiny, "RegNetX002": A.RegNetX002,
+    "RegNetY002": A.RegNetY002, "ResNetRS50": A.ResNetRS50,
+    "MobileNetV3Large": A.MobileNetV3Large, "VGG19": A.VGG19,
+    "ResNet152V2": A.ResNet152V2, "DenseNet169": A.DenseNet169,
+    "EfficientNetV2S": A.EfficientNetV2S,
 }
+# Every application this TensorFlow has (`--every-application`): the
+# families above at every size (NASNetLarge, EfficientNetB7, ... -- an
+# hour or more on two cores).
+EVERY_APPLICATION = {n: getattr(A, n) for n in dir(A) if n[0].isupper()}
 
 
 def seq(shape, layers, dtype="float32"):
@@ -255,6 +263,9 @@ def main():
                              "backward graphs of BatchNormalization need "
                              "it, as TensorFlow itself cannot run their "
                              "VariableShape of a frozen variable")
+    parser.add_argument("--every-application", action="store_true",
+                        help="every Keras application at every size, not "
+                             "one or two of each family (slow)")
     parser.add_argument("--work", default="",
                         help="folder for the GraphDefs and arrays "
                              "(default: a temporary one)")
@@ -264,8 +275,9 @@ def main():
         sys.exit("no %s: build first (bash scripts/build.sh)" % cli)
     models = []
     if not args.layers:
+        apps = EVERY_APPLICATION if args.every_application else APPLICATIONS
         models += [(n, lambda f=f: f(weights=None), 1e-3)
-                   for n, f in APPLICATIONS.items()]
+                   for n, f in apps.items()]
     if not args.applications:
         models += [(n, b, 1e-4) for n, b in LAYERS.items()]
     if args.only:

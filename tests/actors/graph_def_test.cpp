@@ -415,6 +415,19 @@ TEST_F(tensorflow_graphs,
   test::expect_all_near(out[0], golden["keras_attention_y"], 1e-10, "y");
 }
 
+TEST_F(tensorflow_graphs,
+       frozen_keras_grouped_convolutions_give_tensorflows_output) {
+  // Keras' Conv2D(groups > 1) -- ConvNeXt's group per channel, RegNet's
+  // groups of several -- each a jit-compiled function behind a
+  // PartitionedCall; exact dyadic values.
+  auto out = run_file("keras_grouped.pb",
+                      {{"conv2d_input", golden["keras_grouped_x"]}},
+                      {"global_average_pooling2d/Mean"});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(same_bits(out[0], golden["keras_grouped_y"]))
+    << out[0].debug_string();
+}
+
 TEST(graph_def_import, nchw_graphs_compute_what_their_nhwc_twins_do) {
   // Graphs written on GPUs lay images out NCHW: the importer puts their
   // windowed ops between transposes. Each op here, in both layouts, on the

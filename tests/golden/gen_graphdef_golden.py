@@ -26,6 +26,8 @@ never needs TensorFlow.
   freeze them (a MobileNet-style block with BatchNormalization and
   DepthwiseConv2D; an LSTM; a Transformer encoder block), with dyadic
   weights.
+- keras_grouped: Keras' grouped Conv2Ds (ConvNeXt's and RegNet's), each
+  a jit-compiled function called by PartitionedCall.
 
 Inputs are small dyadic rationals. The CNN, the conds and the frozen
 MLP's forward pass compute in exactly representable values, so TensorFlow
@@ -496,6 +498,30 @@ def keras_attention(put, files):
     return ins, outs
 
 
+def keras_grouped(put, files):
+    """Grouped convolutions as Keras writes them (ConvNeXt's 7x7 with a
+    group per channel, RegNet's and ResNeXt's groups of several): each
+    Conv2D(groups > 1) a jit-compiled tf.function, so a PartitionedCall
+    the importer inlines. float32 with dyadic values: every sum exact
+    whatever the order, TensorFlow's result written as it is."""
+    def build(keras):
+        L = keras.layers
+        return keras.Sequential([
+            L.Conv2D(8, 3, padding="same", groups=2, input_shape=(6, 6, 4)),
+            L.ReLU(),
+            L.Conv2D(8, 7, padding="same", groups=8),
+            L.Conv2D(4, 2, strides=2, groups=4, use_bias=False),
+            L.GlobalAveragePooling2D()])
+
+    xv = dyadic([2, 6, 6, 4], 100, 2).astype(np.float32)
+    data, want, ins, outs = keras_frozen(build, {0: xv},
+                                         dyadic_weights(101, 8))
+    files["keras_grouped.pb"] = data
+    put("keras_grouped_x", xv)
+    put("keras_grouped_y", want[0])
+    return ins, outs
+
+
 def render():
     lines = []
     files = {}
@@ -519,6 +545,7 @@ def render():
     keras_cnn(put, files)
     keras_lstm(put, files)
     keras_attention(put, files)
+    keras_grouped(put, files)
     outputs = {os.path.join(HERE, "graphdef.txt"): "\n".join(lines) + "\n"}
     for name, data in files.items():
         outputs[os.path.join(OUT, name)] = data
