@@ -29,25 +29,40 @@ struct update_inputs {
   graph::output beta1_power, beta2_power;
 };
 
+/// The first output of a node just added.
+graph::output first_of(const std::vector<graph::output>& outputs) {
+  return outputs.empty() ? graph::output{} : outputs.front();
+}
+
+/// Builds a case's update; returns its node.
 using build_fn
-  = std::function<graph::output(const graph::scope&, const update_inputs&)>;
+  = std::function<graph::operation(const graph::scope&, const update_inputs&)>;
 
 class optimizers : public ::testing::Test {
 protected:
   /// Runs three updates of case `name` with slots `slots` and compares the
-  /// variable and the slots after each with the golden values.
+  /// variable and the slots after each with the golden values. With
+  /// `resource` the variables are resource variables (VarHandleOp), and
+  /// `build` gets their handles.
   void check(const std::string& name, const std::vector<std::string>& slots,
-             const build_fn& build) {
+             const build_fn& build, bool resource = false) {
     graph::scope s{e.context().ops};
     update_inputs in;
     std::vector<std::string> inits;
     auto variable = [&](const std::string& slot) {
-      auto v
-        = graph::variable(s.sub(name + "_" + slot), {2, 3}, dtype::float64);
-      auto init
-        = graph::assign(s.sub(name + "_init_" + slot), v,
-                        graph::constant(s, golden.at(name + "_" + slot + "0")));
-      inits.push_back(init.node_name());
+      auto value = graph::constant(s, golden.at(name + "_" + slot + "0"));
+      auto vs = s.sub(name + "_" + slot);
+      if (!resource) {
+        auto v = graph::variable(vs, {2, 3}, dtype::float64);
+        inits.push_back(graph::assign(vs.sub("init"), v, value).node_name());
+        return v;
+      }
+      auto v = first_of(
+        vs.add_node("VarHandleOp", "VarHandleOp", {},
+                    {{"dtype", dtype::float64}, {"shape", core::shape{2, 3}}}));
+      inits.push_back(vs.add_operation("AssignVariableOp", "init", {v, value},
+                                       {{"dtype", dtype::float64}})
+                        .name);
       return v;
     };
     in.var = variable("var");
@@ -56,12 +71,19 @@ protected:
     in.grad = graph::placeholder(s.sub("grad"), dtype::float64, {2, 3});
     in.beta1_power = graph::placeholder(s.sub("b1p"), dtype::float64, {});
     in.beta2_power = graph::placeholder(s.sub("b2p"), dtype::float64, {});
-    auto update = build(s.sub(name), in);
+    auto update = build(s.sub(name), in).name;
     std::vector<std::string> reads;
-    reads.push_back(graph::identity(s.sub("read_var"), in.var).name());
-    for (size_t k = 0; k < slots.size(); ++k)
+    auto read = [&](const std::string& what, const graph::output& v) {
+      auto rs = s.sub("read_" + what);
       reads.push_back(
-        graph::identity(s.sub("read_" + slots[k]), in.slots[k]).name());
+        resource ? first_of(rs.add_node("ReadVariableOp", "ReadVariableOp", {v},
+                                        {{"dtype", dtype::float64}}))
+                     .name()
+                 : graph::identity(rs, v).name());
+    };
+    read("var", in.var);
+    for (size_t k = 0; k < slots.size(); ++k)
+      read(slots[k], in.slots[k]);
     ASSERT_TRUE(s.ok()) << s.status().to_string();
     actors::session sess{e};
     ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
@@ -73,7 +95,7 @@ protected:
         {in.grad.name(), golden.at(name + "_grad" + step)},
         {in.beta1_power.name(), tensor::scalar(std::pow(0.9, t))},
         {in.beta2_power.name(), tensor::scalar(std::pow(0.999, t))}};
-      auto st = sess.run(feeds, {}, {update.node_name()}, &out);
+      auto st = sess.run(feeds, {}, {update}, &out);
       ASSERT_TRUE(st.is_ok()) << st.to_string();
       ASSERT_TRUE(sess.run({}, reads, {}, &out).is_ok());
       test::expect_all_near(out[0], golden.at(name + "_var" + step), 1e-12,
@@ -97,7 +119,7 @@ protected:
 
 TEST_F(optimizers, gradient_descent) {
   check("sgd", {}, [](const graph::scope& s, const update_inputs& in) {
-    return graph::apply_gradient_descent(s, in.var, f64(s, 0.1), in.grad);
+    return graph::apply_gradient_descent(s, in.var, f64(s, 0.1), in.grad).op();
   });
 }
 
@@ -106,14 +128,16 @@ TEST_F(optimizers, momentum_with_and_without_nesterov) {
     check(nesterov ? "nesterov" : "momentum", {"accum"},
           [&](const graph::scope& s, const update_inputs& in) {
             return graph::apply_momentum(s, in.var, in.slots[0], f64(s, 0.1),
-                                         in.grad, f64(s, 0.9), nesterov);
+                                         in.grad, f64(s, 0.9), nesterov)
+              .op();
           });
 }
 
 TEST_F(optimizers, adagrad) {
   check(
     "adagrad", {"accum"}, [](const graph::scope& s, const update_inputs& in) {
-      return graph::apply_adagrad(s, in.var, in.slots[0], f64(s, 0.1), in.grad);
+      return graph::apply_adagrad(s, in.var, in.slots[0], f64(s, 0.1), in.grad)
+        .op();
     });
 }
 
@@ -122,7 +146,8 @@ TEST_F(optimizers, rms_prop) {
         [](const graph::scope& s, const update_inputs& in) {
           return graph::apply_rms_prop(s, in.var, in.slots[0], in.slots[1],
                                        f64(s, 0.01), f64(s, 0.9), f64(s, 0.5),
-                                       f64(s, 1e-7), in.grad);
+                                       f64(s, 1e-7), in.grad)
+            .op();
         });
 }
 
@@ -133,8 +158,77 @@ TEST_F(optimizers, adam_with_and_without_nesterov) {
             graph::adam_inputs h{in.beta1_power, in.beta2_power, f64(s, 0.001),
                                  f64(s, 0.9),    f64(s, 0.999),  f64(s, 1e-8)};
             return graph::apply_adam(s, in.var, in.slots[0], in.slots[1], h,
-                                     in.grad, nesterov);
+                                     in.grad, nesterov)
+              .op();
           });
+}
+
+namespace {
+
+/// An update op by name (`Apply<op>` or `ResourceApply<op>`) on the
+/// variables and slots, then `scalars` and the gradient in the op's order
+/// (the gradient where `grad_at` says among the scalars).
+build_fn update_op(const std::string& op, std::vector<double> scalars,
+                   size_t grad_at, core::attr_map attrs = {}) {
+  return [=](const graph::scope& s, const update_inputs& in) {
+    std::vector<graph::output> inputs{in.var};
+    inputs.insert(inputs.end(), in.slots.begin(), in.slots.end());
+    for (size_t k = 0; k <= scalars.size(); ++k) {
+      if (k == grad_at)
+        inputs.push_back(in.grad);
+      if (k < scalars.size())
+        inputs.push_back(graph::constant(s, scalars[k], dtype::float64));
+    }
+    auto a = attrs;
+    a["T"] = dtype::float64;
+    return s.add_operation(op, op, inputs, std::move(a));
+  };
+}
+
+} // namespace
+
+TEST_F(optimizers, keras_momentum_and_adagrad_v2) {
+  for (bool nesterov : {false, true})
+    check(nesterov ? "keras_nesterov" : "keras_momentum", {"accum"},
+          update_op("ApplyKerasMomentum", {0.1, 0.9}, 1,
+                    {{"use_nesterov", nesterov}}));
+  check("adagrad_v2", {"accum"}, update_op("ApplyAdagradV2", {0.1, 1e-7}, 2));
+}
+
+TEST_F(optimizers, resource_variables_update_as_reference_ones_do) {
+  // ResourceApply* (TensorFlow 2's and Keras' optimizers) on handles.
+  auto resource
+    = [&](const std::string& name, const std::vector<std::string>& slots,
+          const build_fn& build) {
+        SCOPED_TRACE(name);
+        check(name, slots, build, true);
+      };
+  resource("sgd", {}, update_op("ResourceApplyGradientDescent", {0.1}, 1));
+  for (bool nesterov : {false, true}) {
+    core::attr_map attrs{{"use_nesterov", nesterov}};
+    resource(nesterov ? "nesterov" : "momentum", {"accum"},
+             update_op("ResourceApplyMomentum", {0.1, 0.9}, 1, attrs));
+    resource(nesterov ? "keras_nesterov" : "keras_momentum", {"accum"},
+             update_op("ResourceApplyKerasMomentum", {0.1, 0.9}, 1, attrs));
+  }
+  resource("adagrad", {"accum"}, update_op("ResourceApplyAdagrad", {0.1}, 1));
+  resource("adagrad_v2", {"accum"},
+           update_op("ResourceApplyAdagradV2", {0.1, 1e-7}, 2));
+  for (bool nesterov : {false, true})
+    resource(nesterov ? "nadam" : "adam", {"m", "v"},
+             [&](const graph::scope& s, const update_inputs& in) {
+               std::vector<graph::output> inputs{in.var, in.slots[0],
+                                                 in.slots[1], in.beta1_power,
+                                                 in.beta2_power};
+               for (double h : {0.001, 0.9, 0.999, 1e-8})
+                 inputs.push_back(f64(s, h));
+               inputs.push_back(in.grad);
+               return s.add_operation(
+                 "ResourceApplyAdam", "ResourceApplyAdam", inputs,
+                 {{"T", dtype::float64}, {"use_nesterov", nesterov}});
+             });
+  resource("rmsprop", {"ms", "mom"},
+           update_op("ResourceApplyRMSProp", {0.01, 0.9, 0.5, 1e-7}, 4));
 }
 
 TEST_F(optimizers, bad_inputs_name_the_node_and_change_nothing) {

@@ -4,8 +4,10 @@
 Writes tests/golden/optimizers.txt: for each case, the variable's and the
 slots' initial values, three gradients, and the variable and slots after
 each of three updates, in float64, with the formulas of TensorFlow's
-training ops (ApplyGradientDescent, ApplyMomentum with and without
-Nesterov, ApplyAdagrad, ApplyRMSProp, ApplyAdam with and without Nesterov).
+training ops (ApplyGradientDescent, ApplyMomentum and ApplyKerasMomentum
+with and without Nesterov, ApplyAdagrad, ApplyAdagradV2, ApplyRMSProp,
+ApplyAdam with and without Nesterov; their ResourceApply twins compute
+the same).
 
   gen_optimizer_golden.py           regenerate the file
   gen_optimizer_golden.py --check   exit 1 unless the file is reproduced byte for byte
@@ -44,6 +46,20 @@ def momentum(nesterov):
     return step
 
 
+def keras_momentum(nesterov):
+    def step(var, slots, g, t):
+        lr, mu = 0.1, 0.9
+        accum = slots[0] * mu - g * lr
+        move = accum * mu - g * lr if nesterov else accum
+        return var + move, [accum]
+    return step
+
+
+def adagrad_v2(var, slots, g, t):
+    accum = slots[0] + g * g
+    return var - 0.1 * g / (np.sqrt(accum) + 1e-7), [accum]
+
+
 def adagrad(var, slots, g, t):
     accum = slots[0] + g * g
     return var - 0.1 * g / np.sqrt(accum), [accum]
@@ -76,6 +92,9 @@ CASES = [
     ("rmsprop", ["ms", "mom"], [1.0, 0.0], rms_prop),
     ("adam", ["m", "v"], [0.0, 0.0], adam(False)),
     ("nadam", ["m", "v"], [0.0, 0.0], adam(True)),
+    ("keras_momentum", ["accum"], [0.0], keras_momentum(False)),
+    ("keras_nesterov", ["accum"], [0.0], keras_momentum(True)),
+    ("adagrad_v2", ["accum"], [0.1], adagrad_v2),
 ]
 
 

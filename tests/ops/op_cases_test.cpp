@@ -128,8 +128,11 @@ TEST(op_cases, every_op_is_checked_against_golden_data) {
         "Switch", "RefSwitch", "Merge", "Enter", "RefEnter", "Exit",
         "NextIteration", "LoopCond", "ControlTrigger",
         // optimizers: optimizer_test against optimizers.txt
-        "ApplyGradientDescent", "ApplyMomentum", "ApplyAdagrad", "ApplyRMSProp",
-        "ApplyAdam",
+        "ApplyGradientDescent", "ApplyMomentum", "ApplyKerasMomentum",
+        "ApplyAdagrad", "ApplyAdagradV2", "ApplyRMSProp", "ApplyAdam",
+        "ResourceApplyGradientDescent", "ResourceApplyMomentum",
+        "ResourceApplyKerasMomentum", "ResourceApplyAdagrad",
+        "ResourceApplyAdagradV2", "ResourceApplyRMSProp", "ResourceApplyAdam",
         // read_idx_test against idx_values.txt, checkpoint_test
         "ReadIdx", "ReadTextLines", "Save", "Restore",
         // queue_test

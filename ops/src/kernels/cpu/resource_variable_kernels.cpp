@@ -6,30 +6,31 @@
 #include <mutex>
 
 #include "actorflow/ops/resource_manager.hpp"
+#include "variable_handles.hpp"
 #include "variable_update.hpp"
 
 namespace actorflow::ops::cpu {
 
 namespace {
 
-/// The container and name of the variable whose handle is input 0.
-core::status handle_of(kernel_context& ctx, std::string* container,
-                       std::string* name) {
-  const auto& t = ctx.input(0);
+/// The container and name of the variable whose handle is input `input`.
+core::status handle_of(kernel_context& ctx, size_t input,
+                       std::string* container, std::string* name) {
+  const auto& t = ctx.input(input);
   if (t.dtype() != core::dtype::string || t.shape().rank() != 0
       || !parse_variable_handle(t.scalar_value<std::string>(), container, name))
     return core::invalid_argument_error(
-      "input 0 is not a variable handle (VarHandleOp's output)");
+      "input ", input, " is not a variable handle (VarHandleOp's output)");
   return core::status::ok();
 }
 
-/// The variable behind the handle in input 0, created uninitialised when
-/// `create` holds and it does not exist yet.
-core::status variable_of(kernel_context& ctx, resource_manager& resources,
-                         core::dtype type, bool create,
-                         std::shared_ptr<variable>* out) {
+} // namespace
+
+core::status variable_of(kernel_context& ctx, size_t input,
+                         resource_manager& resources, core::dtype type,
+                         bool create, std::shared_ptr<variable>* out) {
   std::string container, name;
-  ACTORFLOW_RETURN_IF_ERROR(handle_of(ctx, &container, &name));
+  ACTORFLOW_RETURN_IF_ERROR(handle_of(ctx, input, &container, &name));
   if (create)
     return resources.lookup_or_create(container, name, type,
                                       core::shape::unknown(), out);
@@ -42,6 +43,8 @@ core::status variable_of(kernel_context& ctx, resource_manager& resources,
       ", the op takes ", core::to_string(type));
   return core::status::ok();
 }
+
+namespace {
 
 /// Base of the kernels that take a handle: the engine's resources and the
 /// variables' dtype.
@@ -88,8 +91,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::shared_ptr<variable> var;
-    ACTORFLOW_OP_REQUIRES_OK(ctx,
-                             variable_of(ctx, resources_, type_, false, &var));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, variable_of(ctx, 0, resources_, type_, false, &var));
     core::tensor value;
     ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&value));
     ctx.set_output(0, std::move(value));
@@ -105,8 +108,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::shared_ptr<variable> var;
-    ACTORFLOW_OP_REQUIRES_OK(ctx,
-                             variable_of(ctx, resources_, type_, true, &var));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, variable_of(ctx, 0, resources_, type_, true, &var));
     const auto& value = ctx.input(1);
     ACTORFLOW_OP_REQUIRES(
       ctx,
@@ -132,8 +135,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::shared_ptr<variable> var;
-    ACTORFLOW_OP_REQUIRES_OK(ctx,
-                             variable_of(ctx, resources_, type_, false, &var));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, variable_of(ctx, 0, resources_, type_, false, &var));
     std::lock_guard<std::mutex> guard{var->mutex()};
     ACTORFLOW_OP_REQUIRES_OK(ctx, (update_variable_value<T, Subtract>(
                                     *var, var->value_locked(), ctx.input(1))));
@@ -155,8 +158,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::shared_ptr<variable> var;
-    ACTORFLOW_OP_REQUIRES_OK(ctx,
-                             variable_of(ctx, resources_, type_, false, &var));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, variable_of(ctx, 0, resources_, type_, false, &var));
     core::tensor value;
     ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&value));
     ACTORFLOW_OP_REQUIRES(
@@ -174,7 +177,7 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::string container, name;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, handle_of(ctx, &container, &name));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, handle_of(ctx, 0, &container, &name));
     auto var = resources_.find(container, name);
     ctx.set_output(0,
                    core::tensor::scalar(var != nullptr && var->initialized()));

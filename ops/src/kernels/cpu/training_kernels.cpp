@@ -1,6 +1,7 @@
-// The optimizers' update ops (ApplyGradientDescent, ApplyMomentum,
-// ApplyAdagrad, ApplyRMSProp, ApplyAdam), with TensorFlow's formulas. Each
-// locks its variable and slot variables for the update, writes in place
+// The optimizers' update ops (Apply and ResourceApply GradientDescent,
+// Momentum, KerasMomentum, Adagrad, AdagradV2, RMSProp, Adam), with
+// TensorFlow's formulas. Each locks its variable and slot variables for
+// the update, writes in place
 // when nobody else holds a value's buffer and copies on write otherwise,
 // so a reader of the old value never sees it change. float16 and bfloat16
 // compute in float.
@@ -9,6 +10,7 @@
 #include "kernels.hpp"
 #include "onednn_matmul.hpp"
 #include "parallel_split.hpp"
+#include "variable_handles.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,21 +20,28 @@ namespace actorflow::ops::cpu {
 
 namespace {
 
-/// The variables of the first `n` inputs, locked in address order (so two
+/// The variables of the first `n` inputs -- references, or with
+/// `resources` handles into them -- locked in address order (so two
 /// updates of the same variables cannot deadlock) for one update.
 class locked_slots {
 public:
-  locked_slots(kernel_context& ctx, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-      const auto& var = ctx.input_ref(i);
-      if (var == nullptr) {
+  locked_slots(kernel_context& ctx, size_t n,
+               resource_manager* resources = nullptr,
+               core::dtype type = core::dtype::invalid) {
+    for (size_t i = 0; i < n && status_.is_ok(); ++i) {
+      std::shared_ptr<variable> var;
+      if (resources != nullptr)
+        status_ = variable_of(ctx, i, *resources, type, false, &var);
+      else if (var = ctx.input_ref(i); var == nullptr)
         status_ = core::invalid_argument_error("input ", i,
                                                " must be a variable reference");
-        return;
-      }
-      vars_.push_back(var.get());
+      vars_.push_back(std::move(var));
     }
-    auto order = vars_;
+    if (!status_.is_ok())
+      return;
+    std::vector<variable*> order;
+    for (const auto& v : vars_)
+      order.push_back(v.get());
     std::sort(order.begin(), order.end());
     order.erase(std::unique(order.begin(), order.end()), order.end());
     for (auto* v : order)
@@ -68,7 +77,7 @@ public:
 
 private:
   core::status status_;
-  std::vector<variable*> vars_;
+  std::vector<std::shared_ptr<variable>> vars_;
   std::vector<std::unique_lock<std::mutex>> locks_;
 };
 
@@ -89,14 +98,17 @@ core::status scalar_input(const kernel_context& ctx, size_t i,
 }
 
 /// The shared frame of the apply kernels: `Update` has `slots` (the
-/// number of reference inputs), `scalars` (their input indices, after the
-/// references), `grad` (the gradient's input index) and
-/// `apply(slot pointers, scalars, g, n, attrs)`, element-wise over n.
-template <class T, class Update>
+/// number of variable inputs), `scalars` (their input indices, after the
+/// variables), `grad` (the gradient's input index) and
+/// `apply(slot values, scalars, g, attrs)`, element-wise. The variables
+/// are references (Apply*, which output the first) or with `Resource`
+/// handles (ResourceApply*, no output).
+template <class T, class Update, bool Resource>
 class apply_kernel : public basic_kernel {
 public:
   explicit apply_kernel(kernel_construction& ctx)
-    : nesterov_(ctx.attr_or("use_nesterov", false)),
+    : resources_(Resource ? &ctx.resources() : nullptr),
+      nesterov_(ctx.attr_or("use_nesterov", false)),
       update_slots_(ctx.attr_or("update_slots", true)) {
     // nop
   }
@@ -109,7 +121,7 @@ public:
       ACTORFLOW_OP_REQUIRES_OK(
         ctx, scalar_input<T>(ctx, Update::scalars[k], &hyper[k]));
     const auto& grad = ctx.input(Update::grad);
-    locked_slots locked{ctx, slots};
+    locked_slots locked{ctx, slots, resources_, core::dtype_v<T>};
     ACTORFLOW_OP_REQUIRES_OK(ctx, locked.status());
     std::array<core::tensor*, slots> values{};
     for (size_t i = 0; i < slots; ++i)
@@ -131,10 +143,12 @@ public:
           p[i][j] = static_cast<T>(x[i]);
       }
     });
-    ctx.set_output_ref(0, ctx.input_ref(0));
+    if constexpr (!Resource)
+      ctx.set_output_ref(0, ctx.input_ref(0));
   }
 
 private:
+  resource_manager* resources_;
   bool nesterov_;
   bool update_slots_;
 };
@@ -168,6 +182,22 @@ struct momentum {
   }
 };
 
+/// Keras' SGD with momentum: accum = accum * momentum - lr * grad; var +=
+/// accum, or with Nesterov var += accum * momentum - lr * grad.
+struct keras_momentum {
+  static constexpr size_t slots = 2;
+  static constexpr std::array<size_t, 2> scalars{2, 4}; // lr, momentum
+  static constexpr size_t grad = 3;
+
+  template <class C>
+  static void apply(std::array<C, 2>& x, const std::array<C, 2>& h, C g,
+                    bool nesterov, bool) {
+    auto lr = h[0], mu = h[1];
+    x[1] = x[1] * mu - g * lr;
+    x[0] += nesterov ? x[1] * mu - g * lr : x[1];
+  }
+};
+
 /// accum += grad^2 (unless update_slots is false); var -= lr * grad /
 /// sqrt(accum).
 struct adagrad {
@@ -181,6 +211,22 @@ struct adagrad {
     if (update_slots)
       x[1] += g * g;
     x[0] -= h[0] * g / std::sqrt(x[1]);
+  }
+};
+
+/// Keras' Adagrad: accum += grad^2 (unless update_slots is false); var -=
+/// lr * grad / (sqrt(accum) + epsilon).
+struct adagrad_v2 {
+  static constexpr size_t slots = 2;
+  static constexpr std::array<size_t, 2> scalars{2, 3}; // lr, epsilon
+  static constexpr size_t grad = 4;
+
+  template <class C>
+  static void apply(std::array<C, 2>& x, const std::array<C, 2>& h, C g, bool,
+                    bool update_slots) {
+    if (update_slots)
+      x[1] += g * g;
+    x[0] -= h[0] * g / (std::sqrt(x[1]) + h[1]);
   }
 };
 
@@ -269,28 +315,34 @@ private:
   onednn_matmul dnn_;
 };
 
-template <class Update>
+template <class Update, bool Resource>
 struct for_update {
   template <class T>
-  using kernel = apply_kernel<T, Update>;
+  using kernel = apply_kernel<T, Update, Resource>;
 };
+
+/// Registers `Apply<name>` and `ResourceApply<name>` for `Update`.
+template <class Update>
+void add_apply(kernel_registry& r, const std::string& name) {
+  r.add_typed<for_update<Update, false>::template kernel, Eigen::half,
+              Eigen::bfloat16, float, double>("Apply" + name, device_type);
+  r.add_typed<for_update<Update, true>::template kernel, Eigen::half,
+              Eigen::bfloat16, float, double>("ResourceApply" + name,
+                                              device_type);
+}
 
 } // namespace
 
 void register_training_kernels(kernel_registry& r) {
   r.add_typed<matmul_gradient_descent_kernel, float, double>(
     "_MatMulApplyGradientDescent", device_type);
-  r.add_typed<for_update<gradient_descent>::kernel, Eigen::half,
-              Eigen::bfloat16, float, double>("ApplyGradientDescent",
-                                              device_type);
-  r.add_typed<for_update<momentum>::kernel, Eigen::half, Eigen::bfloat16, float,
-              double>("ApplyMomentum", device_type);
-  r.add_typed<for_update<adagrad>::kernel, Eigen::half, Eigen::bfloat16, float,
-              double>("ApplyAdagrad", device_type);
-  r.add_typed<for_update<rms_prop>::kernel, Eigen::half, Eigen::bfloat16, float,
-              double>("ApplyRMSProp", device_type);
-  r.add_typed<for_update<adam>::kernel, Eigen::half, Eigen::bfloat16, float,
-              double>("ApplyAdam", device_type);
+  add_apply<gradient_descent>(r, "GradientDescent");
+  add_apply<momentum>(r, "Momentum");
+  add_apply<keras_momentum>(r, "KerasMomentum");
+  add_apply<adagrad>(r, "Adagrad");
+  add_apply<adagrad_v2>(r, "AdagradV2");
+  add_apply<rms_prop>(r, "RMSProp");
+  add_apply<adam>(r, "Adam");
 }
 
 } // namespace actorflow::ops::cpu
