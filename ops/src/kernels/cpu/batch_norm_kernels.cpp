@@ -35,15 +35,54 @@ struct channel_layout {
     outer = c == 0 || inner == 0 ? 0 : x.num_elements() / (c * inner);
   }
 
-  /// Calls `f(i, j)` for every element: flat index i, channel j.
+  /// Calls `f(i, j)` for every element of outer rows [first, last): flat
+  /// index i, channel j.
   template <class F>
-  void for_each(int64_t c, F&& f) const {
-    for (int64_t o = 0; o < outer; ++o)
+  void for_rows(int64_t first, int64_t last, int64_t c, F&& f) const {
+    if (inner == 1) { // NHWC: one loop over the contiguous channels
+      for (int64_t o = first; o < last; ++o)
+        for (int64_t j = 0; j < c; ++j)
+          f(o * c + j, j);
+      return;
+    }
+    for (int64_t o = first; o < last; ++o)
       for (int64_t j = 0; j < c; ++j) {
         auto base = (o * c + j) * inner;
         for (int64_t i = base; i < base + inner; ++i)
           f(i, j);
       }
+  }
+
+  /// Calls `f(i, j)` for every element, over blocks of the outer rows on
+  /// the device's pool when the tensor is large.
+  template <class F>
+  void for_each(kernel_context& ctx, int64_t c, F&& f) const {
+    parallel_split split{&ctx, outer * c * inner >= parallel_threshold};
+    split.for_range(
+      outer, [&](int64_t first, int64_t last) { for_rows(first, last, c, f); });
+  }
+
+  /// Per-channel sums of `k` quantities: `f(i, j, sums)` adds element i's
+  /// (channel j) terms into sums[m * c + j], m < k. Over blocks of the
+  /// outer rows on the device's pool, each block's sums of its own, added
+  /// in block order.
+  template <class T, class F>
+  std::vector<T> sums(kernel_context& ctx, int64_t c, int k, F&& f) const {
+    auto size = static_cast<size_t>(c * k);
+    parallel_split split{&ctx, outer * c * inner >= parallel_threshold};
+    auto parts = static_cast<int>(
+      std::max<int64_t>(std::min<int64_t>(split.threads(), outer), 1));
+    std::vector<std::vector<T>> partial(static_cast<size_t>(parts),
+                                        std::vector<T>(size, T(0)));
+    split.run(parts, [&](int part) {
+      T* acc = partial[static_cast<size_t>(part)].data();
+      for_rows(outer * part / parts, outer * (part + 1) / parts, c,
+               [&](int64_t i, int64_t j) { f(i, j, acc); });
+    });
+    for (size_t part = 1; part < partial.size(); ++part)
+      for (size_t m = 0; m < size; ++m)
+        partial[0][m] += partial[part][m];
+    return std::move(partial[0]);
   }
 };
 
@@ -75,28 +114,36 @@ public:
     const T* scale = ctx.input(2).data<T>();
     const T* mean = ctx.input(3).data<T>();
     const T* var = ctx.input(4).data<T>();
-    std::vector<T> inv(static_cast<size_t>(c)), sum_g(inv.size(), T(0)),
-      sum_gx(inv.size(), T(0));
+    std::vector<T> inv(static_cast<size_t>(c));
     for (int64_t j = 0; j < c; ++j)
       inv[static_cast<size_t>(j)] = T(1) / std::sqrt(var[j] + epsilon_);
-    walk.for_each(c, [&](int64_t i, int64_t j) {
-      auto ju = static_cast<size_t>(j);
-      sum_g[ju] += g[i];
-      sum_gx[ju] += g[i] * (xp[i] - mean[j]) * inv[ju];
-    });
+    const T* ip = inv.data();
+    // sum(dy) and sum(dy * xhat) per channel, side by side.
+    auto sums
+      = walk.template sums<T>(ctx, c, 2, [&](int64_t i, int64_t j, T* acc) {
+          acc[j] += g[i];
+          acc[c + j] += g[i] * (xp[i] - mean[j]) * ip[j];
+        });
+    const T* sum_g = sums.data();
+    const T* sum_gx = sum_g + c;
     T* dx = outs[0]->template mutable_data<T>();
     auto n = static_cast<T>(std::max<int64_t>(rows, 1));
-    walk.for_each(c, [&](int64_t i, int64_t j) {
+    // dx = scale * inv * (dy - [sum_g / n + xhat * sum_gx / n]).
+    std::vector<T> k(static_cast<size_t>(c)), shift(k.size()), tilt(k.size());
+    for (int64_t j = 0; j < c; ++j) {
       auto ju = static_cast<size_t>(j);
-      auto xhat = (xp[i] - mean[j]) * inv[ju];
-      auto d = g[i];
-      if (training_)
-        d -= sum_g[ju] / n + xhat * sum_gx[ju] / n;
-      dx[i] = scale[j] * inv[ju] * d;
+      k[ju] = scale[j] * inv[ju];
+      shift[ju] = training_ ? sum_g[j] / n : T(0);
+      tilt[ju] = training_ ? sum_gx[j] / n * inv[ju] : T(0);
+    }
+    const T* kp = k.data();
+    const T* sp = shift.data();
+    const T* tp = tilt.data();
+    walk.for_each(ctx, c, [&](int64_t i, int64_t j) {
+      dx[i] = kp[j] * (g[i] - sp[j] - (xp[i] - mean[j]) * tp[j]);
     });
-    std::copy(sum_gx.begin(), sum_gx.end(),
-              outs[1]->template mutable_data<T>());
-    std::copy(sum_g.begin(), sum_g.end(), outs[2]->template mutable_data<T>());
+    std::copy_n(sum_gx, c, outs[1]->template mutable_data<T>());
+    std::copy_n(sum_g, c, outs[2]->template mutable_data<T>());
   }
 
 private:
@@ -131,14 +178,14 @@ public:
     const T* xp = x.data<T>();
     std::vector<T> mean(static_cast<size_t>(c), 0), var(mean);
     if (training_) {
-      walk.for_each(c, [&](int64_t i, int64_t j) {
-        mean[static_cast<size_t>(j)] += xp[i];
-      });
+      mean = walk.template sums<T>(
+        ctx, c, 1, [&](int64_t i, int64_t j, T* acc) { acc[j] += xp[i]; });
       for (auto& m : mean)
         m /= static_cast<T>(rows);
-      walk.for_each(c, [&](int64_t i, int64_t j) {
-        auto d = xp[i] - mean[static_cast<size_t>(j)];
-        var[static_cast<size_t>(j)] += d * d;
+      const T* mp = mean.data();
+      var = walk.template sums<T>(ctx, c, 1, [&](int64_t i, int64_t j, T* acc) {
+        auto d = xp[i] - mp[j];
+        acc[j] += d * d;
       });
       for (auto& v : var)
         v /= static_cast<T>(rows);
