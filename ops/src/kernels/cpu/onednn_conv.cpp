@@ -88,17 +88,21 @@ struct onednn_conv::impl {
     });
   }
 
-  /// Winograd where oneDNN's own choice (`convolution_auto`, layouts its
-  /// own) is Winograd -- 3x3 convolutions of enough images and channels:
-  /// its F(4x4, 3x3) kernels do 2.25x fewer multiplications, and the slice
-  /// of 16 images of 32x32x64 in bench_conv2d runs 2.21 ms so (0.29 ms
-  /// of it the reorders to and from NHWC) against 4.65 direct, on one
-  /// thread, its error beside a float64 reference as the direct one's. Else
-  /// the direct convolution on NHWC, which needs no reorder.
+  /// Forward, Winograd where oneDNN's own choice (`convolution_auto`,
+  /// layouts its own) is Winograd -- 3x3 convolutions of enough images and
+  /// channels: its F(4x4, 3x3) kernels do 2.25x fewer multiplications, and
+  /// the slice of 16 images of 32x32x64 in bench_conv2d runs 2.21 ms so
+  /// (0.29 ms of it the reorders to and from NHWC) against 4.65 direct, on
+  /// one thread, its error beside a float64 reference as the direct one's.
+  /// Not for the gradients: oneDNN picks Winograd for the filter's too, and
+  /// on ResNet50's small late images (4x4 to 14x14, 512 channels) it took
+  /// 10-22 ms a slice where the direct kernel takes 2-4 (P16's training
+  /// step: 590 ms with it, 430-470 without). Else the direct convolution
+  /// on NHWC, which needs no reorder.
   static std::shared_ptr<const plan> make(const dnnl::engine& engine, pass p,
                                           const conv_shape& s, int64_t batch) {
     onednn::one_omp_thread();
-    if (winograd_shape(s)) {
+    if (is_forward(p) && winograd_shape(s)) {
       try {
         auto chosen = make_with(engine, p, s, batch,
                                 dnnl::algorithm::convolution_auto, tag::any);
