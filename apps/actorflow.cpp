@@ -450,7 +450,13 @@ int run(int argc, char** argv) {
                         "random values (float32 by default); repeatable");
   bench_cmd->add_option("--fetch", bench.fetches,
                         "A tensor to compute (node or node:output); "
-                        "repeatable; with --graph, at least one");
+                        "repeatable; with --graph, one or a --target");
+  bench_cmd->add_option("--target", bench.targets,
+                        "With --graph: a node to run for its effects each "
+                        "run (a train op); repeatable");
+  bench_cmd->add_option("--init", bench.inits,
+                        "With --graph: a node to run once before the first "
+                        "run (an initializer), in its time; repeatable");
   bench_cmd->add_option("--runs", bench.runs, "Timed runs")
     ->capture_default_str()
     ->check(int_range(1, 1'000'000));

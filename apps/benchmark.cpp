@@ -216,8 +216,9 @@ int run_benchmark(const benchmark_options& o) {
   }
   if (!o.saved_model.empty())
     return run_saved_model_benchmark(o, feeds);
-  if (o.fetches.empty())
-    return fail(core::invalid_argument_error("give at least one --fetch"));
+  if (o.fetches.empty() && o.targets.empty())
+    return fail(
+      core::invalid_argument_error("give at least one --fetch or --target"));
   // The first run: the engine, the graph's import, its compilation and
   // one step (TensorFlow's session creation and first run).
   auto start = clock_type::now();
@@ -229,22 +230,25 @@ int run_benchmark(const benchmark_options& o) {
   actors::session sess{e, so};
   std::vector<core::tensor> out;
   auto st = sess.extend(o.graph);
+  if (st.is_ok() && !o.inits.empty())
+    st = sess.run({}, {}, o.inits, &out).prefixed("--init");
+  auto step = [&] { return sess.run(feeds, o.fetches, o.targets, &out); };
   if (st.is_ok())
-    st = sess.run(feeds, o.fetches, {}, &out);
+    st = step();
   if (!st.is_ok())
     return fail(st);
   auto first_ms = ms_since(start);
   std::printf("first run (import, compile, run): %.1f ms\n", first_ms);
   std::vector<double> times;
-  st = time_steps(
-    o, [&] { return sess.run(feeds, o.fetches, {}, &out); }, &times);
+  st = time_steps(o, step, &times);
   if (!st.is_ok())
     return fail(st);
   if (o.profile) {
     actors::run_options ro;
     ro.trace = actors::trace_level::full;
     actors::run_metadata meta;
-    if (st = sess.run(ro, feeds, o.fetches, {}, &out, &meta); !st.is_ok())
+    if (st = sess.run(ro, feeds, o.fetches, o.targets, &out, &meta);
+        !st.is_ok())
       return fail(st);
     print_profile(meta.stats);
   }

@@ -16,6 +16,11 @@ struct benchmark_options {
   /// `name=file.npy`, or `name=D1xD2x...[:dtype]` for random values.
   std::vector<std::string> feeds;
   std::vector<std::string> fetches;
+  /// Nodes run for their effects each run (a training step's train op).
+  std::vector<std::string> targets;
+  /// Nodes run once before the first run (variable initializers:
+  /// benchmark_model's --init_ops), counted in the first run's time.
+  std::vector<std::string> inits;
   int runs = 20;        ///< Timed runs after the warm-up.
   int warmup = 2;       ///< Untimed runs after the first.
   int threads = 0;      ///< 0: one per core.

@@ -1,7 +1,8 @@
 # The command-line tools for a user's GraphDef: `actorflow ops --missing`
 # lists what a graph needs that actorflow lacks (exit 1) or says nothing
 # is missing (exit 0); `actorflow benchmark` runs a TensorFlow-written
-# model and ends with a JSON line; bad flags are refused.
+# model, or a training step of one, and ends with a JSON line; bad flags
+# are refused.
 # -DCLI=<path of actorflow> -DGOLDEN=<tests/golden> -DWORK_DIR=<scratch>
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(model ${GOLDEN}/graphdef/keras_cnn.pb)
@@ -38,6 +39,26 @@ if(NOT rc EQUAL 0 OR NOT out MATCHES "time by op type"
   message(FATAL_ERROR "benchmark: ${rc}:\n${out}${err}")
 endif()
 
+# A training step: the initializer once (--init), the train op each run
+# (--target), the loss fetched.
+set(train ${GOLDEN}/graphdef/mlp_train.pb)
+execute_process(COMMAND ${CLI} benchmark --graph ${train} --init init
+                        --target train --fetch loss --feed x=4x3:float64
+                        --feed y=4x2:float64 --runs 3 --warmup 0
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
+                TIMEOUT 120)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\"ms_per_run\": [0-9.]+")
+  message(FATAL_ERROR "benchmark of a train op: ${rc}:\n${out}${err}")
+endif()
+# Without the initializer the step reads uninitialised variables.
+execute_process(COMMAND ${CLI} benchmark --graph ${train} --target train
+                        --feed x=4x3:float64 --feed y=4x2:float64 --runs 1
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
+                TIMEOUT 120)
+if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "uninitialized")
+  message(FATAL_ERROR "benchmark without --init: ${rc}:\n${out}${err}")
+endif()
+
 include(${CMAKE_CURRENT_LIST_DIR}/expect_refused.cmake)
 
 expect_refused("--feed 'x' is not name=file.npy or name=D1xD2"
@@ -48,5 +69,6 @@ expect_refused("dtype 'float8' is not float32"
 expect_refused("feed 'conv2d_input' has shape \\[2,5,6,3\\]"
                benchmark --graph ${model} --feed conv2d_input=2x5x6x3
                --fetch dense/BiasAdd)
-expect_refused("give at least one --fetch" benchmark --graph ${model})
+expect_refused("give at least one --fetch or --target"
+               benchmark --graph ${model})
 expect_refused("--missing: File does not exist" ops --missing /nonexistent.pb)

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""TensorFlow's side of `actorflow benchmark` (P15): one frozen GraphDef.
+"""TensorFlow's side of `actorflow benchmark` (P15, P16): one GraphDef.
 
 Imports the GraphDef in TensorFlow's v1 graph mode, creates a session with
 the given threads (intra- and inter-op), runs it once (session creation,
 graph import and the first run are timed together, as actorflow's first
 run is), then --warmup untimed and --runs timed runs; prints the median
 ms per run, the fastest and slowest, the peak RSS, and a last JSON line
-with the keys of actorflow benchmark's.
+with the keys of actorflow benchmark's. --init nodes run once before the
+first run (in its time) and --target nodes every run, as actorflow
+benchmark's (a training graph from keras_train_graph.py).
 
   /tmp/tfvenv/bin/python tests/bench/peers/frozen_graph_tf1.py \\
       --graph G.pb --feed input_1=1x224x224x3 --fetch predictions/Softmax
@@ -27,7 +29,9 @@ def main():
     p.add_argument("--graph", required=True)
     p.add_argument("--feed", action="append", default=[],
                    help="name=D1xD2x... (random float32) or name=file.npy")
-    p.add_argument("--fetch", action="append", required=True)
+    p.add_argument("--fetch", action="append", default=[])
+    p.add_argument("--target", action="append", default=[])
+    p.add_argument("--init", action="append", default=[])
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--threads", type=int, default=os.cpu_count())
@@ -39,8 +43,13 @@ def main():
         if value.endswith(".npy"):
             feeds[name] = np.load(value)
         else:
-            shape = [int(d) for d in value.split(":")[0].split("x")]
-            feeds[name] = rng.uniform(-1, 1, shape).astype(np.float32)
+            spec, _, dtype = value.partition(":")
+            shape = [int(d) for d in spec.split("x")]
+            if dtype.startswith("int"):  # as actorflow's: [0, 10)
+                feeds[name] = rng.randint(0, 10, shape).astype(dtype)
+            else:
+                feeds[name] = rng.uniform(-1, 1, shape).astype(
+                    dtype or np.float32)
     import tensorflow as tf
     tf1 = tf.compat.v1
     tf1.disable_eager_execution()
@@ -58,6 +67,9 @@ def main():
     feed = {g.get_tensor_by_name(k if ":" in k else k + ":0"): v
             for k, v in feeds.items()}
     fetch = [f if ":" in f else f + ":0" for f in a.fetch]
+    fetch += [g.get_operation_by_name(t) for t in a.target]
+    if a.init:
+        sess.run([g.get_operation_by_name(i) for i in a.init])
     sess.run(fetch, feed)
     first_ms = (time.perf_counter() - start) * 1e3
     for _ in range(a.warmup):
