@@ -1,6 +1,6 @@
 // Convolution over NHWC tensors, grouped too: Conv2D and its gradients
-// with respect to its input and filter (float32 through oneDNN; float64,
-// and VALID windows oneDNN does not take, by im2col and OpenBLAS GEMMs).
+// with respect to its input and filter (float32 through oneDNN; float64
+// by im2col and OpenBLAS GEMMs).
 
 #include "blas.hpp"
 #include "kernels.hpp"
@@ -36,10 +36,14 @@ conv_shape shape_of(int64_t batch, int64_t cin, int64_t cout, int64_t groups,
   s.dilation_w = w.dilation;
   s.pad_top = h.pad;
   s.pad_left = w.pad;
-  s.pad_bottom
-    = (h.out - 1) * h.stride + (h.k - 1) * h.dilation + 1 - h.in - h.pad;
-  s.pad_right
-    = (w.out - 1) * w.stride + (w.k - 1) * w.dilation + 1 - w.in - w.pad;
+  // Padding after: what the last window needs past the image. A VALID
+  // window that leaves the last rows unread (fewer than a stride) needs
+  // none, and oneDNN, which floors the output size, counts the same
+  // outputs with none (a 1x1 stride-2 convolution of 56 rows: 28).
+  s.pad_bottom = std::max<int64_t>(
+    (h.out - 1) * h.stride + (h.k - 1) * h.dilation + 1 - h.in - h.pad, 0);
+  s.pad_right = std::max<int64_t>(
+    (w.out - 1) * w.stride + (w.k - 1) * w.dilation + 1 - w.in - w.pad, 0);
   return s;
 }
 

@@ -16,8 +16,8 @@ struct conv_shape {
   int64_t kh = 0, kw = 0, cout = 0;
   int64_t out_h = 0, out_w = 0;
   int64_t stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
-  /// Padding before and after the image (after may be negative: VALID
-  /// windows that leave the last rows or columns unread).
+  /// Padding before and after the image (none after where VALID windows
+  /// leave the last rows or columns unread).
   int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
   /// Groups of cin / groups input and cout / groups output channels; the
   /// filter is then HWIO with I = cin / groups.
