@@ -142,4 +142,52 @@ TEST(tensor_lists, push_pop_stack_and_shapes) {
     << st.to_string();
 }
 
+TEST(tensor_lists, scatter_concat_and_their_bad_input) {
+  auto shape = tensor::from_vector<int32_t>({1}, {2});
+  auto rows = tensor::from_vector<float>({2, 2}, {1, 2, 3, 4});
+  std::vector<core::node_def> nodes{
+    constant("shape", shape), constant("rows", rows),
+    constant("indices", tensor::from_vector<int32_t>({2}, {3, 1})),
+    // Items 3 and 1 set, 0 and 2 never: four items.
+    node("scattered", "TensorListScatter", {"rows", "indices", "shape"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    node("length", "TensorListLength", {"scattered"}, {}),
+    node("stacked", "TensorListStack", {"scattered", "shape"},
+         {{"element_dtype", dtype::float32}}),
+    constant("any", tensor::from_vector<int32_t>({1}, {-1})),
+    constant("leading", tensor::from_vector<int64_t>({4}, {1, 1, 2, 1})),
+    node("concat", "TensorListConcatV2", {"scattered", "any", "leading"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    constant("no_leading", tensor{dtype::int64, core::shape{0}}),
+    node("concat_unsized", "TensorListConcatV2",
+         {"scattered", "any", "no_leading"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    constant("unknown", tensor::scalar(int32_t{-1})),
+    constant("lengths", tensor::from_vector<int64_t>({1}, {1})),
+    node("split", "TensorListSplit", {"rows", "unknown", "lengths"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    constant("nine", tensor::from_vector<int32_t>({1}, {9})),
+    node("gather_out", "TensorListGather", {"scattered", "nine", "shape"},
+         {{"element_dtype", dtype::float32}})};
+  std::vector<tensor> out;
+  auto st = run(nodes, {}, {"length", "stacked", "concat", "concat:1"}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0].scalar_value<int32_t>(), 4);
+  EXPECT_EQ(out[1],
+            tensor::from_vector<float>({4, 2}, {0, 0, 3, 4, 0, 0, 1, 2}));
+  // The items (vectors of 2) joined along their first dimension; the
+  // unset ones are as long as leading_dims says (1 and 2) of zeros.
+  EXPECT_EQ(out[2], tensor::from_vector<float>({7}, {0, 3, 4, 0, 0, 1, 2}));
+  EXPECT_EQ(out[3], tensor::from_vector<int64_t>({4}, {1, 2, 2, 2}));
+  auto fails = [&](const std::string& fetch, const std::string& why) {
+    SCOPED_TRACE(fetch);
+    auto st = run(nodes, {}, {fetch}, &out);
+    EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+    EXPECT_NE(st.message().find(why), std::string::npos) << st.to_string();
+  };
+  fails("concat_unsized", "item 0 was never set");
+  fails("split", "leave rows of a tensor of 2 unused");
+  fails("gather_out", "index 9 is out of a list of 4");
+}
+
 } // namespace

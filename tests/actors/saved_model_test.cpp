@@ -116,6 +116,19 @@ TEST_F(saved_models, a_loop_writing_a_tensor_array_runs_on_tensor_lists) {
               "tensor_array_y");
 }
 
+TEST_F(saved_models, tensor_arrays_scatter_gather_split_and_concat) {
+  // TensorListScatterIntoExistingList, Gather, Split, ConcatV2,
+  // ScatterV2 and Resize (the items past the scatter read as zeros).
+  auto m = open("tensor_list_bulk");
+  ASSERT_NE(m, nullptr);
+  auto out = run(*m, "bulk",
+                 {{"x", golden["tensor_list_bulk_x"]},
+                  {"order", golden["tensor_list_bulk_order"]},
+                  {"lengths", golden["tensor_list_bulk_lengths"]}});
+  for (const char* key : {"gathered", "stacked", "concat", "resized"})
+    expect_same(out[key], std::string{"tensor_list_bulk_"} + key);
+}
+
 TEST_F(saved_models, keras_rnns_over_masked_sequences_give_tensorflows_output) {
   // Masking, LSTM and GRU: their TF2 loops over TensorLists inside an If.
   auto m = open("keras_rnn");

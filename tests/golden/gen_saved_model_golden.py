@@ -20,6 +20,9 @@ needs TensorFlow.
   step on v, written with tf.GradientTape) and read (v's value).
 - tensor_array: a tf.function whose while loop writes a tf.TensorArray
   (TensorLists: Reserve, SetItem, Stack).
+- tensor_list_bulk: TensorArray scatter, gather, split and concat and
+  TensorList scatter (V2) and resize (TensorListScatterIntoExisting
+  List, Gather, Split, ConcatV2, ScatterV2, Resize, Stack).
 - keras_rnn: tf_keras Masking + LSTM and a GRU over sequences with a
   masked step (TensorListFromTensor, GetItem; the loops inside an If).
 - keras_cnn: Conv2D, BatchNormalization, DepthwiseConv2D, ReLU6,
@@ -196,6 +199,42 @@ def tensor_array(work, put):
     put("tensor_array_y", m.cumsum(x)["y"].numpy())
 
 
+class TensorListBulk(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                  tf.TensorSpec([None], tf.int32),
+                                  tf.TensorSpec([None], tf.int64)])
+    def bulk(self, x, order, lengths):
+        n = tf.shape(x)[0]
+        rows = tf.TensorArray(tf.float32, size=n).scatter(order, x)
+        parts = tf.TensorArray(tf.float32, size=tf.size(lengths),
+                               infer_shape=False).split(x, lengths)
+        # A list of n + 2 items (the last two never set), cut to n + 1.
+        listed = tf.raw_ops.TensorListScatterV2(
+            tensor=x, indices=order, element_shape=tf.constant([3]),
+            num_elements=n + 2)
+        resized = tf.raw_ops.TensorListResize(input_handle=listed,
+                                              size=n + 1)
+        return {"gathered": rows.gather(tf.reverse(order, [0])),
+                "stacked": rows.stack(), "concat": parts.concat(),
+                "resized": tf.raw_ops.TensorListStack(
+                    input_handle=resized, element_shape=tf.constant([3]),
+                    element_dtype=tf.float32)}
+
+
+def tensor_list_bulk(work, put):
+    m = TensorListBulk()
+    tf.saved_model.save(m, os.path.join(work, "tensor_list_bulk"),
+                        signatures={"bulk": m.bulk})
+    x = dyadic([4, 3], 5)
+    order = np.array([2, 0, 3, 1], np.int32)
+    lengths = np.array([1, 0, 3], np.int64)
+    put("tensor_list_bulk_x", x)
+    put("tensor_list_bulk_order", order)
+    put("tensor_list_bulk_lengths", lengths)
+    for key, value in m.bulk(x, order, lengths).items():
+        put("tensor_list_bulk_" + key, value.numpy())
+
+
 def keras_rnn(work, put):
     seq = keras.Input((5, 4), name="seq")
     lstm = keras.layers.LSTM(6, name="lstm")(keras.layers.Masking()(seq))
@@ -269,6 +308,7 @@ def render():
         keras_rnn(work, put)
         keras_cnn(work, put)
         strings(work, put)
+        tensor_list_bulk(work, put)  # last: the others keep their bytes
         for case in sorted(os.listdir(work)):
             for root, _, files in os.walk(os.path.join(work, case)):
                 for f in files:

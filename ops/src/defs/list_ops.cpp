@@ -77,6 +77,64 @@ core::status register_list_ops(op_registry& r) {
                   .output("tensor: element_dtype")
                   .attr("element_dtype: type")
                   .shape_fn(scalar_shape));
+  // Items `indices` stacked (never set: zeros of the element shape).
+  ops.push_back(op_def_builder("TensorListGather")
+                  .input("input_handle: variant")
+                  .input("indices: int32")
+                  .input("element_shape: int32")
+                  .output("values: element_dtype")
+                  .attr("element_dtype: type"));
+  // A new list with row k of `tensor` at item indices[k]: as long as the
+  // highest index needs (V2: at least num_elements, -1 for none).
+  ops.push_back(op_def_builder("TensorListScatter")
+                  .input("tensor: element_dtype")
+                  .input("indices: int32")
+                  .input("element_shape: shape_type")
+                  .output("output_handle: variant")
+                  .attr("element_dtype: type")
+                  .attr("shape_type: {int32, int64}")
+                  .shape_fn(scalar_shape));
+  ops.push_back(op_def_builder("TensorListScatterV2")
+                  .input("tensor: element_dtype")
+                  .input("indices: int32")
+                  .input("element_shape: shape_type")
+                  .input("num_elements: int32")
+                  .output("output_handle: variant")
+                  .attr("element_dtype: type")
+                  .attr("shape_type: {int32, int64}")
+                  .shape_fn(scalar_shape));
+  ops.push_back(op_def_builder("TensorListScatterIntoExistingList")
+                  .input("input_handle: variant")
+                  .input("tensor: element_dtype")
+                  .input("indices: int32")
+                  .output("output_handle: variant")
+                  .attr("element_dtype: type")
+                  .shape_fn(scalar_shape));
+  // The items joined along their first dimension, and each one's rows;
+  // an item never set is leading_dims[i] rows of zeros.
+  ops.push_back(op_def_builder("TensorListConcatV2")
+                  .input("input_handle: variant")
+                  .input("element_shape: shape_type")
+                  .input("leading_dims: int64")
+                  .output("tensor: element_dtype")
+                  .output("lengths: int64")
+                  .attr("element_dtype: type")
+                  .attr("shape_type: {int32, int64}"));
+  // `tensor`'s rows cut into items of `lengths` rows.
+  ops.push_back(op_def_builder("TensorListSplit")
+                  .input("tensor: element_dtype")
+                  .input("element_shape: shape_type")
+                  .input("lengths: int64")
+                  .output("output_handle: variant")
+                  .attr("element_dtype: type")
+                  .attr("shape_type: {int32, int64}")
+                  .shape_fn(scalar_shape));
+  // Truncated, or grown with items never set.
+  ops.push_back(op_def_builder("TensorListResize")
+                  .input("input_handle: variant")
+                  .input("size: int32")
+                  .output("output_handle: variant")
+                  .shape_fn(scalar_shape));
   for (const auto& b : ops)
     ACTORFLOW_RETURN_IF_ERROR(r.add(b));
   return core::status::ok();

@@ -19,6 +19,7 @@ void register_matmul_kernels(kernel_registry& r);
 void register_state_kernels(kernel_registry& r);
 void register_resource_variable_kernels(kernel_registry& r);
 void register_list_kernels(kernel_registry& r);
+void register_list_bulk_kernels(kernel_registry& r);
 void register_training_kernels(kernel_registry& r);
 void register_io_kernels(kernel_registry& r);
 void register_summary_kernels(kernel_registry& r);

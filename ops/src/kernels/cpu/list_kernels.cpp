@@ -2,136 +2,13 @@
 // ops that change one copy it (sharing the items' buffers) unless they hold
 // the only reference, as TensorFlow's do.
 
-#include "kernels.hpp"
-
-#include <cstring>
-#include <memory>
-
-#include "actorflow/ops/tensor_list.hpp"
+#include "list_common.hpp"
 
 namespace actorflow::ops::cpu {
 
 namespace {
 
-/// A shape given as a tensor: int32 or int64, -1 for an unknown dimension,
-/// a scalar -1 for an unknown rank.
-core::status shape_of(const core::tensor& t, core::shape* out) {
-  if (t.dtype() != core::dtype::int32 && t.dtype() != core::dtype::int64)
-    return core::invalid_argument_error("an element shape is int32 or int64");
-  auto at = [&](int64_t i) {
-    return t.dtype() == core::dtype::int32 ? int64_t{t.data<int32_t>()[i]}
-                                           : t.data<int64_t>()[i];
-  };
-  if (t.shape().rank() == 0) {
-    if (at(0) != -1)
-      return core::invalid_argument_error(
-        "a scalar element shape must be -1 (unknown), got ", at(0));
-    *out = core::shape::unknown();
-    return core::status::ok();
-  }
-  if (t.shape().rank() != 1)
-    return core::invalid_argument_error("an element shape is a vector");
-  std::vector<int64_t> dims;
-  for (int64_t i = 0; i < t.num_elements(); ++i) {
-    if (at(i) < -1)
-      return core::invalid_argument_error("an element shape has dimension ",
-                                          at(i));
-    dims.push_back(at(i));
-  }
-  *out = core::shape{std::move(dims)};
-  return core::status::ok();
-}
-
-/// The list in input `i`.
-core::status list_of(const kernel_context& ctx, size_t i,
-                     const tensor_list** out) {
-  const auto& t = ctx.input(i);
-  const auto* list
-    = t.dtype() == core::dtype::variant && t.shape().rank() == 0
-        ? dynamic_cast<const tensor_list*>(t.data<core::variant>()[0].get())
-        : nullptr;
-  if (list == nullptr)
-    return core::invalid_argument_error("input ", i, " is not a TensorList");
-  *out = list;
-  return core::status::ok();
-}
-
-/// The list in input 0 to change: itself when nothing else holds it,
-/// otherwise a copy.
-core::status writable_list(const kernel_context& ctx,
-                           std::shared_ptr<tensor_list>* out) {
-  const tensor_list* list = nullptr;
-  ACTORFLOW_RETURN_IF_ERROR(list_of(ctx, 0, &list));
-  const auto& value = ctx.input(0).data<core::variant>()[0];
-  if (ctx.input(0).unique() && value.use_count() == 1)
-    *out = std::const_pointer_cast<tensor_list>(
-      std::static_pointer_cast<const tensor_list>(value));
-  else
-    *out = std::make_shared<tensor_list>(*list);
-  return core::status::ok();
-}
-
-core::tensor as_tensor(std::shared_ptr<const tensor_list> list) {
-  return core::tensor::scalar<core::variant>(std::move(list));
-}
-
-core::status check_dtype(const tensor_list& list, core::dtype type) {
-  if (list.element_dtype() != type)
-    return core::invalid_argument_error(
-      "the list holds ", core::to_string(list.element_dtype()),
-      ", the op takes ", core::to_string(type));
-  return core::status::ok();
-}
-
-core::status check_item(const tensor_list& list, const core::tensor& item) {
-  ACTORFLOW_RETURN_IF_ERROR(check_dtype(list, item.dtype()));
-  if (!list.element_shape().compatible_with(item.shape()))
-    return core::invalid_argument_error(
-      "an item of shape ", item.shape().to_string(),
-      " does not fit the list's element shape ",
-      list.element_shape().to_string());
-  return core::status::ok();
-}
-
-/// Zeros of `type` and `shape`, which must be fully defined: what an item
-/// never set reads as.
-core::status zeros(core::dtype type, const core::shape& shape,
-                   core::tensor* out) {
-  if (!shape.fully_defined())
-    return core::invalid_argument_error(
-      "an item was never set and the element shape ", shape.to_string(),
-      " is not fully defined, so its zeros cannot be made");
-  core::tensor t{type, shape};
-  if (type != core::dtype::string && type != core::dtype::variant
-      && t.bytes() > 0)
-    std::memset(t.raw_mutable_data(), 0, t.bytes());
-  *out = std::move(t);
-  return core::status::ok();
-}
-
-/// Copies the elements of `src` to `dst` at element offset `at`.
-void copy_into(const core::tensor& src, core::tensor& dst, int64_t at) {
-  auto n = src.num_elements();
-  if (src.dtype() == core::dtype::string) {
-    std::copy(src.data<std::string>(), src.data<std::string>() + n,
-              dst.mutable_data<std::string>() + at);
-  } else if (src.bytes() > 0) {
-    std::memcpy(static_cast<char*>(dst.raw_mutable_data())
-                  + at * static_cast<int64_t>(core::size_of(src.dtype())),
-                src.raw_data(), src.bytes());
-  }
-}
-
-/// Base of the kernels: the `element_dtype` attr.
-class list_kernel : public cheap_kernel {
-public:
-  explicit list_kernel(kernel_construction& ctx) {
-    type_ = ctx.attr_or("element_dtype", core::dtype::invalid);
-  }
-
-protected:
-  core::dtype type_;
-};
+using namespace lists;
 
 class reserve_kernel : public list_kernel {
 public:
@@ -183,19 +60,8 @@ public:
                                    " do not fit the element shape ",
                                    shape.to_string()));
     auto list = std::make_shared<tensor_list>(type_, shape);
-    auto per = item_shape.num_elements();
-    for (int64_t i = 0; i < n; ++i) {
-      core::tensor item{t.dtype(), item_shape};
-      if (t.dtype() == core::dtype::string)
-        std::copy(t.data<std::string>() + i * per,
-                  t.data<std::string>() + (i + 1) * per,
-                  item.mutable_data<std::string>());
-      else if (item.bytes() > 0)
-        std::memcpy(item.raw_mutable_data(),
-                    static_cast<const char*>(t.raw_data()) + i * item.bytes(),
-                    item.bytes());
-      list->items().push_back(std::move(item));
-    }
+    for (int64_t i = 0; i < n; ++i)
+      list->items().push_back(item_of(t, i));
     ctx.set_output(0, as_tensor(std::move(list)));
   }
 };
@@ -265,39 +131,11 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(ctx, check_dtype(*list, type_));
     core::shape shape;
     ACTORFLOW_OP_REQUIRES_OK(ctx, shape_of(ctx.input(1), &shape));
-    ACTORFLOW_OP_REQUIRES(
-      ctx, shape.compatible_with(list->element_shape()),
-      core::invalid_argument_error("element shape ", shape.to_string(),
-                                   " does not fit the list's ",
-                                   list->element_shape().to_string()));
-    shape = shape.merge(list->element_shape());
-    for (const auto& item : list->items())
-      if (item.valid()) {
-        ACTORFLOW_OP_REQUIRES(ctx, shape.compatible_with(item.shape()),
-                              core::invalid_argument_error(
-                                "items of shapes ", shape.to_string(), " and ",
-                                item.shape().to_string(), " do not stack"));
-        shape = shape.merge(item.shape());
-      }
-    ACTORFLOW_OP_REQUIRES(
-      ctx, shape.fully_defined(),
-      core::invalid_argument_error("the items' shape ", shape.to_string(),
-                                   " is not known: nothing to stack"));
-    auto dims = shape.dims();
-    auto n = static_cast<int64_t>(list->items().size());
-    dims.insert(dims.begin(), n);
-    core::tensor out{type_, core::shape{dims}};
-    auto per = shape.num_elements();
-    for (int64_t i = 0; i < n; ++i) {
-      const auto& item = list->items()[static_cast<size_t>(i)];
-      if (item.valid()) {
-        copy_into(item, out, i * per);
-      } else {
-        core::tensor z;
-        ACTORFLOW_OP_REQUIRES_OK(ctx, zeros(type_, shape, &z));
-        copy_into(z, out, i * per);
-      }
-    }
+    std::vector<int64_t> all(list->items().size());
+    for (size_t i = 0; i < all.size(); ++i)
+      all[i] = static_cast<int64_t>(i);
+    core::tensor out;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, stack_items(*list, all, shape, type_, &out));
     ctx.set_output(0, std::move(out));
   }
 };
@@ -393,6 +231,7 @@ void register_list_kernels(kernel_registry& r) {
   r.add_any<element_shape_kernel>("TensorListElementShape", device_type);
   r.add_any<push_back_kernel>("TensorListPushBack", device_type);
   r.add_any<pop_back_kernel>("TensorListPopBack", device_type);
+  register_list_bulk_kernels(r);
 }
 
 } // namespace actorflow::ops::cpu
