@@ -1,10 +1,9 @@
 // The optimizers' update ops (Apply and ResourceApply GradientDescent,
 // Momentum, KerasMomentum, Adagrad, AdagradV2, RMSProp, Adam), with
 // TensorFlow's formulas. Each locks its variable and slot variables for
-// the update, writes in place
-// when nobody else holds a value's buffer and copies on write otherwise,
-// so a reader of the old value never sees it change. float16 and bfloat16
-// compute in float.
+// the update, writes in place when nobody else holds a value's buffer and
+// copies on write otherwise, so a reader of the old value never sees it
+// change. float16 and bfloat16 compute in float.
 
 #include "blas.hpp"
 #include "kernels.hpp"
