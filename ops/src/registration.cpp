@@ -21,6 +21,7 @@ core::status register_ops(op_registry& registry) {
   ACTORFLOW_RETURN_IF_ERROR(defs::register_list_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_training_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_io_ops(registry));
+  ACTORFLOW_RETURN_IF_ERROR(defs::register_string_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_summary_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_data_flow_ops(registry));
   ACTORFLOW_RETURN_IF_ERROR(defs::register_dispatch_ops(registry));
@@ -40,6 +41,8 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_list_kernels(registry);
   cpu::register_training_kernels(registry);
   cpu::register_io_kernels(registry);
+  cpu::register_bundle_kernels(registry);
+  cpu::register_string_kernels(registry);
   cpu::register_summary_kernels(registry);
   cpu::register_queue_kernels(registry);
   cpu::register_tensor_array_kernels(registry);

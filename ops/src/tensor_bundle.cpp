@@ -189,17 +189,38 @@ std::vector<std::string> tensor_bundle::keys() const {
   return result;
 }
 
-core::status tensor_bundle::read(const std::string& key, core::dtype type,
-                                 core::tensor* out) const {
+std::vector<std::string> tensor_bundle::data_files() const {
+  std::vector<std::string> result;
+  for (int shard = 0; shard < num_shards_; ++shard)
+    result.push_back(shard_path(prefix_, shard, num_shards_));
+  return result;
+}
+
+core::status tensor_bundle::entry(const std::string& key,
+                                  tfproto::BundleEntryProto* out) const {
   auto it = entries_.find(key);
   if (it == entries_.end())
     return core::not_found_error("key '", key, "' is not in tensor bundle '",
                                  prefix_, "'");
-  tfproto::BundleEntryProto e;
-  if (!e.ParseFromString(it->second))
+  if (!out->ParseFromString(it->second))
     return core::data_loss_error("tensor bundle index '", prefix_,
                                  ".index': a malformed entry for key '", key,
                                  "'");
+  return core::status::ok();
+}
+
+core::status tensor_bundle::dtype_of(const std::string& key,
+                                     core::dtype* out) const {
+  tfproto::BundleEntryProto e;
+  ACTORFLOW_RETURN_IF_ERROR(entry(key, &e));
+  *out = detail::from_proto(e.dtype());
+  return core::status::ok();
+}
+
+core::status tensor_bundle::read(const std::string& key, core::dtype type,
+                                 core::tensor* out) const {
+  tfproto::BundleEntryProto e;
+  ACTORFLOW_RETURN_IF_ERROR(entry(key, &e));
   auto stored = detail::from_proto(e.dtype());
   if (stored != type)
     return core::invalid_argument_error(

@@ -10,6 +10,10 @@
 #include "actorflow/core/status.hpp"
 #include "actorflow/core/tensor.hpp"
 
+namespace actorflow::tfproto {
+class BundleEntryProto;
+} // namespace actorflow::tfproto
+
 namespace actorflow::ops {
 
 /// The tensors of a tensor bundle: `PREFIX.index`, a table of LevelDB's
@@ -26,11 +30,20 @@ public:
   /// The keys of the bundle's tensors, in order.
   std::vector<std::string> keys() const;
 
+  /// The paths of the bundle's data shards.
+  std::vector<std::string> data_files() const;
+
+  /// The dtype of the tensor under `key`.
+  core::status dtype_of(const std::string& key, core::dtype* out) const;
+
   /// Reads the tensor under `key`, which must be of dtype `type`.
   core::status read(const std::string& key, core::dtype type,
                     core::tensor* out) const;
 
 private:
+  core::status entry(const std::string& key,
+                     tfproto::BundleEntryProto* out) const;
+
   std::string prefix_;
   int num_shards_ = 1;
   /// Key -> the serialized BundleEntryProto.

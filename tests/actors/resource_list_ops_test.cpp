@@ -1,5 +1,10 @@
-// TensorFlow 2's resource variables and TensorLists, op by op: what the
-// SavedModels of saved_model_test use, and the ops they do not.
+// TensorFlow 2's resource variables, TensorLists and the ops of a
+// SavedModel's save function, op by op: what the SavedModels of
+// saved_model_test use, and the ops they do not.
+
+#include <filesystem>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -188,6 +193,86 @@ TEST(tensor_lists, scatter_concat_and_their_bad_input) {
   fails("concat_unsized", "item 0 was never set");
   fails("split", "leave rows of a tensor of 2 unused");
   fails("gather_out", "index 9 is out of a list of 4");
+}
+
+TEST(save_function_ops, strings_name_the_files_and_bundles_round_trip) {
+  namespace fs = std::filesystem;
+  auto dir = fs::temp_directory_path()
+             / ("actorflow_bundle_ops_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto str = [](std::string v) { return tensor::scalar(std::move(v)); };
+  auto prefix = (dir / "ckpt").string();
+  auto names = [](std::vector<std::string> v) {
+    tensor t{dtype::string, core::shape{static_cast<int64_t>(v.size())}};
+    std::copy(v.begin(), v.end(), t.mutable_data<std::string>());
+    return t;
+  };
+  tensor words = names({"a", "", "longer word"});
+  auto weights = tensor::from_vector<float>({2, 2}, {1.5f, -2, 0.25f, 8});
+  auto steps = tensor::from_vector<int64_t>({1}, {1});
+  std::vector<core::node_def> nodes{
+    constant("prefix", str(prefix)),
+    constant("suffix", str("_temp/part")),
+    constant("parts", names({"x", "y"})),
+    node("joined", "StringJoin", {"prefix", "suffix"}, {{"N", int64_t{2}}}),
+    node("joined_each", "StringJoin", {"parts", "suffix"},
+         {{"N", int64_t{2}}, {"separator", std::string{"-"}}}),
+    node("is_s3", "StaticRegexFullMatch", {"prefix"},
+         {{"pattern", std::string{"^s3://.*"}}}),
+    constant("shard", tensor::scalar(int32_t{0})),
+    constant("shards", tensor::scalar(int32_t{1})),
+    node("shard_name", "ShardedFilename", {"joined", "shard", "shards"}, {}),
+    constant("keys", names({"w", "words", "step"})),
+    constant("slices", names({"", "", ""})),
+    constant("w", weights),
+    constant("words", words),
+    constant("step", steps),
+    node("save", "SaveV2",
+         {"shard_name", "keys", "slices", "w", "words", "step"},
+         {{"dtypes",
+           std::vector<dtype>{dtype::float32, dtype::string, dtype::int64}}}),
+    node("shard_list", "Pack", {"shard_name", "^save"},
+         {{"N", int64_t{1}}, {"T", dtype::string}, {"axis", int64_t{0}}}),
+    node("merge", "MergeV2Checkpoints", {"shard_list", "prefix"}, {}),
+    constant("read_keys", names({"words", "w"})),
+    constant("read_slices", names({"", ""})),
+    node("restore", "RestoreV2", {"prefix", "read_keys", "read_slices"},
+         {{"dtypes", std::vector<dtype>{dtype::string, dtype::float32}}})};
+  std::vector<tensor> out;
+  auto st = run(
+    nodes, {{"merge"}},
+    {"joined", "joined_each", "is_s3", "shard_name", "restore", "restore:1"},
+    &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0], str(prefix + "_temp/part"));
+  EXPECT_EQ(out[1], names({"x-_temp/part", "y-_temp/part"}));
+  EXPECT_EQ(out[2].scalar_value<bool>(), false);
+  EXPECT_EQ(out[3], str(prefix + "_temp/part-00000-of-00001"));
+  EXPECT_EQ(out[4], words);
+  EXPECT_EQ(out[5], weights);
+  // The merge left the bundle at the prefix and removed the shard and its
+  // directory.
+  EXPECT_TRUE(fs::exists(prefix + ".index"));
+  EXPECT_TRUE(fs::exists(prefix + ".data-00000-of-00001"));
+  EXPECT_FALSE(fs::exists(prefix + "_temp"));
+  // A slice spec is refused, and so is a key saved twice.
+  nodes.push_back(constant("a_slice", names({"2 2 0,1:-"})));
+  nodes.push_back(constant("one_key", names({"w"})));
+  nodes.push_back(node("save_slice", "SaveV2",
+                       {"prefix", "one_key", "a_slice", "w"},
+                       {{"dtypes", std::vector<dtype>{dtype::float32}}}));
+  st = run(nodes, {{"save_slice"}}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::unimplemented) << st.to_string();
+  nodes.push_back(constant("same_keys", names({"w", "w"})));
+  nodes.push_back(constant("two_slices", names({"", ""})));
+  nodes.push_back(node(
+    "save_twice", "SaveV2", {"prefix", "same_keys", "two_slices", "w", "w"},
+    {{"dtypes", std::vector<dtype>{dtype::float32, dtype::float32}}}));
+  st = run(nodes, {{"save_twice"}}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  EXPECT_NE(st.message().find("saved twice"), std::string::npos)
+    << st.to_string();
+  fs::remove_all(dir);
 }
 
 } // namespace

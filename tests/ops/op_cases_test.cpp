@@ -165,7 +165,11 @@ TEST(op_cases, every_op_is_checked_against_golden_data) {
         // saved_model_test's tensor_list_bulk, resource_list_ops_test
         "TensorListGather", "TensorListScatter", "TensorListScatterV2",
         "TensorListScatterIntoExistingList", "TensorListConcatV2",
-        "TensorListSplit", "TensorListResize"})
+        "TensorListSplit", "TensorListResize",
+        // resource_list_ops_test's save_function_ops, and saved_model_test's
+        // export (strings are not in the case files)
+        "SaveV2", "MergeV2Checkpoints", "StringJoin", "StaticRegexFullMatch",
+        "ShardedFilename"})
     covered.insert(op);
   for (const auto& name : runner.op_registry().names()) {
     if (name.front() == '_')

@@ -151,7 +151,7 @@ core::status register_array_ops(op_registry& r) {
                                     .input("e: T")
                                     .output("output: T")
                                     .attr("T: {bool, int32, int64, float16, "
-                                          "bfloat16, float, double}")
+                                          "bfloat16, float, double, string}")
                                     .shape_fn(select_shape)));
   ACTORFLOW_RETURN_IF_ERROR(register_array_transform_ops(r));
   return r.add(op_def_builder("NoOp"));

@@ -20,6 +20,7 @@ core::status register_resource_variable_ops(op_registry& r);
 core::status register_list_ops(op_registry& r);
 core::status register_training_ops(op_registry& r);
 core::status register_io_ops(op_registry& r);
+core::status register_string_ops(op_registry& r);
 core::status register_summary_ops(op_registry& r);
 core::status register_data_flow_ops(op_registry& r);
 core::status register_dispatch_ops(op_registry& r);

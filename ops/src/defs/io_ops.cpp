@@ -1,4 +1,5 @@
-// Ops that read data files.
+// Ops that read and write data files: checkpoints, TensorFlow's tensor
+// bundles, IDX and text files.
 
 #include "defs.hpp"
 
@@ -69,6 +70,33 @@ core::status register_io_ops(op_registry& r) {
         return core::status::ok();
       })
       .stateful()));
+  // Writes `tensors` under `tensor_names` as TensorFlow's tensor bundle at
+  // `prefix` (one shard): how SavedModels save their variables.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(
+    op_def_builder("SaveV2")
+      .input("prefix: string")
+      .input("tensor_names: string")
+      .input("shape_and_slices: string")
+      .input("tensors: dtypes")
+      .attr("dtypes: list(type)")
+      .shape_fn([](shape_context& ctx) {
+        auto n = static_cast<int64_t>(ctx.num_inputs()) - 3;
+        for (size_t i : {1, 2})
+          if (!ctx.input(i).compatible_with(core::shape{n}))
+            return core::invalid_argument_error(
+              "input ", i, " must be a vector of ", n,
+              " strings, one per tensor, got shape ", ctx.input(i).to_string());
+        return core::status::ok();
+      })
+      .stateful()));
+  // The bundles at `checkpoint_prefixes` as one at `destination_prefix`;
+  // with delete_old_dirs their files (and emptied directories) go.
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("MergeV2Checkpoints")
+                                    .input("checkpoint_prefixes: string")
+                                    .input("destination_prefix: string")
+                                    .attr("delete_old_dirs: bool = true")
+                                    .attr("allow_missing_files: bool = false")
+                                    .stateful()));
   // Every line of a text file (gzip'd or not), without line ends.
   ACTORFLOW_RETURN_IF_ERROR(r.add(
     op_def_builder("ReadTextLines")

@@ -22,6 +22,14 @@ std::vector<int64_t> read_ints(const core::tensor& t) {
   return result;
 }
 
+core::status read_scalar_string(const core::tensor& t, const char* what,
+                                std::string* out) {
+  if (t.dtype() != core::dtype::string || t.shape().rank() != 0)
+    return core::invalid_argument_error(what, " must be a scalar string");
+  *out = t.scalar_value<std::string>();
+  return core::status::ok();
+}
+
 core::status read_scalar_int(const core::tensor& t, const char* what,
                              int64_t* out) {
   if (t.num_elements() != 1 || t.shape().rank() > 1)

@@ -5,6 +5,7 @@
 // the device.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "actorflow/core/shape.hpp"
@@ -69,6 +70,11 @@ std::vector<int64_t> read_ints(const core::tensor& t);
 /// names it in the error.
 core::status read_scalar_int(const core::tensor& t, const char* what,
                              int64_t* out);
+
+/// Reads scalar string `t` after checking it is one; `what` names it in
+/// the error.
+core::status read_scalar_string(const core::tensor& t, const char* what,
+                                std::string* out);
 
 /// Resolves `axis` (negative counts from the end) against `rank`; an axis
 /// out of [-rank, rank) is `invalid_argument`.

@@ -116,7 +116,8 @@ public:
 void register_cast_select_kernels(kernel_registry& r) {
   r.add_any<cast_kernel>("Cast", device_type);
   r.add_typed<select_kernel, bool, int32_t, int64_t, Eigen::half,
-              Eigen::bfloat16, float, double>("Select", device_type);
+              Eigen::bfloat16, float, double, std::string>("Select",
+                                                           device_type);
 }
 
 } // namespace actorflow::ops::cpu

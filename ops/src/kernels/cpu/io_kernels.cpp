@@ -4,7 +4,6 @@
 #include "kernels.hpp"
 
 #include "../../checkpoint_file.hpp"
-#include "../../tensor_bundle.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -108,15 +107,6 @@ private:
 };
 
 /// Reads a scalar string input.
-core::status scalar_string(const kernel_context& ctx, size_t i,
-                           const char* what, std::string* out) {
-  const auto& t = ctx.input(i);
-  if (t.dtype() != core::dtype::string || t.shape().rank() != 0)
-    return core::invalid_argument_error(what, " must be a scalar string");
-  *out = t.scalar_value<std::string>();
-  return core::status::ok();
-}
-
 class read_idx_kernel : public basic_kernel {
 public:
   explicit read_idx_kernel(kernel_construction& ctx) {
@@ -125,7 +115,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::string path;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, scalar_string(ctx, 0, "filename", &path));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, read_scalar_string(ctx.input(0), "filename", &path));
     gz_reader in{path, "IDX file"};
     ACTORFLOW_OP_REQUIRES_OK(ctx, in.opened());
     unsigned char magic[4];
@@ -176,7 +167,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::string path;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, scalar_string(ctx, 0, "filename", &path));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, read_scalar_string(ctx.input(0), "filename", &path));
     gz_reader in{path, "text file"};
     ACTORFLOW_OP_REQUIRES_OK(ctx, in.opened());
     std::string text;
@@ -215,7 +207,8 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::string path;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, scalar_string(ctx, 0, "filename", &path));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, read_scalar_string(ctx.input(0), "filename", &path));
     const auto& names = ctx.input(1);
     auto n = ctx.num_inputs() - 2;
     ACTORFLOW_OP_REQUIRES(
@@ -242,8 +235,10 @@ public:
 
   void compute(kernel_context& ctx) override {
     std::string path, name;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, scalar_string(ctx, 0, "file_pattern", &path));
-    ACTORFLOW_OP_REQUIRES_OK(ctx, scalar_string(ctx, 1, "tensor_name", &name));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, read_scalar_string(ctx.input(0), "file_pattern", &path));
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, read_scalar_string(ctx.input(1), "tensor_name", &name));
     std::map<std::string, core::tensor> all;
     ACTORFLOW_OP_REQUIRES_OK(ctx, read_checkpoint(path, &all));
     auto i = all.find(name);
@@ -265,54 +260,12 @@ private:
 
 /// Reads the tensors a SavedModel's restore function names from its tensor
 /// bundle.
-class restore_v2_kernel : public basic_kernel {
-public:
-  explicit restore_v2_kernel(kernel_construction& ctx) {
-    init_ = ctx.get_attr("dtypes", &dtypes_);
-  }
-
-  void compute(kernel_context& ctx) override {
-    std::string prefix;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, scalar_string(ctx, 0, "prefix", &prefix));
-    const auto& names = ctx.input(1);
-    const auto& slices = ctx.input(2);
-    auto n = static_cast<int64_t>(dtypes_.size());
-    ACTORFLOW_OP_REQUIRES(
-      ctx,
-      names.dtype() == core::dtype::string && names.shape() == core::shape{n}
-        && slices.dtype() == core::dtype::string
-        && slices.shape() == core::shape{n},
-      core::invalid_argument_error("tensor_names and shape_and_slices must be "
-                                   "vectors of ",
-                                   n, " strings, one per tensor"));
-    for (int64_t i = 0; i < n; ++i)
-      ACTORFLOW_OP_REQUIRES(
-        ctx, slices.data<std::string>()[i].empty(),
-        core::unimplemented_error("restoring a slice ('",
-                                  slices.data<std::string>()[i], "' of '",
-                                  names.data<std::string>()[i],
-                                  "'): actorflow restores whole tensors"));
-    tensor_bundle bundle;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, tensor_bundle::open(prefix, &bundle));
-    for (int64_t i = 0; i < n; ++i) {
-      core::tensor t;
-      ACTORFLOW_OP_REQUIRES_OK(
-        ctx, bundle.read(names.data<std::string>()[i], dtypes_[i], &t));
-      ctx.set_output(i, std::move(t));
-    }
-  }
-
-private:
-  std::vector<core::dtype> dtypes_;
-};
-
 } // namespace
 
 void register_io_kernels(kernel_registry& r) {
   r.add_any<read_idx_kernel>("ReadIdx", device_type);
   r.add_any<save_kernel>("Save", device_type);
   r.add_any<restore_kernel>("Restore", device_type);
-  r.add_any<restore_v2_kernel>("RestoreV2", device_type);
   r.add_any<read_text_lines_kernel>("ReadTextLines", device_type);
 }
 

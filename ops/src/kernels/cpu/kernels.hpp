@@ -22,6 +22,8 @@ void register_list_kernels(kernel_registry& r);
 void register_list_bulk_kernels(kernel_registry& r);
 void register_training_kernels(kernel_registry& r);
 void register_io_kernels(kernel_registry& r);
+void register_bundle_kernels(kernel_registry& r);
+void register_string_kernels(kernel_registry& r);
 void register_summary_kernels(kernel_registry& r);
 void register_queue_kernels(kernel_registry& r);
 void register_tensor_array_kernels(kernel_registry& r);
@@ -95,6 +97,7 @@ using common::canonical_axis;
 using common::plan_batch_product;
 using common::read_ints;
 using common::read_scalar_int;
+using common::read_scalar_string;
 using common::strides_of;
 
 /// Returns the Eigen device of the CPU device a kernel runs on.
