@@ -416,6 +416,12 @@ int run(int argc, char** argv) {
                  "outputs are printed")
     ->capture_default_str()
     ->check(int_range(1, 1'000'000'000));
+  run_cmd
+    ->add_option("--export", saved.export_dir,
+                 "With --saved-model: then write the model, its "
+                 "variables as the runs left them, as a SavedModel in "
+                 "this directory (TensorFlow loads it)")
+    ->needs(saved_opt);
   add_step_options(run_cmd, &run);
   run_cmd->add_option("--trace", run.trace,
                       "Write a Chrome trace of the step to this file (open it "

@@ -84,6 +84,11 @@ int run_saved_model(const saved_model_options& o) {
     if (!st.is_ok())
       return fail("run", st.prefixed("fetch " + key));
   }
+  if (!o.export_dir.empty()) {
+    if (st = m->save(o.export_dir); !st.is_ok())
+      return fail("run", st);
+    std::printf("exported to %s\n", o.export_dir.c_str());
+  }
   return EXIT_SUCCESS;
 }
 

@@ -15,13 +15,16 @@ struct saved_model_options {
   std::vector<std::string> feeds;   ///< `key=file.npy`
   std::vector<std::string> fetches; ///< `key` or `key=file.npy`; none: all
   int runs = 1;                     ///< Runs of the signature, in order.
+  /// Then write the model, its variables as the runs left them, here.
+  std::string export_dir;
   int threads = 0;
 };
 
 /// Loads the SavedModel, restores its variables and runs the signature
 /// `runs` times with the feeds (from `.npy` files, by input key); prints
 /// the last run's outputs (those fetched, or all) and writes the ones
-/// given a file. Returns the exit code.
+/// given a file; then exports the model to `export_dir` if given. Returns
+/// the exit code.
 int run_saved_model(const saved_model_options& options);
 
 /// Prints the SavedModel's signatures, their inputs and outputs, and the

@@ -59,6 +59,8 @@ expect_refused("give --graph or --saved-model" run --fetch y)
 expect_refused("--graph: File does not exist" run --graph /nonexistent.afg)
 expect_refused("--cpus: value 0 is not in \\[1, 1024\\]"
                run --graph ${CLI} --cpus 0)
+expect_refused("--export requires --saved-model"
+               run --graph ${CLI} --export ${CMAKE_CURRENT_BINARY_DIR}/x)
 
 execute_process(COMMAND ${CLI} ops _Send OUTPUT_VARIABLE out
                 RESULT_VARIABLE rc TIMEOUT 60)

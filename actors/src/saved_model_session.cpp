@@ -1,5 +1,7 @@
 #include "actorflow/actors/saved_model_session.hpp"
 
+#include <filesystem>
+
 namespace actorflow::actors {
 
 core::status
@@ -23,6 +25,37 @@ saved_model_session::open(engine& e, const std::string& dir,
     ACTORFLOW_RETURN_IF_ERROR(m->session_.run({}, {}, {model.init_op}, &none));
   *out = std::move(m);
   return core::status::ok();
+}
+
+core::status saved_model_session::save(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path from{model_.dir}, to{dir};
+  if (fs::exists(to, ec) && fs::equivalent(from, to, ec))
+    return core::invalid_argument_error(
+      "cannot export SavedModel '", model_.dir,
+      "' over itself: give another directory");
+  fs::create_directories(to / "variables", ec);
+  if (!ec)
+    fs::copy_file(from / "saved_model.pb", to / "saved_model.pb",
+                  fs::copy_options::overwrite_existing, ec);
+  if (!ec && fs::exists(from / "assets"))
+    fs::copy(from / "assets", to / "assets",
+             fs::copy_options::recursive | fs::copy_options::overwrite_existing,
+             ec);
+  if (ec)
+    return core::internal_error("exporting SavedModel '", model_.dir, "' to '",
+                                dir, "': ", ec.message());
+  if (model_.save_tensor.empty())
+    return core::status::ok(); // no variables
+  auto prefix = (to / "variables" / "variables").string();
+  std::vector<core::tensor> none;
+  auto st
+    = session_.run({{model_.restore_filename, core::tensor::scalar(prefix)}},
+                   {model_.save_tensor}, {}, &none);
+  return st.is_ok() ? st
+                    : st.prefixed("saving the variables of SavedModel '"
+                                  + model_.dir + "' to '" + dir + "'");
 }
 
 core::status

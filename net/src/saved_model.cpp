@@ -109,8 +109,8 @@ core::status read_signatures(const tfproto::MetaGraphDef& mg,
   return core::status::ok();
 }
 
-/// The nodes a run of the model may need: the signatures' and the
-/// restore's.
+/// The nodes a run of the model may need: the signatures', the restore's
+/// and the save's.
 std::vector<std::string> roots_of(const std::map<std::string, signature>& sigs,
                                   const saved_model& m) {
   std::vector<std::string> roots;
@@ -120,7 +120,8 @@ std::vector<std::string> roots_of(const std::map<std::string, signature>& sigs,
     for (const auto& t : s.outputs)
       roots.push_back(node_of(t.tensor));
   }
-  for (const auto* name : {&m.restore_op, &m.restore_filename, &m.init_op})
+  for (const auto* name :
+       {&m.restore_op, &m.restore_filename, &m.init_op, &m.save_tensor})
     if (!name->empty())
       roots.push_back(node_of(*name));
   return roots;
@@ -140,6 +141,8 @@ core::status read_model(const std::string& dir,
     out->restore_filename = engine_tensor(saver.filename_tensor_name());
     out->restore_op = saver.restore_op_name();
     out->restore_prefix = prefix.string();
+    if (!saver.save_tensor_name().empty())
+      out->save_tensor = engine_tensor(saver.save_tensor_name());
   }
   auto init = (*mg)->signature_def().find("__saved_model_init_op");
   if (init != (*mg)->signature_def().end()) {

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "actorflow/actorflow.hpp"
@@ -184,6 +186,58 @@ TEST_F(saved_models, ops_the_engine_lacks_are_listed_at_once) {
                                          &m);
   EXPECT_EQ(st.code(), core::errc::not_found);
   EXPECT_NE(st.message().find("{serve}"), std::string::npos) << st.to_string();
+}
+
+TEST_F(saved_models, trained_variables_export_as_a_saved_model) {
+  // Three training steps, then the model's own save function (SaveV2,
+  // MergeV2Checkpoints) writes the variables next to a copy of its graph.
+  namespace fs = std::filesystem;
+  auto dir = fs::temp_directory_path()
+             / ("actorflow_export_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto m = open("control_flow");
+  ASSERT_NE(m, nullptr);
+  for (int i = 0; i < 3; ++i)
+    run(*m, "train", {{"x", golden["control_flow_x"]}});
+  auto st = m->save(dir.string());
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  std::set<std::string> files;
+  for (const auto& f : fs::recursive_directory_iterator(dir))
+    if (f.is_regular_file())
+      files.insert(fs::relative(f.path(), dir).string());
+  EXPECT_EQ(
+    files, (std::set<std::string>{"saved_model.pb", "variables/variables.index",
+                                  "variables/variables.data-00000-of-00001"}));
+  // Opened anew (an engine of its own: variables are per engine), the
+  // export holds the trained value.
+  {
+    actors::engine other;
+    std::unique_ptr<actors::saved_model_session> exported;
+    st = actors::saved_model_session::open(other, dir.string(), {"serve"},
+                                           &exported);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    expect_same(run(*exported, "read", {})["v"], "control_flow_trained_v");
+  }
+  // A Keras model's many variables, exported untouched, give its outputs.
+  auto keras = open("keras_multi");
+  ASSERT_NE(keras, nullptr);
+  st = keras->save((dir / "keras").string());
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  {
+    actors::engine other;
+    std::unique_ptr<actors::saved_model_session> exported;
+    st = actors::saved_model_session::open(other, (dir / "keras").string(),
+                                           {"serve"}, &exported);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    auto out
+      = run(*exported, "serving_default",
+            {{"a", golden["keras_multi_a"]}, {"b", golden["keras_multi_b"]}});
+    expect_same(out["out1"], "keras_multi_out1");
+  }
+  // Not over the model itself.
+  st = m->save(model_dir("control_flow"));
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  fs::remove_all(dir);
 }
 
 TEST_F(saved_models, a_corrupt_variables_file_is_data_loss_naming_it) {

@@ -44,6 +44,12 @@ public:
                    const std::map<std::string, core::tensor>& inputs,
                    std::map<std::string, core::tensor>* outputs);
 
+  /// Writes the model to `dir` as a SavedModel TensorFlow loads: its
+  /// saved_model.pb and assets copied, its variables as they are now
+  /// (after training steps, say) saved by the model's own save function
+  /// into `dir/variables`. `dir` must not be the model's own directory.
+  core::status save(const std::string& dir);
+
   /// The signature `key`, or `not_found` naming the ones there are.
   core::status find_signature(const std::string& key,
                               const net::signature** out) const;

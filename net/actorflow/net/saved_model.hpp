@@ -31,9 +31,9 @@ struct signature {
 };
 
 /// A TensorFlow 2 SavedModel read into the engine's IR: its graph (the
-/// signatures' and the restore function's nodes, calls inlined, functional
-/// loops and branches lowered), signatures, and how to restore its
-/// variables.
+/// signatures', the restore function's and the save function's nodes,
+/// calls inlined, functional loops and branches lowered), signatures, and
+/// how to restore and save its variables.
 struct saved_model {
   std::string dir;
   graph::graph graph;
@@ -46,6 +46,10 @@ struct saved_model {
   std::string restore_prefix;
   /// Ops to run once after the restore (`__saved_model_init_op`), or empty.
   std::string init_op;
+  /// The save step (the model's own save function: SaveV2 and
+  /// MergeV2Checkpoints): feed a prefix to `restore_filename` and fetch
+  /// `save_tensor`. Empty: no variables.
+  std::string save_tensor;
 };
 
 /// Reads the SavedModel in directory `dir`: the meta graph whose tags are
