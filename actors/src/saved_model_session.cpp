@@ -28,6 +28,11 @@ saved_model_session::open(engine& e, const std::string& dir,
 }
 
 core::status saved_model_session::save(const std::string& dir) {
+  if (!model_.save_refused.empty())
+    return core::unimplemented_error(
+      "cannot save the variables of SavedModel '", model_.dir,
+      "': its save function uses ops actorflow lacks (", model_.save_refused,
+      ")");
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path from{model_.dir}, to{dir};

@@ -164,6 +164,15 @@ core::status load_saved_model(const std::string& dir,
   std::vector<core::node_def> nodes;
   detail::graph_def_importer importer{mg->graph_def(), ops,
                                       &mg->meta_info_def().stripped_op_list()};
+  // A save function the engine cannot run leaves the model runnable, not
+  // exportable.
+  if (!m.save_tensor.empty()) {
+    auto lacking = importer.missing_ops({node_of(m.save_tensor)});
+    for (const auto& op : lacking)
+      m.save_refused += (m.save_refused.empty() ? "" : ", ") + op.op;
+    if (!lacking.empty())
+      m.save_tensor.clear();
+  }
   auto st = importer.import(roots_of(m.signatures, m), &nodes);
   if (!st.is_ok())
     return st.prefixed("SavedModel '" + dir + "'");

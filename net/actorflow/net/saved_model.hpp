@@ -48,8 +48,10 @@ struct saved_model {
   std::string init_op;
   /// The save step (the model's own save function: SaveV2 and
   /// MergeV2Checkpoints): feed a prefix to `restore_filename` and fetch
-  /// `save_tensor`. Empty: no variables.
+  /// `save_tensor`. Empty: no variables, or a save function using ops the
+  /// engine lacks, which `save_refused` then names.
   std::string save_tensor;
+  std::string save_refused;
 };
 
 /// Reads the SavedModel in directory `dir`: the meta graph whose tags are
