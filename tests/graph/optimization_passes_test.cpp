@@ -234,6 +234,23 @@ TEST_F(optimization_passes, fusion_makes_one_node_of_conv_bias_and_relu) {
             (std::vector<std::string>{"BiasAdd"}));
 }
 
+TEST_F(optimization_passes, fusion_marks_convolutions_of_constant_filters) {
+  // A Const filter may be kept in the kernel's own layout across runs; a
+  // fed one may not.
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {1, 4, 4, 2});
+  auto fed = graph::placeholder(s.sub("f"), dtype::float32, {1, 1, 2, 2});
+  auto fixed = graph::constant(
+    s.sub("k"), core::tensor::from_vector<float>({1, 1, 2, 2}, {1, 2, 3, 4}));
+  auto by_const = graph::conv2d(s.sub("by_const"), x, fixed);
+  auto by_feed = graph::conv2d(s.sub("by_feed"), x, fed);
+  auto g = run(s, graph::passes::fusion, nullptr);
+  const auto& marked = g.find(by_const.node_name())->attrs;
+  ASSERT_EQ(marked.count("_constant_filter"), 1u);
+  EXPECT_TRUE(std::get<bool>(marked.at("_constant_filter")));
+  EXPECT_EQ(g.find(by_feed.node_name())->attrs.count("_constant_filter"), 0u);
+}
+
 TEST_F(optimization_passes, fusion_stops_where_a_value_has_other_readers) {
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {4, 3});

@@ -234,6 +234,21 @@ core::status fuse_relu_grads(graph& g, const pass_context& ctx,
   return detail::remove_nodes(g, removed);
 }
 
+/// Marks the convolutions whose filter is a Const (`_constant_filter`) --
+/// one the run does not feed or fetch -- so their kernels may keep the
+/// filter in a layout of their own across runs.
+void mark_constant_filters(graph& g, const pass_context& ctx) {
+  for (auto& node : g.mutable_nodes()) {
+    if (node.op != "Conv2D" && node.op != "_FusedConv2D")
+      continue;
+    auto args = detail::data_inputs(node);
+    const auto* filter = args.size() > 1 ? g.find(args[1].node) : nullptr;
+    if (filter != nullptr && filter->op == "Const" && args[1].port == 0
+        && ctx.keep.count(filter->name) == 0)
+      node.attrs["_constant_filter"] = true;
+  }
+}
+
 } // namespace
 
 core::status fusion(graph& g, const pass_context& ctx,
@@ -288,11 +303,12 @@ core::status fusion(graph& g, const pass_context& ctx,
                      + " are " + last->name + " (" + op + ")");
     fused.push_back(std::move(node));
   }
-  if (fused.empty())
-    return core::status::ok();
   for (auto& node : fused)
     *g.find(node.name) = std::move(node);
-  return detail::remove_nodes(g, removed);
+  if (!fused.empty())
+    ACTORFLOW_RETURN_IF_ERROR(detail::remove_nodes(g, removed));
+  mark_constant_filters(g, ctx);
+  return core::status::ok();
 }
 
 } // namespace actorflow::graph::passes

@@ -92,6 +92,7 @@ class conv2d_kernel : public basic_kernel {
 public:
   explicit conv2d_kernel(kernel_construction& ctx) {
     init_ = attrs_.read(ctx, false);
+    constant_filter_ = ctx.attr_or("_constant_filter", false);
     if (!init_.is_ok() || ctx.node().op != "_FusedConv2D")
       return;
     std::vector<std::string> fused;
@@ -155,7 +156,8 @@ public:
       if (onednn_conv::supports(s)) {
         ACTORFLOW_OP_REQUIRES_OK(
           ctx, dnn_.forward(ctx, s, x.data<float>(), f.data<float>(), bias,
-                            fused_relu_, out->mutable_data<float>()));
+                            fused_relu_, out->mutable_data<float>(),
+                            constant_filter_));
         return;
       }
     }
@@ -222,6 +224,8 @@ private:
   window_attrs attrs_;
   bool fused_bias_ = false; ///< _FusedConv2D: add the bias input.
   bool fused_relu_ = false; ///< _FusedConv2D: then Relu.
+  /// The filter is a Const (the fusion pass's `_constant_filter`).
+  bool constant_filter_ = false;
   onednn_conv dnn_;
   std::mutex mtx_;
   std::vector<std::vector<T>> spare_; ///< im2col buffers, kept across calls.

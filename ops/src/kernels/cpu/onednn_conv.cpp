@@ -1,5 +1,7 @@
 #include "onednn_conv.hpp"
 
+#include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +63,10 @@ float* floats(core::tensor& t) {
 
 struct onednn_conv::impl {
   onednn::plan_cache<plan> plans;
+  /// A constant filter in each forward plan's blocked layout, reordered
+  /// on the plan's first run (TensorFlow keeps them too).
+  std::mutex constant_mtx;
+  std::map<const plan*, core::tensor> constant_weights;
 
   /// The plan of `p` over `batch` images of shape `s`, made on first use.
   std::shared_ptr<const plan> get(pass p, const conv_shape& s, int64_t batch) {
@@ -209,7 +215,7 @@ struct onednn_conv::impl {
   /// the pass writes the one it computes.
   core::status run(kernel_context& ctx, pass p, const conv_shape& s,
                    float* image, float* filter, float* grid,
-                   const float* bias = nullptr) {
+                   const float* bias = nullptr, bool constant = false) {
     auto macs = s.batch * s.out_h * s.out_w * s.filter_size();
     parallel_split split{&ctx, macs >= split_threshold};
     auto parts = static_cast<int>(std::min<int64_t>(split.threads(), s.batch));
@@ -227,9 +233,9 @@ struct onednn_conv::impl {
       auto size = s.batch * (part + 1) / parts - first;
       auto own = p == pass::backward_filter && part > 0;
       float* target = own ? floats(partial[static_cast<size_t>(part)]) : filter;
-      failed[static_cast<size_t>(part)]
-        = run_slice(ctx, p, s, size, image + first * s.in_h * s.in_w * s.cin,
-                    target, grid + first * s.out_h * s.out_w * s.cout, bias);
+      failed[static_cast<size_t>(part)] = run_slice(
+        ctx, p, s, size, image + first * s.in_h * s.in_w * s.cin, target,
+        grid + first * s.out_h * s.out_w * s.cout, bias, constant);
     });
     for (const auto& st : failed)
       ACTORFLOW_RETURN_IF_ERROR(st);
@@ -241,9 +247,31 @@ struct onednn_conv::impl {
     return core::status::ok();
   }
 
+  /// The filter in the blocked layout of `pl` (a forward plan) when it
+  /// is constant: reordered from `user` on the first call, kept after.
+  core::status constant_filter(kernel_context& ctx, const plan& pl,
+                               dnnl::memory& user, dnnl::stream& stream,
+                               dnnl::memory* out) {
+    std::lock_guard<std::mutex> guard{constant_mtx};
+    auto& kept = constant_weights[&pl];
+    if (!kept.valid()) {
+      core::tensor t;
+      ACTORFLOW_RETURN_IF_ERROR(
+        onednn::scratch(ctx, pl.weights.get_size(), &t));
+      dnnl::memory blocked{pl.weights, plans.engine(),
+                           t.mutable_data<uint8_t>()};
+      dnnl::reorder{user, blocked}.execute(stream, user, blocked);
+      stream.wait();
+      kept = std::move(t);
+    }
+    *out
+      = dnnl::memory{pl.weights, plans.engine(), kept.mutable_data<uint8_t>()};
+    return core::status::ok();
+  }
+
   core::status run_slice(kernel_context& ctx, pass p, const conv_shape& s,
                          int64_t batch, float* image, float* filter,
-                         float* grid, const float* bias) {
+                         float* grid, const float* bias, bool constant) {
     return onednn::guarded("convolution", [&] {
       auto pl = get(p, s, batch);
       const auto& engine = plans.engine();
@@ -252,7 +280,10 @@ struct onednn_conv::impl {
       memory user_weights{pl->user_weights, engine, filter};
       memory weights = user_weights;
       core::tensor blocked, scratchpad;
-      if (pl->weights != pl->user_weights) {
+      if (pl->weights != pl->user_weights && constant && is_forward(p)) {
+        ACTORFLOW_RETURN_IF_ERROR(
+          constant_filter(ctx, *pl, user_weights, stream, &weights));
+      } else if (pl->weights != pl->user_weights) {
         ACTORFLOW_RETURN_IF_ERROR(
           onednn::scratch(ctx, pl->weights.get_size(), &blocked));
         weights = memory{pl->weights, engine, blocked.mutable_data<uint8_t>()};
@@ -348,13 +379,14 @@ bool onednn_conv::supports(const conv_shape& s) noexcept {
 
 core::status onednn_conv::forward(kernel_context& ctx, const conv_shape& s,
                                   const float* x, const float* f,
-                                  const float* bias, bool relu, float* y) {
+                                  const float* bias, bool relu, float* y,
+                                  bool constant_filter) {
   auto p = bias == nullptr ? pass::forward
            : relu          ? pass::forward_bias_relu
                            : pass::forward_bias;
   // oneDNN's memory objects take non-const handles; x and f are only read.
   return impl_->run(ctx, p, s, const_cast<float*>(x), const_cast<float*>(f), y,
-                    bias);
+                    bias, constant_filter);
 }
 
 core::status onednn_conv::backward_input(kernel_context& ctx,

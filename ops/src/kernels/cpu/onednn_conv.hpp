@@ -47,9 +47,12 @@ public:
   static bool supports(const conv_shape& s) noexcept;
 
   /// y = conv(x, f), plus `bias` per output channel unless null, then
-  /// Relu if `relu` (oneDNN's post-ops: no pass of their own).
+  /// Relu if `relu` (oneDNN's post-ops: no pass of their own). With
+  /// `constant_filter` (f never changes: a Const) the filter's reorder to
+  /// oneDNN's layout is done once and kept.
   core::status forward(kernel_context& ctx, const conv_shape& s, const float* x,
-                       const float* f, const float* bias, bool relu, float* y);
+                       const float* f, const float* bias, bool relu, float* y,
+                       bool constant_filter = false);
 
   /// dx from dy and f (Conv2DBackpropInput).
   core::status backward_input(kernel_context& ctx, const conv_shape& s,
