@@ -7,6 +7,24 @@
 
 namespace actorflow::ops::defs {
 
+namespace {
+
+/// RestoreV2's and SaveV2's first inputs: a scalar prefix, then
+/// tensor_names and shape_and_slices, vectors of a string per tensor (`n`).
+core::status bundle_inputs(shape_context& ctx, int64_t n) {
+  if (ctx.input(0).known_rank() && ctx.input(0).rank() != 0)
+    return core::invalid_argument_error("prefix must be a scalar, got shape ",
+                                        ctx.input(0).to_string());
+  for (size_t i : {1, 2})
+    if (!ctx.input(i).compatible_with(core::shape{n}))
+      return core::invalid_argument_error(
+        "input ", i, " must be a vector of ", n,
+        " strings, one per tensor, got shape ", ctx.input(i).to_string());
+  return core::status::ok();
+}
+
+} // namespace
+
 core::status register_io_ops(op_registry& r) {
   // Writes `data` under `tensor_names` (a vector, one per tensor) to the
   // checkpoint file `filename`, atomically.
@@ -58,16 +76,7 @@ core::status register_io_ops(op_registry& r) {
       .output("tensors: dtypes")
       .attr("dtypes: list(type)")
       .shape_fn([](shape_context& ctx) {
-        if (ctx.input(0).known_rank() && ctx.input(0).rank() != 0)
-          return core::invalid_argument_error(
-            "prefix must be a scalar, got shape ", ctx.input(0).to_string());
-        auto n = static_cast<int64_t>(ctx.outputs().size());
-        for (size_t i : {1, 2})
-          if (!ctx.input(i).compatible_with(core::shape{n}))
-            return core::invalid_argument_error(
-              "input ", i, " must be a vector of ", n,
-              " strings, one per tensor, got shape ", ctx.input(i).to_string());
-        return core::status::ok();
+        return bundle_inputs(ctx, static_cast<int64_t>(ctx.outputs().size()));
       })
       .stateful()));
   // Writes `tensors` under `tensor_names` as TensorFlow's tensor bundle at
@@ -80,13 +89,7 @@ core::status register_io_ops(op_registry& r) {
       .input("tensors: dtypes")
       .attr("dtypes: list(type)")
       .shape_fn([](shape_context& ctx) {
-        auto n = static_cast<int64_t>(ctx.num_inputs()) - 3;
-        for (size_t i : {1, 2})
-          if (!ctx.input(i).compatible_with(core::shape{n}))
-            return core::invalid_argument_error(
-              "input ", i, " must be a vector of ", n,
-              " strings, one per tensor, got shape ", ctx.input(i).to_string());
-        return core::status::ok();
+        return bundle_inputs(ctx, static_cast<int64_t>(ctx.num_inputs()) - 3);
       })
       .stateful()));
   // The bundles at `checkpoint_prefixes` as one at `destination_prefix`;

@@ -106,7 +106,6 @@ private:
   const char* kind_;
 };
 
-/// Reads a scalar string input.
 class read_idx_kernel : public basic_kernel {
 public:
   explicit read_idx_kernel(kernel_construction& ctx) {
