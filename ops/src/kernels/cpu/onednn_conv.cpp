@@ -1,6 +1,7 @@
 #include "onednn_conv.hpp"
 
-#include <map>
+#include <algorithm>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -63,10 +64,11 @@ float* floats(core::tensor& t) {
 
 struct onednn_conv::impl {
   onednn::plan_cache<plan> plans;
-  /// A constant filter in each forward plan's blocked layout, reordered
-  /// on the plan's first run (TensorFlow keeps them too).
+  /// A constant filter in the blocked layouts the forward plans want,
+  /// each reordered on its first use (TensorFlow keeps them too). By
+  /// layout, not by plan: the plan cache may drop and remake plans.
   std::mutex constant_mtx;
-  std::map<const plan*, core::tensor> constant_weights;
+  std::vector<std::pair<memory::desc, core::tensor>> constant_weights;
 
   /// The plan of `p` over `batch` images of shape `s`, made on first use.
   std::shared_ptr<const plan> get(pass p, const conv_shape& s, int64_t batch) {
@@ -248,13 +250,18 @@ struct onednn_conv::impl {
   }
 
   /// The filter in the blocked layout of `pl` (a forward plan) when it
-  /// is constant: reordered from `user` on the first call, kept after.
+  /// is constant: reordered from `user` on the first call, kept after;
+  /// `out` shares its buffer.
   core::status constant_filter(kernel_context& ctx, const plan& pl,
                                dnnl::memory& user, dnnl::stream& stream,
-                               dnnl::memory* out) {
+                               core::tensor* out) {
     std::lock_guard<std::mutex> guard{constant_mtx};
-    auto& kept = constant_weights[&pl];
-    if (!kept.valid()) {
+    auto kept = std::find_if(
+      constant_weights.begin(), constant_weights.end(),
+      [&](const auto& entry) { return entry.first == pl.weights; });
+    if (kept == constant_weights.end()) {
+      if (constant_weights.size() >= 16) // layouts that keep changing
+        constant_weights.clear();
       core::tensor t;
       ACTORFLOW_RETURN_IF_ERROR(
         onednn::scratch(ctx, pl.weights.get_size(), &t));
@@ -262,10 +269,11 @@ struct onednn_conv::impl {
                            t.mutable_data<uint8_t>()};
       dnnl::reorder{user, blocked}.execute(stream, user, blocked);
       stream.wait();
-      kept = std::move(t);
+      constant_weights.emplace_back(pl.weights, std::move(t));
+      kept = std::prev(constant_weights.end());
     }
-    *out
-      = dnnl::memory{pl.weights, plans.engine(), kept.mutable_data<uint8_t>()};
+    // A handle: the buffer outlives a clear while the caller runs.
+    *out = kept->second;
     return core::status::ok();
   }
 
@@ -282,7 +290,8 @@ struct onednn_conv::impl {
       core::tensor blocked, scratchpad;
       if (pl->weights != pl->user_weights && constant && is_forward(p)) {
         ACTORFLOW_RETURN_IF_ERROR(
-          constant_filter(ctx, *pl, user_weights, stream, &weights));
+          constant_filter(ctx, *pl, user_weights, stream, &blocked));
+        weights = memory{pl->weights, engine, blocked.mutable_data<uint8_t>()};
       } else if (pl->weights != pl->user_weights) {
         ACTORFLOW_RETURN_IF_ERROR(
           onednn::scratch(ctx, pl->weights.get_size(), &blocked));
