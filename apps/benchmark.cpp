@@ -199,6 +199,14 @@ int run_saved_model_benchmark(const benchmark_options& o,
   std::vector<double> times;
   if (st = time_steps(o, step, &times); !st.is_ok())
     return fail(st);
+  if (o.profile) {
+    actors::run_options ro;
+    ro.trace = actors::trace_level::full;
+    actors::run_metadata meta;
+    if (st = m->run(ro, o.signature, inputs, &outputs, &meta); !st.is_ok())
+      return fail(st);
+    print_profile(meta.stats);
+  }
   print_summary(o, o.saved_model + ":" + o.signature, load_ms, first_ms, times);
   return EXIT_SUCCESS;
 }

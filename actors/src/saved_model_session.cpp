@@ -83,6 +83,14 @@ core::status
 saved_model_session::run(const std::string& key,
                          const std::map<std::string, core::tensor>& inputs,
                          std::map<std::string, core::tensor>* outputs) {
+  return run(run_options{}, key, inputs, outputs, nullptr);
+}
+
+core::status
+saved_model_session::run(const run_options& options, const std::string& key,
+                         const std::map<std::string, core::tensor>& inputs,
+                         std::map<std::string, core::tensor>* outputs,
+                         run_metadata* metadata) {
   const net::signature* sig = nullptr;
   ACTORFLOW_RETURN_IF_ERROR(find_signature(key, &sig));
   auto fail = [&](auto&&... xs) {
@@ -116,7 +124,7 @@ saved_model_session::run(const std::string& key,
   for (const auto& o : sig->outputs)
     fetches.push_back(o.tensor);
   std::vector<core::tensor> values;
-  auto st = session_.run(feeds, fetches, {}, &values);
+  auto st = session_.run(options, feeds, fetches, {}, &values, metadata);
   if (!st.is_ok())
     return st.prefixed("signature '" + key + "'");
   outputs->clear();

@@ -44,6 +44,12 @@ public:
                    const std::map<std::string, core::tensor>& inputs,
                    std::map<std::string, core::tensor>* outputs);
 
+  /// As `run`, with run options (a trace, say) and what the run reports.
+  core::status run(const run_options& options, const std::string& key,
+                   const std::map<std::string, core::tensor>& inputs,
+                   std::map<std::string, core::tensor>* outputs,
+                   run_metadata* metadata);
+
   /// Writes the model to `dir` as a SavedModel TensorFlow loads: its
   /// saved_model.pb and assets copied, its variables as they are now
   /// (after training steps, say) saved by the model's own save function
