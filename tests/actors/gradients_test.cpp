@@ -367,6 +367,15 @@ TEST_F(gradients, array_ops_match_finite_differences) {
   check("ReverseV2", unary(x, [](const scope& s, const output& v) {
           return graph::reverse(s, v, {0, 2});
         }));
+  check("ReverseSequence", unary(x, [](const scope& s, const output& v) {
+          auto lengths
+            = graph::constant(s, tensor::from_vector<int64_t>({2}, {1, 3}));
+          return s.add_node("ReverseSequence", "ReverseSequence", {v, lengths},
+                            {{"T", dtype::float64},
+                             {"Tlen", dtype::int64},
+                             {"seq_dim", int64_t{2}},
+                             {"batch_dim", int64_t{0}}})[0];
+        }));
   check("Fill", unary(u({}), [](const scope& s, const output& v) {
           return graph::fill(s, {2, 3}, v);
         }));
@@ -885,6 +894,7 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "Pad",
     "Tile",
     "ReverseV2",
+    "ReverseSequence",
     "Fill",
     "GatherV2",
     "Relu",

@@ -193,3 +193,35 @@ def add_cases(c):
     c.add("reverse_mask", "Reverse", [x, np.array([False, True, False])],
           [x[:, ::-1, :]], {"T": F32})
     c.add("reversev2_empty", "ReverseV2", [empty, i32(0)], [empty], {"T": F32})
+
+    # ReverseSequence: per batch index, the first seq_lengths[b] steps
+    # reversed (numpy: a reversed slice per batch index).
+    def reverse_sequence(v, lengths, seq_dim, batch_dim):
+        out = v.copy()
+        for b, n in enumerate(lengths):
+            src = [slice(None)] * v.ndim
+            src[batch_dim] = b
+            src[seq_dim] = slice(0, n)
+            part = v[tuple(src)]
+            axis = seq_dim - (1 if batch_dim < seq_dim else 0)
+            out[tuple(src)] = np.flip(part, axis)
+        return out
+
+    seqs = np.arange(2 * 5 * 3, dtype=F32).reshape(2, 5, 3)
+    c.add("reversesequence_batch0_seq1", "ReverseSequence",
+          [seqs, np.array([3, 5], I64)],
+          [reverse_sequence(seqs, [3, 5], 1, 0)],
+          {"T": F32, "Tlen": I64, "seq_dim": 1, "batch_dim": 0})
+    steps_first = np.arange(4 * 3 * 2, dtype=I32).reshape(4, 3, 2)
+    c.add("reversesequence_batch2_seq0", "ReverseSequence",
+          [steps_first, np.array([0, 4], I32)],
+          [reverse_sequence(steps_first, [0, 4], 0, 2)],
+          {"T": I32, "Tlen": I32, "seq_dim": 0, "batch_dim": 2})
+    c.add("reversesequence_too_long", "ReverseSequence",
+          [seqs, np.array([6, 1], I64)],
+          attrs={"T": F32, "Tlen": I64, "seq_dim": 1, "batch_dim": 0},
+          error="invalid_argument")
+    c.add("reversesequence_same_dims", "ReverseSequence",
+          [seqs, np.array([1, 1], I64)],
+          attrs={"T": F32, "Tlen": I64, "seq_dim": 0, "batch_dim": 0},
+          error="invalid_argument")

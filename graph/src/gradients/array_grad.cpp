@@ -195,6 +195,14 @@ void register_array_gradients(gradient_registry& r) {
                      {{"Tidx", op.inputs[1].dtype()}});
     return status::ok();
   });
+  // Its own inverse, for the same lengths; the lengths get none.
+  r.add("ReverseSequence",
+        [](const scope& s, const gradient_op& op, const std::vector<output>& g,
+           std::vector<output>* in) {
+          (*in)[0] = first(s.add_node("ReverseSequence", "ReverseSequence",
+                                      {g[0], op.inputs[1]}, op.node.attrs));
+          return status::ok();
+        });
   r.add("Reverse", [](const scope& s, const gradient_op& op,
                       const std::vector<output>& g, std::vector<output>* in) {
     (*in)[0] = typed(s, "Reverse", {g[0], op.inputs[1]});

@@ -393,6 +393,17 @@ core::status register_array_transform_ops(op_registry& r) {
                   .attr("T: type")
                   .attr(idx("Tidx"))
                   .shape_fn(unchanged_shape));
+  // The first seq_lengths[b] slices along seq_dim reversed, for each b
+  // along batch_dim (bidirectional RNNs over padded sequences).
+  ops.push_back(op_def_builder("ReverseSequence")
+                  .input("input: T")
+                  .input("seq_lengths: Tlen")
+                  .output("output: T")
+                  .attr("seq_dim: int")
+                  .attr("batch_dim: int = 0")
+                  .attr("T: type")
+                  .attr("Tlen: {int32, int64} = int64")
+                  .shape_fn(unchanged_shape));
   ops.push_back(op_def_builder("Reverse")
                   .input("tensor: T")
                   .input("dims: bool")

@@ -198,6 +198,69 @@ public:
   }
 };
 
+/// ReverseSequence: for each index b along `batch_dim`, the first
+/// seq_lengths[b] slices along `seq_dim` reversed, the rest as they are;
+/// two box copies per b.
+class reverse_sequence_kernel : public basic_kernel {
+public:
+  explicit reverse_sequence_kernel(kernel_construction& ctx) {
+    init_ = ctx.get_attr("seq_dim", &seq_dim_);
+    batch_dim_ = ctx.attr_or("batch_dim", int64_t{0});
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    auto lengths = read_ints(ctx.input(1));
+    int rank = x.shape().rank();
+    ACTORFLOW_OP_REQUIRES(ctx,
+                          seq_dim_ >= 0 && seq_dim_ < rank && batch_dim_ >= 0
+                            && batch_dim_ < rank && seq_dim_ != batch_dim_,
+                          core::invalid_argument_error(
+                            "seq_dim ", seq_dim_, " and batch_dim ", batch_dim_,
+                            " must be two dimensions of an input of "
+                            "shape ",
+                            x.shape().to_string()));
+    auto sd = static_cast<int>(seq_dim_), bd = static_cast<int>(batch_dim_);
+    auto batch = x.shape().dim(bd), steps = x.shape().dim(sd);
+    ACTORFLOW_OP_REQUIRES(
+      ctx,
+      ctx.input(1).shape().rank() == 1
+        && static_cast<int64_t>(lengths.size()) == batch,
+      core::invalid_argument_error("seq_lengths must be a vector of ", batch,
+                                   " lengths (the batch dimension), got ",
+                                   ctx.input(1).shape().to_string()));
+    for (auto n : lengths)
+      ACTORFLOW_OP_REQUIRES(
+        ctx, n >= 0 && n <= steps,
+        core::invalid_argument_error("a sequence length of ", n, " in ", steps,
+                                     " steps"));
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(0, x.shape(), &out));
+    auto strides = strides_of(x.shape());
+    auto bs = strides[static_cast<size_t>(bd)];
+    auto ss = strides[static_cast<size_t>(sd)];
+    auto dims = x.shape().dims();
+    dims[static_cast<size_t>(bd)] = 1;
+    for (int64_t b = 0; b < batch; ++b) {
+      auto n = lengths[static_cast<size_t>(b)];
+      auto reversed = strides;
+      reversed[static_cast<size_t>(sd)] = -ss;
+      dims[static_cast<size_t>(sd)] = n;
+      if (n > 0)
+        copy_box(x, b * bs + (n - 1) * ss, reversed, *out, b * bs, strides,
+                 dims);
+      dims[static_cast<size_t>(sd)] = steps - n;
+      if (steps > n)
+        copy_box(x, b * bs + n * ss, strides, *out, b * bs + n * ss, strides,
+                 dims);
+    }
+  }
+
+private:
+  int64_t seq_dim_ = 0;
+  int64_t batch_dim_ = 0;
+};
+
 /// Tile: the input repeated; one box copy per repetition.
 class tile_kernel : public basic_kernel {
 public:
@@ -311,6 +374,7 @@ void register_transform_kernels(kernel_registry& r) {
   r.add_any<strided_slice_grad_kernel>("StridedSliceGrad", device_type);
   r.add_any<reverse_kernel<false>>("ReverseV2", device_type);
   r.add_any<reverse_kernel<true>>("Reverse", device_type);
+  r.add_any<reverse_sequence_kernel>("ReverseSequence", device_type);
   r.add_any<tile_kernel>("Tile", device_type);
   r.add_any<pad_kernel>("Pad", device_type);
   r.add_any<pad_kernel>("PadV2", device_type);
