@@ -2,8 +2,10 @@
 """Freezes Keras models with TensorFlow, runs each here, prints how far apart.
 
 For every model of the list -- each tf.compat.v1.keras.applications model
-(weights=None: random weights) and a model per layer of the Keras layer
-catalogue -- this builds it in TensorFlow 1 graph mode (v1 control flow,
+(weights=None: random weights), a model per layer of the Keras layer
+catalogue, tf.compat.v1.nn's dynamic_rnn, bidirectional_dynamic_rnn and
+raw_rnn, and a BERT-style encoder (the last four with --layers) -- this
+builds it in TensorFlow 1 graph mode (v1 control flow,
 reference variables, as users freeze), freezes it with
 convert_variables_to_constants, writes the GraphDef and a random input to
 a work folder, computes TensorFlow's output, runs the same GraphDef with
@@ -174,6 +176,83 @@ LAYERS["hard_swish"] = seq((4, 6), lambda: [L.Dense(6), L.Lambda(
 LAYERS["leaky_relu"] = seq((4, 6), lambda: [L.Dense(6), L.LeakyReLU(0.1)])
 
 
+class graph_model:
+    """What freeze() reads of a Keras model, for a graph built from
+    tf.compat.v1 ops: its input placeholders, outputs and variables."""
+
+    def __init__(self, inputs, outputs):
+        self.inputs, self.outputs = inputs, outputs
+        self.trainable_weights = tf1.trainable_variables()
+
+
+def nn_rnn(kind):
+    """tf.compat.v1.nn's RNNs over a batch of padded sequences (lengths 5
+    and 3): dynamic_rnn of an LSTM cell, bidirectional_dynamic_rnn of GRU
+    cells (ReverseSequence), raw_rnn of an LSTM cell (its own loop and
+    TensorArray)."""
+    def build():
+        x = tf1.placeholder(tf.float32, [2, 5, 3], name="x")
+        lengths = tf.constant([5, 3])
+        if kind == "dynamic":
+            out, _ = tf1.nn.dynamic_rnn(tf1.nn.rnn_cell.LSTMCell(4), x,
+                                        sequence_length=lengths,
+                                        dtype=tf.float32)
+        elif kind == "bidirectional":
+            (fw, bw), _ = tf1.nn.bidirectional_dynamic_rnn(
+                tf1.nn.rnn_cell.GRUCell(4), tf1.nn.rnn_cell.GRUCell(4), x,
+                sequence_length=lengths, dtype=tf.float32)
+            out = tf.concat([fw, bw], 2)
+        else:
+            cell = tf1.nn.rnn_cell.LSTMCell(4)
+            steps = tf1.TensorArray(tf.float32, size=5).unstack(
+                tf.transpose(x, [1, 0, 2]))
+
+            def loop_fn(time, output, state, loop_state):
+                state = cell.zero_state(2, tf.float32) if output is None \
+                    else state
+                done = time >= lengths
+                step = tf.cond(tf.reduce_all(done),
+                               lambda: tf.zeros([2, 3]),
+                               lambda: steps.read(tf.minimum(time, 4)))
+                return done, step, state, output, None
+
+            outputs, _, _ = tf1.nn.raw_rnn(cell, loop_fn)
+            # Five steps, the longest sequence's.
+            out = tf.reshape(tf.transpose(outputs.stack(), [1, 0, 2]),
+                             [2, 5, 4])
+        return graph_model([x], [tf.identity(out, name="y")])
+    return build
+
+
+def bert_encoder(layers=2, hidden=64, heads=4, seq_len=16):
+    """A BERT-style encoder at reduced width: token and position
+    embeddings, then `layers` blocks of MultiHeadAttention, residual Add,
+    LayerNormalization, Dense(4 * hidden, gelu), Dense, Add,
+    LayerNormalization (P15's BERT-base shape is 12 x 768 x 12)."""
+    def build():
+        tokens = L.Input((seq_len,), dtype="int32", name="tokens")
+        h = L.Embedding(100, hidden)(tokens)
+        positions = L.Embedding(seq_len, hidden)(
+            tf.range(seq_len)[tf.newaxis, :])
+        h = L.LayerNormalization()(h + positions)
+        for _ in range(layers):
+            a = L.MultiHeadAttention(heads, hidden // heads)(h, h)
+            h = L.LayerNormalization()(L.Add()([h, a]))
+            f = L.Dense(hidden)(L.Dense(4 * hidden, activation="gelu")(h))
+            h = L.LayerNormalization()(L.Add()([h, f]))
+        return keras.Model(tokens, h)
+    return build
+
+
+# The graphs users write without Keras layers, and a BERT-style encoder.
+GRAPHS = {
+    "nn.dynamic_rnn": nn_rnn("dynamic"),
+    "nn.bidirectional_dynamic_rnn": nn_rnn("bidirectional"),
+    "nn.raw_rnn": nn_rnn("raw"),
+    "BERT-style encoder": bert_encoder(),
+}
+
+
 def freeze(build, seed, gradients=False, learning_phase=None):
     """Freezes build() and runs it on a random input: returns the frozen
     GraphDef, the feeds, the names of the tensors compared, their values
@@ -206,8 +285,9 @@ def freeze(build, seed, gradients=False, learning_phase=None):
             sess, g.as_graph_def(), [t.op.name for t in fetches])
         feeds = {}
         for t in model.inputs:
-            # A batch of one; unknown image sides (MobileNetV3's) 224.
-            shape = [1 if i == 0 else 224 if d is None else d
+            # A batch of one unless fixed; unknown image sides
+            # (MobileNetV3's) 224.
+            shape = [d if d is not None else 1 if i == 0 else 224
                      for i, d in enumerate(t.shape.as_list())]
             if t.dtype.is_integer:
                 feeds[t] = rng.randint(0, 20, size=shape).astype(
@@ -300,6 +380,7 @@ def main():
                    for n, f in apps.items()]
     if not args.applications:
         models += [(n, b, 1e-4) for n, b in LAYERS.items()]
+        models += [(n, b, 1e-4) for n, b in GRAPHS.items()]
     if args.only:
         keep = set(args.only.split(","))
         models = [m for m in models if m[0] in keep]
