@@ -82,8 +82,7 @@ public:
 
   void compute(kernel_context& ctx) override {
     const tensor_list* list = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, list_of(ctx, 0, &list));
-    ACTORFLOW_OP_REQUIRES_OK(ctx, check_dtype(*list, type_));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, typed_list(ctx, &list));
     std::vector<int64_t> indices;
     ACTORFLOW_OP_REQUIRES_OK(ctx, vector_input(ctx, 1, "indices", &indices));
     core::shape shape;
@@ -165,8 +164,7 @@ public:
 
   void compute(kernel_context& ctx) override {
     const tensor_list* list = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, list_of(ctx, 0, &list));
-    ACTORFLOW_OP_REQUIRES_OK(ctx, check_dtype(*list, type_));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, typed_list(ctx, &list));
     core::shape shape;
     ACTORFLOW_OP_REQUIRES_OK(ctx, shape_of(ctx.input(1), &shape));
     std::vector<int64_t> leading;

@@ -207,6 +207,13 @@ public:
   }
 
 protected:
+  /// The list in input 0, which must hold `element_dtype` items.
+  core::status typed_list(const kernel_context& ctx,
+                          const tensor_list** out) const {
+    ACTORFLOW_RETURN_IF_ERROR(list_of(ctx, 0, out));
+    return check_dtype(**out, type_);
+  }
+
   core::dtype type_;
 };
 

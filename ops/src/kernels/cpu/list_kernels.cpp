@@ -99,8 +99,7 @@ public:
 
   void compute(kernel_context& ctx) override {
     const tensor_list* list = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, list_of(ctx, 0, &list));
-    ACTORFLOW_OP_REQUIRES_OK(ctx, check_dtype(*list, type_));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, typed_list(ctx, &list));
     auto index = ctx.input(1).scalar_value<int32_t>();
     auto size = static_cast<int64_t>(list->items().size());
     ACTORFLOW_OP_REQUIRES(ctx, index >= 0 && index < size,
@@ -127,8 +126,7 @@ public:
 
   void compute(kernel_context& ctx) override {
     const tensor_list* list = nullptr;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, list_of(ctx, 0, &list));
-    ACTORFLOW_OP_REQUIRES_OK(ctx, check_dtype(*list, type_));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, typed_list(ctx, &list));
     core::shape shape;
     ACTORFLOW_OP_REQUIRES_OK(ctx, shape_of(ctx.input(1), &shape));
     std::vector<int64_t> all(list->items().size());
