@@ -22,11 +22,7 @@ core::status vector_input(const kernel_context& ctx, size_t i, const char* what,
     return core::invalid_argument_error(
       what, " must be an integer vector, got ", core::to_string(t.dtype()), " ",
       t.shape().to_string());
-  out->resize(static_cast<size_t>(t.num_elements()));
-  for (int64_t k = 0; k < t.num_elements(); ++k)
-    (*out)[static_cast<size_t>(k)] = t.dtype() == core::dtype::int32
-                                       ? int64_t{t.data<int32_t>()[k]}
-                                       : t.data<int64_t>()[k];
+  *out = read_ints(t);
   return core::status::ok();
 }
 
