@@ -109,7 +109,8 @@ TEST(op_functions, impossible_combinations_fail_at_build_time) {
     "Sum", "out of range");
   expect_build_error(
     [](const scope& s, const output& x) {
-      auto f = graph::placeholder(s.sub("f"), dtype::float32, {3, 3, 2, 8});
+      // 4 input channels: no whole number of groups of 3.
+      auto f = graph::placeholder(s.sub("f"), dtype::float32, {3, 3, 3, 8});
       graph::conv2d(s, graph::reshape(s, x, {1, 2, 3, 4}), f);
     },
     "Conv2D", "channels");
