@@ -239,7 +239,8 @@ core::status fuse_relu_grads(graph& g, const pass_context& ctx,
 /// filter in a layout of their own across runs.
 void mark_constant_filters(graph& g, const pass_context& ctx) {
   for (auto& node : g.mutable_nodes()) {
-    if (node.op != "Conv2D" && node.op != "_FusedConv2D")
+    if (node.op != "Conv2D" && node.op != "_FusedConv2D"
+        && node.op != "DepthwiseConv2dNative")
       continue;
     auto args = detail::data_inputs(node);
     const auto* filter = args.size() > 1 ? g.find(args[1].node) : nullptr;

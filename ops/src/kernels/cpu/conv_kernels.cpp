@@ -16,37 +16,6 @@ namespace actorflow::ops::cpu {
 
 namespace {
 
-/// The geometry of a convolution with windows `h` and `w`.
-conv_shape shape_of(int64_t batch, int64_t cin, int64_t cout, int64_t groups,
-                    const window& h, const window& w) {
-  conv_shape s;
-  s.groups = groups;
-  s.batch = batch;
-  s.in_h = h.in;
-  s.in_w = w.in;
-  s.cin = cin;
-  s.kh = h.k;
-  s.kw = w.k;
-  s.cout = cout;
-  s.out_h = h.out;
-  s.out_w = w.out;
-  s.stride_h = h.stride;
-  s.stride_w = w.stride;
-  s.dilation_h = h.dilation;
-  s.dilation_w = w.dilation;
-  s.pad_top = h.pad;
-  s.pad_left = w.pad;
-  // Padding after: what the last window needs past the image. A VALID
-  // window that leaves the last rows unread (fewer than a stride) needs
-  // none, and oneDNN, which floors the output size, counts the same
-  // outputs with none (a 1x1 stride-2 convolution of 56 rows: 28).
-  s.pad_bottom = std::max<int64_t>(
-    (h.out - 1) * h.stride + (h.k - 1) * h.dilation + 1 - h.in - h.pad, 0);
-  s.pad_right = std::max<int64_t>(
-    (w.out - 1) * w.stride + (w.k - 1) * w.dilation + 1 - w.in - w.pad, 0);
-  return s;
-}
-
 /// Calls `f(iy, ix, col)` for every element of every receptive field of
 /// one image, `col` pointing at its `channels` values in the fields' rows
 /// and `iy`, `ix` outside the image where the window leaves it.
@@ -152,7 +121,7 @@ public:
       return;
     }
     if constexpr (std::is_same_v<T, float>) {
-      auto s = shape_of(batch, cin, cout, groups, h, w);
+      auto s = conv_shape_of(batch, cin, cout, groups, h, w);
       if (onednn_conv::supports(s)) {
         ACTORFLOW_OP_REQUIRES_OK(
           ctx, dnn_.forward(ctx, s, x.data<float>(), f.data<float>(), bias,
@@ -274,7 +243,7 @@ public:
                              ctx.allocate_output(0, Input ? xs : fs, &out));
     T* z = out->mutable_data<T>();
     if constexpr (std::is_same_v<T, float>) {
-      auto s = shape_of(batch, cin, cout, groups, h, w);
+      auto s = conv_shape_of(batch, cin, cout, groups, h, w);
       if (onednn_conv::supports(s)) {
         const float* dyp = dy.data<float>();
         ACTORFLOW_OP_REQUIRES_OK(

@@ -1,9 +1,11 @@
 // Depthwise convolution over NHWC tensors (TensorFlow's
 // DepthwiseConv2dNative: every MobileNet and EfficientNet block) and its
-// gradients with respect to its input and its filter, by direct loops with
-// the channels innermost.
+// gradients with respect to its input and its filter: float32 as oneDNN's
+// grouped convolution (its depthwise kernels), float64 by direct loops
+// with the channels innermost.
 
 #include "kernels.hpp"
+#include "onednn_conv.hpp"
 #include "window.hpp"
 
 #include <algorithm>
@@ -87,16 +89,27 @@ void for_each_tap(const depthwise_shape& s, F&& f) {
                         });
 }
 
-/// The window attrs of every depthwise kernel; TensorFlow's EXPLICIT
-/// padding is refused by name.
+/// The window attrs of every depthwise kernel (TensorFlow's EXPLICIT
+/// padding is refused by name), and oneDNN, which computes float32 ones
+/// as grouped convolutions: a group per input channel, of `m` outputs --
+/// the filter [kh, kw, c, m] is HWIO with I = 1 and O = c * m as it is.
 class depthwise_base : public basic_kernel {
 public:
   explicit depthwise_base(kernel_construction& ctx) {
     init_ = attrs_.read(ctx, false);
+    constant_filter_ = ctx.attr_or("_constant_filter", false);
   }
 
 protected:
+  /// The grouped convolution `s` is, if oneDNN takes it.
+  static bool grouped(const depthwise_shape& s, conv_shape* out) {
+    *out = conv_shape_of(s.batch, s.c, s.c * s.m, s.c, s.h, s.w);
+    return onednn_conv::supports(*out);
+  }
+
   window_attrs attrs_;
+  bool constant_filter_ = false; ///< The fusion pass's `_constant_filter`.
+  onednn_conv dnn_;
 };
 
 /// DepthwiseConv2dNative: y[n, oy, ox, c * m + j] = sum over the window of
@@ -116,6 +129,16 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(
       ctx,
       ctx.allocate_output(0, {s.batch, s.h.out, s.w.out, s.c * s.m}, &out));
+    if constexpr (std::is_same_v<T, float>) {
+      conv_shape g;
+      if (grouped(s, &g)) {
+        ACTORFLOW_OP_REQUIRES_OK(
+          ctx,
+          dnn_.forward(ctx, g, x.data<float>(), f.data<float>(), nullptr, false,
+                       out->mutable_data<float>(), constant_filter_));
+        return;
+      }
+    }
     const T* xp = x.data<T>();
     const T* fp = f.data<T>();
     T* yp = out->mutable_data<T>();
@@ -168,6 +191,18 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(ctx,
                              ctx.allocate_output(0, Input ? xs : fs, &out));
     T* z = out->mutable_data<T>();
+    if constexpr (std::is_same_v<T, float>) {
+      conv_shape g;
+      if (grouped(s, &g)) {
+        const float* dyp = dy.data<float>();
+        ACTORFLOW_OP_REQUIRES_OK(
+          ctx,
+          Input
+            ? dnn_.backward_input(ctx, g, dyp, ctx.input(1).data<float>(), z)
+            : dnn_.backward_filter(ctx, g, ctx.input(0).data<float>(), dyp, z));
+        return;
+      }
+    }
     std::fill_n(z, out->num_elements(), T(0));
     const T* dyp = dy.data<T>();
     auto cm = s.c * s.m;

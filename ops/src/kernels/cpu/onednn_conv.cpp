@@ -375,6 +375,37 @@ struct onednn_conv::impl {
   }
 };
 
+conv_shape conv_shape_of(int64_t batch, int64_t cin, int64_t cout,
+                         int64_t groups, const common::window& h,
+                         const common::window& w) {
+  conv_shape s;
+  s.groups = groups;
+  s.batch = batch;
+  s.in_h = h.in;
+  s.in_w = w.in;
+  s.cin = cin;
+  s.kh = h.k;
+  s.kw = w.k;
+  s.cout = cout;
+  s.out_h = h.out;
+  s.out_w = w.out;
+  s.stride_h = h.stride;
+  s.stride_w = w.stride;
+  s.dilation_h = h.dilation;
+  s.dilation_w = w.dilation;
+  s.pad_top = h.pad;
+  s.pad_left = w.pad;
+  // Padding after: what the last window needs past the image. A VALID
+  // window that leaves the last rows unread (fewer than a stride) needs
+  // none, and oneDNN, which floors the output size, counts the same
+  // outputs with none (a 1x1 stride-2 convolution of 56 rows: 28).
+  s.pad_bottom = std::max<int64_t>(
+    (h.out - 1) * h.stride + (h.k - 1) * h.dilation + 1 - h.in - h.pad, 0);
+  s.pad_right = std::max<int64_t>(
+    (w.out - 1) * w.stride + (w.k - 1) * w.dilation + 1 - w.in - w.pad, 0);
+  return s;
+}
+
 onednn_conv::onednn_conv() : impl_(std::make_unique<impl>()) {
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "../common/window.hpp"
 #include "actorflow/core/status.hpp"
 #include "actorflow/ops/kernel_context.hpp"
 
@@ -28,6 +29,12 @@ struct conv_shape {
     return kh * kw * (cin / groups) * cout;
   }
 };
+
+/// The geometry of a convolution of `groups` groups with windows `h` and
+/// `w` over `batch` images.
+conv_shape conv_shape_of(int64_t batch, int64_t cin, int64_t cout,
+                         int64_t groups, const common::window& h,
+                         const common::window& w);
 
 /// Conv2D (grouped too) and its gradients for float32 through oneDNN's
 /// convolution primitives, which pack straight from the image into their
