@@ -245,12 +245,7 @@ public:
     if constexpr (std::is_same_v<T, float>) {
       auto s = conv_shape_of(batch, cin, cout, groups, h, w);
       if (onednn_conv::supports(s)) {
-        const float* dyp = dy.data<float>();
-        ACTORFLOW_OP_REQUIRES_OK(
-          ctx,
-          Input
-            ? dnn_.backward_input(ctx, s, dyp, ctx.input(1).data<float>(), z)
-            : dnn_.backward_filter(ctx, s, ctx.input(0).data<float>(), dyp, z));
+        ACTORFLOW_OP_REQUIRES_OK(ctx, dnn_.backward(ctx, s, Input, z));
         return;
       }
     }

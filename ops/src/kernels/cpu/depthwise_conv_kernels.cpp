@@ -194,12 +194,7 @@ public:
     if constexpr (std::is_same_v<T, float>) {
       conv_shape g;
       if (grouped(s, &g)) {
-        const float* dyp = dy.data<float>();
-        ACTORFLOW_OP_REQUIRES_OK(
-          ctx,
-          Input
-            ? dnn_.backward_input(ctx, g, dyp, ctx.input(1).data<float>(), z)
-            : dnn_.backward_filter(ctx, g, ctx.input(0).data<float>(), dyp, z));
+        ACTORFLOW_OP_REQUIRES_OK(ctx, dnn_.backward(ctx, g, Input, z));
         return;
       }
     }

@@ -443,4 +443,12 @@ core::status onednn_conv::backward_filter(kernel_context& ctx,
                     const_cast<float*>(dy));
 }
 
+core::status onednn_conv::backward(kernel_context& ctx, const conv_shape& s,
+                                   bool wrt_input, float* out) {
+  const float* dy = ctx.input(2).data<float>();
+  return wrt_input
+           ? backward_input(ctx, s, dy, ctx.input(1).data<float>(), out)
+           : backward_filter(ctx, s, ctx.input(0).data<float>(), dy, out);
+}
+
 } // namespace actorflow::ops::cpu

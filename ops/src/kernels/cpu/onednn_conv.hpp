@@ -69,6 +69,12 @@ public:
   core::status backward_filter(kernel_context& ctx, const conv_shape& s,
                                const float* x, const float* dy, float* df);
 
+  /// The gradient a Conv2DBackpropInput (`wrt_input`) or ...Filter-shaped
+  /// op computes into `out`, from its inputs in `ctx`: the input (or its
+  /// sizes), the filter (or its sizes), the output's gradient.
+  core::status backward(kernel_context& ctx, const conv_shape& s,
+                        bool wrt_input, float* out);
+
 private:
   struct impl;
   std::unique_ptr<impl> impl_;

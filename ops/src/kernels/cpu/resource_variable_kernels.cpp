@@ -56,6 +56,16 @@ public:
   }
 
 protected:
+  /// A snapshot of the value of the variable whose handle is input 0.
+  core::status read_value(kernel_context& ctx, std::string* name,
+                          core::tensor* out) const {
+    std::shared_ptr<variable> var;
+    ACTORFLOW_RETURN_IF_ERROR(
+      variable_of(ctx, 0, resources_, type_, false, &var));
+    *name = var->name();
+    return var->read(out);
+  }
+
   resource_manager& resources_;
   core::dtype type_;
 };
@@ -90,11 +100,9 @@ public:
   using handle_kernel::handle_kernel;
 
   void compute(kernel_context& ctx) override {
-    std::shared_ptr<variable> var;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, variable_of(ctx, 0, resources_, type_, false, &var));
+    std::string name;
     core::tensor value;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&value));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, read_value(ctx, &name, &value));
     ctx.set_output(0, std::move(value));
   }
 };
@@ -157,15 +165,12 @@ public:
   }
 
   void compute(kernel_context& ctx) override {
-    std::shared_ptr<variable> var;
-    ACTORFLOW_OP_REQUIRES_OK(
-      ctx, variable_of(ctx, 0, resources_, type_, false, &var));
+    std::string name;
     core::tensor value;
-    ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&value));
-    ACTORFLOW_OP_REQUIRES(
-      ctx, value.shape().rank() >= 1,
-      core::invalid_argument_error("ResourceGather of variable ", var->name(),
-                                   ", a scalar"));
+    ACTORFLOW_OP_REQUIRES_OK(ctx, read_value(ctx, &name, &value));
+    ACTORFLOW_OP_REQUIRES(ctx, value.shape().rank() >= 1,
+                          core::invalid_argument_error(
+                            "ResourceGather of variable ", name, ", a scalar"));
     ACTORFLOW_OP_REQUIRES_OK(ctx,
                              gather_into_output(ctx, value, ctx.input(1), 0));
   }
