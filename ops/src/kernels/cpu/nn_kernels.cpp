@@ -3,9 +3,11 @@
 // and Assert (batch norm: batch_norm_kernels.cpp).
 
 #include "kernels.hpp"
+#include "parallel_split.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include <unsupported/Eigen/CXX11/Tensor>
@@ -14,20 +16,40 @@ namespace actorflow::ops::cpu {
 
 namespace {
 
+/// One row of `n` as an Eigen array.
+template <class T>
+using row_map = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
+
 /// Writes log(softmax(x)) of one row of `n` into `out` (stable: the row's
 /// maximum is subtracted first).
 template <class T>
 void log_softmax_row(const T* x, int64_t n, T* out) {
-  T max = *std::max_element(x, x + n);
-  T sum = 0;
-  for (int64_t j = 0; j < n; ++j)
-    sum += std::exp(x[j] - max);
-  T log_sum = std::log(sum);
-  for (int64_t j = 0; j < n; ++j)
-    out[j] = x[j] - max - log_sum;
+  row_map<T> in{x, n};
+  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>> z{out, n};
+  T max = in.maxCoeff();
+  T log_sum = std::log((in - max).exp().sum());
+  z = in - (max + log_sum);
 }
 
-/// Softmax and LogSoftmax over the last dimension.
+/// Writes softmax(x) of one row of `n` into `out`: exp(x - max) once,
+/// then scaled by its sum (TensorFlow's order of work). Eigen's vectorised
+/// exp clamps its argument, so exp(-1e9) would be a denormal, not 0: what
+/// would be denormal is 0 (as in TensorFlow, whose threads flush
+/// denormals), and a masked logit's probability is exactly 0.
+template <class T>
+void softmax_row(const T* x, int64_t n, T* out) {
+  row_map<T> in{x, n};
+  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>> z{out, n};
+  T max = in.maxCoeff();
+  z = (in - max).exp();
+  static const T smallest = std::log(std::numeric_limits<T>::min());
+  for (int64_t j = 0; j < n; ++j)
+    out[j] = x[j] - max < smallest ? T(0) : out[j];
+  z *= T(1) / z.sum();
+}
+
+/// Softmax and LogSoftmax over the last dimension, the rows cut over the
+/// device's pool when there are enough of them.
 template <class T, bool Log>
 class softmax_kernel : public basic_kernel {
 public:
@@ -47,12 +69,17 @@ public:
       return;
     const T* xp = x.data<T>();
     T* z = out->mutable_data<T>();
-    for (int64_t r = 0, rows = x.num_elements() / n; r < rows; ++r) {
-      log_softmax_row(xp + r * n, n, z + r * n);
-      if constexpr (!Log)
-        for (int64_t j = 0; j < n; ++j)
-          z[r * n + j] = std::exp(z[r * n + j]);
-    }
+    auto rows = [&](int64_t first, int64_t last) {
+      for (int64_t r = first; r < last; ++r) {
+        if constexpr (Log)
+          log_softmax_row(xp + r * n, n, z + r * n);
+        else
+          softmax_row(xp + r * n, n, z + r * n);
+      }
+    };
+    auto count = x.num_elements() / n;
+    parallel_split{&ctx, x.num_elements() >= parallel_threshold && count > 1}
+      .for_range(count, rows);
   }
 };
 
