@@ -2,8 +2,66 @@
 #include "kernels.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 #include <unsupported/Eigen/CXX11/Tensor>
+#include <unsupported/Eigen/SpecialFunctions>
+
+namespace actorflow::ops::cpu {
+
+/// erfc of float32, vectorised (Eigen 3.4 has only the C library's, one
+/// element at a time: 3.5 ns each, 9 % of a BERT encoder's time in its
+/// exact gelu). Below |x| = 0.5 it is 1 - erf(x) (Eigen's rational erf;
+/// erfc(x) >= 0.48 there, so no digits cancel); above, the Chebyshev-fitted
+/// form t exp(-x^2 + P(t)), t = 1 / (1 + x / 2), of Press et al.,
+/// Numerical Recipes 6.2 (relative error <= 1.2e-7 in exact arithmetic),
+/// with exp(-x^2) taken as exp(-h^2) exp(-(x - h)(x + h)) for h = x with
+/// its low 12 mantissa bits cleared, so that h^2 is exact and x^2 loses
+/// nothing to rounding; below -0.5, 2 - erfc(-x). Within 5.1e-7 of the
+/// true value, relative, wherever the result is a normal float.
+struct erfc_float {
+  float operator()(float x) const {
+    return std::erfc(x);
+  }
+
+  template <class P>
+  P packetOp(const P& x) const {
+    using namespace Eigen::internal;
+    static constexpr float coefficients[]
+      = {0.17087277f,  -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
+         -0.18628806f, 0.09678418f,  0.37409196f, 1.00002368f,  -1.26551223f};
+    const P one = pset1<P>(1.0f);
+    const P half = pset1<P>(0.5f);
+    // Past 10.5, erfc is 0 in float32.
+    const P a = pmin(pabs(x), pset1<P>(10.5f));
+    const P t = pdiv(one, pmadd(half, a, one));
+    P p = pset1<P>(coefficients[0]);
+    for (size_t i = 1; i < std::size(coefficients); ++i)
+      p = pmadd(p, t, pset1<P>(coefficients[i]));
+    const P h = pand(a, pset1frombits<P>(0xfffff000u));
+    const P tail = pmul(pmul(t, pexp(pnegate(pmul(h, h)))),
+                        pexp(psub(p, pmul(psub(a, h), padd(a, h)))));
+    const P near = psub(one, generic_fast_erf_float(x));
+    P result = pselect(pcmp_lt(a, half), near, tail);
+    result
+      = pselect(pcmp_lt(x, pnegate(half)), psub(pset1<P>(2.0f), tail), result);
+    return pselect(pcmp_eq(x, x), result, x); // NaN stays NaN
+  }
+};
+
+} // namespace actorflow::ops::cpu
+
+namespace Eigen::internal {
+
+template <>
+struct functor_traits<actorflow::ops::cpu::erfc_float> {
+  enum {
+    Cost = 40 * NumTraits<float>::MulCost,
+    PacketAccess = packet_traits<float>::HasExp && packet_traits<float>::HasDiv
+  };
+};
+
+} // namespace Eigen::internal
 
 namespace actorflow::ops::cpu {
 
@@ -76,11 +134,31 @@ ACTORFLOW_UNARY_FN(softplus_fn, x.unaryExpr([](auto v) {
 }))
 ACTORFLOW_UNARY_FN(softsign_fn,
                    x / (x.abs() + static_cast<typename X::Scalar>(1)))
-ACTORFLOW_UNARY_FN(erf_fn, x.unaryExpr([](auto v) { return std::erf(v); }))
-ACTORFLOW_UNARY_FN(erfc_fn, x.unaryExpr([](auto v) { return std::erfc(v); }))
 ACTORFLOW_UNARY_FN(logical_not_fn, x.unaryExpr([](bool v) { return !v; }))
 
 #undef ACTORFLOW_UNARY_FN
+
+// float32's erf is Eigen's vectorised rational one; float64 takes the C
+// library's (Eigen 3.4 would give a double packet the float32 rational).
+struct erf_fn {
+  template <class X>
+  static auto apply(const X& x) {
+    if constexpr (std::is_same_v<typename X::Scalar, float>)
+      return x.erf();
+    else
+      return x.unaryExpr([](auto v) { return std::erf(v); });
+  }
+};
+
+struct erfc_fn {
+  template <class X>
+  static auto apply(const X& x) {
+    if constexpr (std::is_same_v<typename X::Scalar, float>)
+      return x.unaryExpr(erfc_float{});
+    else
+      return x.unaryExpr([](auto v) { return std::erfc(v); });
+  }
+};
 
 template <class Fn>
 struct with {
