@@ -1,16 +1,21 @@
 // Einsum on the CPU (what Keras' MultiHeadAttention and EinsumDense write):
-// each operand gathered into [batch, free, contracted] order (labels only
-// it has summed on the way, size-1 broadcast dimensions repeated), a
-// matrix product per batch through OpenBLAS, and the result put into the
-// output's order.
+// a matrix product per batch -- oneDNN's for float32, OpenBLAS's for
+// float64 -- read and written in place where the operands and the output
+// lie as strided matrices (MultiHeadAttention's all do); otherwise each
+// operand gathered into [batch, free, contracted] order (labels only it
+// has summed on the way, size-1 broadcast dimensions repeated) and the
+// result put into the output's order.
 
 #include "../../einsum_equation.hpp"
 #include "blas.hpp"
 #include "kernels.hpp"
+#include "onednn_matmul.hpp"
 
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <type_traits>
 
 namespace actorflow::ops::cpu {
 
@@ -105,6 +110,51 @@ const T* arranged(const T* src, const view& v, std::vector<T>* buffer) {
   return buffer->data();
 }
 
+/// Dimensions [from, to) of a view read as one: their size and stride, or
+/// a stride of -1 when they do not lie so (nor broadcast).
+struct axis {
+  int64_t size = 1;
+  int64_t stride = 0;
+};
+
+axis merged(const view& v, size_t from, size_t to) {
+  axis a;
+  for (size_t d = to; d-- > from;) {
+    if (v.sizes[d] == 1)
+      continue;
+    if (v.strides[d] == 0 || (a.size > 1 && v.strides[d] != a.stride * a.size))
+      return {1, -1};
+    if (a.size == 1)
+      a.stride = v.strides[d];
+    a.size *= v.sizes[d];
+  }
+  return a;
+}
+
+/// How a BLAS reads a [rows, cols] matrix: as it lies or transposed, with
+/// which leading dimension; `ok` is false when it cannot.
+struct matrix_layout {
+  bool ok = false;
+  bool trans = false;
+  int64_t ld = 0;
+};
+
+matrix_layout layout_of(axis rows, axis cols) {
+  if (rows.stride < 0 || cols.stride < 0)
+    return {};
+  if (cols.size == 1 || cols.stride == 1) {
+    auto ld = rows.size == 1 ? cols.size : rows.stride;
+    if (ld >= cols.size)
+      return {true, false, ld};
+  }
+  if (rows.size == 1 || rows.stride == 1) {
+    auto ld = cols.size == 1 ? rows.size : cols.stride;
+    if (ld >= rows.size)
+      return {true, true, ld};
+  }
+  return {};
+}
+
 /// The product of the sizes of `labels`.
 int64_t volume(const std::string& labels, const std::map<char, int64_t>& size) {
   int64_t n = 1;
@@ -175,6 +225,21 @@ public:
     for (char c : y)
       if (!has(eq.output, c) && !has(x, c))
         summed_y += c;
+    auto nb = volume(batch, size), k = volume(contracted, size);
+    if (k == 0) {
+      std::fill_n(z, out->num_elements(), T(0));
+      return;
+    }
+    if (summed_x.empty() && summed_y.empty())
+      for (size_t left : {0, 1}) {
+        auto done
+          = in_place(ctx, eq, shapes, size, batch, left == 0 ? free_x : free_y,
+                     contracted, left == 0 ? free_y : free_x, left, z);
+        if (done.has_value()) {
+          ACTORFLOW_OP_REQUIRES_OK(ctx, *done);
+          return;
+        }
+      }
     // The product comes out as [batch, left's free, right's free]: y on
     // the left when that is the output's order and x's is not.
     bool swap = batch + free_x + free_y != eq.output
@@ -182,8 +247,7 @@ public:
     size_t left = swap ? 1 : 0;
     const auto& free_l = swap ? free_y : free_x;
     const auto& free_r = swap ? free_x : free_y;
-    auto nb = volume(batch, size), m = volume(free_l, size),
-         n = volume(free_r, size), k = volume(contracted, size);
+    auto m = volume(free_l, size), n = volume(free_r, size);
     // Left as [batch, m, k], right as [batch, k, n]: gathered (summing
     // the labels only it has) unless they lie so.
     std::vector<T> ls, rs, zs;
@@ -206,12 +270,10 @@ public:
       zs.resize(static_cast<size_t>(nb * m * n));
       c = zs.data();
     }
-    if (k == 0)
-      std::fill_n(c, nb * m * n, T(0));
-    else
-      for (int64_t i = 0; i < nb; ++i)
-        gemm<T>(&ctx, false, false, m, n, k, a + i * m * k, k, b + i * k * n, n,
-                T(0), c + i * m * n, n);
+    for (int64_t i = 0; i < nb; ++i)
+      ACTORFLOW_OP_REQUIRES_OK(ctx, multiply(ctx, false, false, m, n, k,
+                                             a + i * m * k, k, b + i * k * n, n,
+                                             c + i * m * n, n));
     if (c != z) {
       std::vector<int64_t> dims;
       for (char ch : product_order)
@@ -223,7 +285,74 @@ public:
   }
 
 private:
+  /// One matrix product, C = op(A) op(B).
+  core::status multiply(kernel_context& ctx, bool trans_a, bool trans_b,
+                        int64_t m, int64_t n, int64_t k, const T* a,
+                        int64_t lda, const T* b, int64_t ldb, T* c,
+                        int64_t ldc) {
+    if constexpr (std::is_same_v<T, float>)
+      return dnn_.multiply(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, {},
+                           c, ldc);
+    gemm<T>(&ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, T(0), c, ldc);
+    return core::status::ok();
+  }
+
+  /// The products with input `left` on the left, read and written where
+  /// the operands and the output lie: C[batch] (free_l x free_r) =
+  /// left[batch] (free_l x contracted) right[batch] (contracted x free_r),
+  /// each a strided matrix, transposed or not, at its batch's offset. No
+  /// value when some matrix does not lie so (then nothing is written).
+  std::optional<core::status>
+  in_place(kernel_context& ctx, const einsum_equation& eq,
+           const std::vector<core::shape>& shapes,
+           const std::map<char, int64_t>& size, const std::string& batch,
+           const std::string& free_l, const std::string& contracted,
+           const std::string& free_r, size_t left, T* z) {
+    auto rows = batch.size() + free_l.size(), cols = rows + contracted.size();
+    auto l = view_of(eq.inputs[left], shapes[left], batch + free_l + contracted,
+                     size);
+    auto r = view_of(eq.inputs[1 - left], shapes[1 - left],
+                     batch + contracted + free_r, size);
+    std::vector<int64_t> out_dims;
+    for (char ch : eq.output)
+      out_dims.push_back(size.at(ch));
+    auto o = view_of(eq.output, core::shape{out_dims}, batch + free_l + free_r,
+                     size);
+    auto nb = batch.size();
+    auto la = layout_of(merged(l, nb, rows), merged(l, rows, cols));
+    auto ra = layout_of(merged(r, nb, nb + contracted.size()),
+                        merged(r, nb + contracted.size(), r.sizes.size()));
+    auto oa = layout_of(merged(o, nb, rows), merged(o, rows, o.sizes.size()));
+    if (!la.ok || !ra.ok || !oa.ok || oa.trans)
+      return std::nullopt;
+    auto m = volume(free_l, size), n = volume(free_r, size),
+         k = volume(contracted, size);
+    const T* a = ctx.input(left).data<T>();
+    const T* b = ctx.input(1 - left).data<T>();
+    // An odometer over the batch labels, an offset into each operand.
+    std::vector<int64_t> index(nb, 0);
+    int64_t at_a = 0, at_b = 0, at_c = 0;
+    for (int64_t i = 0, count = volume(batch, size); i < count; ++i) {
+      ACTORFLOW_RETURN_IF_ERROR(multiply(ctx, la.trans, ra.trans, m, n, k,
+                                         a + at_a, la.ld, b + at_b, ra.ld,
+                                         z + at_c, oa.ld));
+      for (size_t d = nb; d-- > 0;) {
+        at_a += l.strides[d];
+        at_b += r.strides[d];
+        at_c += o.strides[d];
+        if (++index[d] < l.sizes[d])
+          break;
+        at_a -= l.strides[d] * l.sizes[d];
+        at_b -= r.strides[d] * r.sizes[d];
+        at_c -= o.strides[d] * o.sizes[d];
+        index[d] = 0;
+      }
+    }
+    return core::status::ok();
+  }
+
   std::string equation_;
+  onednn_matmul dnn_;
 };
 
 } // namespace
