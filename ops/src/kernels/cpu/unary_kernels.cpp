@@ -1,5 +1,6 @@
 #include "elementwise.hpp"
 #include "kernels.hpp"
+#include "onednn_eltwise.hpp"
 
 #include <cmath>
 #include <type_traits>
@@ -160,10 +161,46 @@ struct erfc_fn {
   }
 };
 
+/// float32 y = f(x) through oneDNN (`onednn_eltwise`) where the array is
+/// large enough, else as `unary_kernel` does.
+template <class Fn, onednn_eltwise::function F>
+class onednn_unary_kernel : public cheap_kernel {
+public:
+  explicit onednn_unary_kernel(kernel_construction&) : dnn_(F) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const auto& x = ctx.input(0);
+    core::tensor* out = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(
+      ctx, ctx.forward_input_or_allocate_output(0, 0, x.shape(), &out));
+    auto n = x.num_elements();
+    if (onednn_eltwise::worth_it(n)) {
+      ACTORFLOW_OP_REQUIRES_OK(
+        ctx, dnn_.apply(ctx, x.data<float>(), out->mutable_data<float>(), n));
+      return;
+    }
+    mutable_elements<float>(*out, 0, n) = Fn::apply(elements<float>(x, 0, n));
+  }
+
+private:
+  onednn_eltwise dnn_;
+};
+
 template <class Fn>
 struct with {
   template <class T>
   using kernel = unary_kernel<T, Fn>;
+};
+
+/// Fn's kernels, float32's through oneDNN's `F`.
+template <class Fn, onednn_eltwise::function F>
+struct with_onednn {
+  template <class T>
+  using kernel
+    = std::conditional_t<std::is_same_v<T, float>, onednn_unary_kernel<Fn, F>,
+                         unary_kernel<T, Fn>>;
 };
 
 template <class Fn>
@@ -185,7 +222,9 @@ void register_unary_kernels(kernel_registry& r) {
   add_signed<abs_fn>(r, "Abs");
   add_signed<sign_fn>(r, "Sign");
   add_signed<square_fn>(r, "Square");
-  add_floating<exp_fn>(r, "Exp");
+  using dnn = onednn_eltwise::function;
+  r.add_typed<with_onednn<exp_fn, dnn::exp>::kernel, float, double>(
+    "Exp", device_type);
   add_floating<log_fn>(r, "Log");
   add_floating<log1p_fn>(r, "Log1p");
   add_floating<sqrt_fn>(r, "Sqrt");
@@ -193,8 +232,10 @@ void register_unary_kernels(kernel_registry& r) {
   add_floating<floor_fn>(r, "Floor");
   add_floating<ceil_fn>(r, "Ceil");
   add_floating<round_fn>(r, "Round");
-  add_floating<tanh_fn>(r, "Tanh");
-  add_floating<sigmoid_fn>(r, "Sigmoid");
+  r.add_typed<with_onednn<tanh_fn, dnn::tanh>::kernel, float, double>(
+    "Tanh", device_type);
+  r.add_typed<with_onednn<sigmoid_fn, dnn::logistic>::kernel, float, double>(
+    "Sigmoid", device_type);
   add_signed<relu6_fn>(r, "Relu6");
   add_floating<elu_fn>(r, "Elu");
   add_floating<selu_fn>(r, "Selu");
