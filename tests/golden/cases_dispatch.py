@@ -1,5 +1,5 @@
 """Dispatch, segment, coordinate, broadcasting and scan op cases (what a
-mixture of experts dispatches and combines with), and Erf/Erfc: numpy's
+mixture of experts dispatches and combines with), and Erf/Erfc/Gelu: numpy's
 indexing written out, with the error cases the kernels must report."""
 from decimal import Decimal, localcontext
 
@@ -36,6 +36,19 @@ def erf(x, complement=False):
     for v in np.asarray(x, F64).ravel():
         e = _erf_decimal(float(v))
         out.append(float(1 - e if complement else e))
+    return np.array(out, F64).reshape(np.shape(x)).astype(np.asarray(x).dtype)
+
+
+def gelu(x):
+    """0.5 x erfc(-x / sqrt(2)) of each element in 80-digit Decimal,
+    rounded to x's type."""
+    out = []
+    for v in np.asarray(x, F64).ravel():
+        with localcontext() as ctx:
+            ctx.prec = 80
+            d = Decimal(float(v))
+            e = _erf_decimal(-d / Decimal(2).sqrt())
+            out.append(float(Decimal("0.5") * d * (1 - e)))
     return np.array(out, F64).reshape(np.shape(x)).astype(np.asarray(x).dtype)
 
 
@@ -265,3 +278,6 @@ def add_cases(c):
         c.add("erf_" + tag, "Erf", [xs], [erf(xs)], {"T": t}, rtol=rtol)
         c.add("erfc_" + tag, "Erfc", [xs], [erf(xs, complement=True)],
               {"T": t}, rtol=rtol)
+        # tf.nn.gelu's five nodes as the fusion pass makes them one.
+        c.add("geluexact_" + tag, "_GeluExact", [xs], [gelu(xs)], {"T": t},
+              rtol=rtol)

@@ -277,6 +277,10 @@ core::status register_math_ops(op_registry& r) {
                     {"Exp", "Log", "Log1p", "Sqrt", "Rsqrt", "Floor", "Ceil",
                      "Round", "Tanh", "Sigmoid", "Erf", "Erfc"},
                     1, floats));
+  // tf.nn.gelu(x, approximate=False) -- 0.5 x erfc(-x / sqrt(2)), five
+  // nodes in TensorFlow's graph -- in one kernel: written by the fusion
+  // pass, never by users.
+  ACTORFLOW_RETURN_IF_ERROR(add_elementwise(r, {"_GeluExact"}, 1, floats));
   // Running sums and products along `axis`; `exclusive` leaves each
   // element out of its own, `reverse` runs from the end.
   for (const char* name : {"Cumsum", "Cumprod"})

@@ -22,6 +22,8 @@ dnnl::algorithm algorithm_of(onednn_eltwise::function f) {
   switch (f) {
     case onednn_eltwise::function::exp: return dnnl::algorithm::eltwise_exp;
     case onednn_eltwise::function::tanh: return dnnl::algorithm::eltwise_tanh;
+    case onednn_eltwise::function::gelu_erf:
+      return dnnl::algorithm::eltwise_gelu_erf;
     case onednn_eltwise::function::logistic: break;
   }
   return dnnl::algorithm::eltwise_logistic;

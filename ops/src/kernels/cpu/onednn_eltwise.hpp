@@ -22,9 +22,11 @@ namespace actorflow::ops::cpu {
 /// one OpenMP thread.
 class onednn_eltwise {
 public:
-  /// The functions taken to oneDNN: its results are within 2e-7 relative
-  /// of float64's.
-  enum class function { exp, tanh, logistic };
+  /// The functions taken to oneDNN: exp, tanh and logistic within 2e-7
+  /// relative of float64's; gelu_erf, 0.5 x (1 + erf(x / sqrt(2))),
+  /// within 1.5e-7 max(1, |x|) absolute (TensorFlow's oneDNN build fuses
+  /// Gelu into MatMul with the same kernel).
+  enum class function { exp, tanh, logistic, gelu_erf };
 
   explicit onednn_eltwise(function f);
 

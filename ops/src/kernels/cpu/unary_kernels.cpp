@@ -161,6 +161,17 @@ struct erfc_fn {
   }
 };
 
+// 0.5 x erfc(-x / sqrt(2)), in TensorFlow's order of work.
+struct gelu_exact_fn {
+  template <class X>
+  static auto apply(const X& x) {
+    using T = typename X::Scalar;
+    const T half = T(0.5);
+    const T scale = T(-0.7071067811865475);
+    return (x * half) * erfc_fn::apply(x * scale);
+  }
+};
+
 /// float32 y = f(x) through oneDNN (`onednn_eltwise`) where the array is
 /// large enough, else as `unary_kernel` does.
 template <class Fn, onednn_eltwise::function F>
@@ -243,6 +254,8 @@ void register_unary_kernels(kernel_registry& r) {
   add_floating<softsign_fn>(r, "Softsign");
   add_floating<erf_fn>(r, "Erf");
   add_floating<erfc_fn>(r, "Erfc");
+  r.add_typed<with_onednn<gelu_exact_fn, dnn::gelu_erf>::kernel, float, double>(
+    "_GeluExact", device_type);
   r.add_any<unary_kernel<bool, logical_not_fn>>("LogicalNot", device_type);
 }
 
