@@ -1,6 +1,7 @@
 #include "actorflow/graph/nn_ops.hpp"
 
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/math_ops.hpp"
 #include "builder_util.hpp"
 
 namespace actorflow::graph {
@@ -23,6 +24,14 @@ output selu(const scope& s, const output& x) {
 
 output softplus(const scope& s, const output& x) {
   return typed(s, "Softplus", {x});
+}
+
+output gelu(const scope& s, const output& x) {
+  auto g = s.sub("Gelu");
+  auto half = mul(g, constant(g.sub("half"), 0.5, x.dtype()), x);
+  auto scaled = mul(g, neg(g, x),
+                    constant(g.sub("scale"), 0.7071067811865475, x.dtype()));
+  return mul(g, half, erfc(g, scaled));
 }
 
 output softmax(const scope& s, const output& logits) {

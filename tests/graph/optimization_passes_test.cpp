@@ -198,6 +198,41 @@ TEST_F(optimization_passes, fusion_makes_one_node_of_matmul_bias_and_relu) {
   EXPECT_EQ(g.find(y.node_name())->inputs[0], h.name());
 }
 
+TEST_F(optimization_passes, fusion_makes_one_gelu_of_tf_nn_gelus_five_nodes) {
+  // tf.nn.gelu(approximate=False)'s Mul, Neg, Mul, Erfc, Mul become one
+  // _GeluExact named after the last Mul, in float32 and float64. One
+  // whose Erfc is kept (fetched) and one whose constant is float32's
+  // 1/sqrt(2) cast to float64 (not TensorFlow's float64 constant) stay.
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {4, 3});
+  auto x64 = graph::placeholder(s.sub("x64"), dtype::float64, {4, 3});
+  auto y = graph::gelu(s.sub("y"), x);
+  auto y64 = graph::gelu(s.sub("y64"), x64);
+  auto read_twice = graph::gelu(s.sub("read_twice"), x);
+  auto erfc_of_it = s.graph_def().find(read_twice.node_name())->inputs[1];
+  auto other = graph::mul(
+    s.sub("other"), graph::mul(s, graph::constant(s, 0.5, dtype::float64), x64),
+    graph::erfc(
+      s, graph::mul(s, graph::neg(s, x64),
+                    graph::constant(s, double(0.70710677f), dtype::float64))));
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::fusion, &log,
+               {y.node_name(), y64.node_name(), read_twice.node_name(),
+                erfc_of_it, other.node_name()});
+  ASSERT_EQ(log.size(), 2u);
+  for (const auto& out : {y, y64}) {
+    const auto* n = g.find(out.node_name());
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->op, "_GeluExact");
+    EXPECT_EQ(n->inputs.size(), 1u);
+  }
+  EXPECT_EQ(g.find(y.node_name())->inputs[0], x.name());
+  EXPECT_EQ(std::get<dtype>(g.find(y64.node_name())->attrs.at("T")),
+            dtype::float64);
+  EXPECT_EQ(op_of(g, read_twice.node_name()), "Mul");
+  EXPECT_EQ(op_of(g, other.node_name()), "Mul");
+}
+
 TEST_F(optimization_passes, fusion_makes_one_node_of_conv_bias_and_relu) {
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {2, 8, 8, 3});

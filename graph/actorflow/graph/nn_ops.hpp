@@ -15,6 +15,10 @@ output relu6(const scope& s, const output& x);
 output elu(const scope& s, const output& x);
 output selu(const scope& s, const output& x);
 output softplus(const scope& s, const output& x);
+/// Gaussian error linear unit, exact: 0.5 x erfc(-x / sqrt(2)), written
+/// as tf.nn.gelu(approximate=False) writes it (Mul, Neg, Mul, Erfc, Mul
+/// under "Gelu"); the fusion pass runs those as one `_GeluExact`.
+output gelu(const scope& s, const output& x);
 /// Softmax over the last dimension.
 output softmax(const scope& s, const output& logits);
 output log_softmax(const scope& s, const output& logits);

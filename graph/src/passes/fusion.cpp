@@ -234,6 +234,96 @@ core::status fuse_relu_grads(graph& g, const pass_context& ctx,
   return detail::remove_nodes(g, removed);
 }
 
+/// Whether one data input of the Mul `mul` is a float or double scalar
+/// Const equal to `value` rounded to its type; sets `other` to its other
+/// input.
+bool scales_by(const graph& g, const core::node_def& mul, double value,
+               core::input_ref* other) {
+  auto args = detail::data_inputs(mul);
+  if (args.size() != 2)
+    return false;
+  for (size_t i = 0; i < 2; ++i) {
+    const auto* k = g.find(args[i].node);
+    if (k == nullptr || k->op != "Const" || args[i].port != 0)
+      continue;
+    const auto& t = std::get<core::tensor>(k->attrs.at("value"));
+    if (t.num_elements() != 1)
+      continue;
+    if ((t.dtype() == core::dtype::float32
+         && t.scalar_value<float>() == static_cast<float>(value))
+        || (t.dtype() == core::dtype::float64
+            && t.scalar_value<double>() == value)) {
+      *other = args[1 - i];
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Makes tf.nn.gelu(x, approximate=False) -- Mul(Mul(x, 0.5),
+/// Erfc(Mul(Neg(x), 0.7071067811865475))), either order in each Mul, the
+/// constants TensorFlow's own rounded to x's type -- one
+/// `_GeluExact(x)` named after the last Mul, float or double, where the
+/// four nodes before it are read by nothing else: one pass over x rather
+/// than five, and for float32 oneDNN's gelu_erf kernel (TensorFlow's
+/// oneDNN build fuses the same kernel into the MatMul before it, which
+/// Keras' Dense over a sequence hides behind a Reshape).
+core::status fuse_gelus(graph& g, const pass_context& ctx,
+                        std::vector<std::string>* log) {
+  detail::consumers c{g};
+  std::vector<bool> removed(g.size(), false);
+  std::vector<core::node_def> fused; // replaces the node of its name
+  for (const auto& out : g.nodes()) {
+    if (out.op != "Mul" || !has_kernel(ctx, out, "_GeluExact"))
+      continue;
+    auto type = std::get<core::dtype>(out.attrs.at("T"));
+    if (type != core::dtype::float32 && type != core::dtype::float64)
+      continue;
+    for (size_t e = 0; e < 2; ++e) {
+      const auto* erfc = input_of(g, out, e, "Erfc");
+      const auto* half = input_of(g, out, 1 - e, "Mul");
+      core::input_ref x, negated;
+      if (erfc == nullptr || half == nullptr || !scales_by(g, *half, 0.5, &x))
+        continue;
+      const auto* scaled = input_of(g, *erfc, 0, "Mul");
+      if (scaled == nullptr
+          || !scales_by(g, *scaled, 0.7071067811865475, &negated)
+          || negated.port != 0)
+        continue;
+      const auto* neg = g.find(negated.node);
+      if (neg == nullptr || neg->op != "Neg")
+        continue;
+      auto neg_in = detail::data_inputs(*neg);
+      if (neg_in.size() != 1 || neg_in[0].node != x.node
+          || neg_in[0].port != x.port
+          || !detail::only_read_by(g, c, ctx.keep, *half, out)
+          || !detail::only_read_by(g, c, ctx.keep, *erfc, out)
+          || !detail::only_read_by(g, c, ctx.keep, *scaled, *erfc)
+          || !detail::only_read_by(g, c, ctx.keep, *neg, *scaled))
+        continue;
+      core::node_def node{
+        out.name, "_GeluExact", {x.to_string()}, out.device, {{"T", type}}};
+      for (const auto* part : {&out, half, erfc, scaled, neg}) {
+        for (const auto& ctl : detail::control_inputs(*part))
+          node.inputs.push_back("^" + ctl);
+        if (part != &out)
+          removed[static_cast<size_t>(g.index_of(part->name))] = true;
+      }
+      if (log != nullptr)
+        log->push_back(neg->name + " + " + scaled->name + " + " + erfc->name
+                       + " + " + half->name + " + " + out.name + " are "
+                       + out.name + " (_GeluExact)");
+      fused.push_back(std::move(node));
+      break;
+    }
+  }
+  if (fused.empty())
+    return core::status::ok();
+  for (auto& node : fused)
+    *g.find(node.name) = std::move(node);
+  return detail::remove_nodes(g, removed);
+}
+
 /// Marks the convolutions whose filter is a Const (`_constant_filter`) --
 /// one the run does not feed or fetch -- so their kernels may keep the
 /// filter in a layout of their own across runs.
@@ -256,6 +346,7 @@ core::status fusion(graph& g, const pass_context& ctx,
                     std::vector<std::string>* log) {
   ACTORFLOW_RETURN_IF_ERROR(fuse_updates(g, ctx, log));
   ACTORFLOW_RETURN_IF_ERROR(fuse_relu_grads(g, ctx, log));
+  ACTORFLOW_RETURN_IF_ERROR(fuse_gelus(g, ctx, log));
   detail::consumers c{g};
   std::vector<bool> removed(g.size(), false);
   std::vector<core::node_def> fused; // replaces the node of its name
