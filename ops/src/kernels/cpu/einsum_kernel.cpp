@@ -10,6 +10,7 @@
 #include "blas.hpp"
 #include "kernels.hpp"
 #include "onednn_matmul.hpp"
+#include "parallel_split.hpp"
 
 #include <algorithm>
 #include <map>
@@ -163,6 +164,10 @@ int64_t volume(const std::string& labels, const std::map<char, int64_t>& size) {
   return n;
 }
 
+/// Multiply-adds from which one product is worth cutting over the pool by
+/// itself (rather than a batch of products spread a product to a thread).
+constexpr int64_t whole_product = int64_t{1} << 22;
+
 template <class T>
 class einsum_kernel : public basic_kernel {
 public:
@@ -285,15 +290,17 @@ public:
   }
 
 private:
-  /// One matrix product, C = op(A) op(B).
+  /// One matrix product, C = op(A) op(B), cut over the device's pool
+  /// unless `split` is false.
   core::status multiply(kernel_context& ctx, bool trans_a, bool trans_b,
                         int64_t m, int64_t n, int64_t k, const T* a,
-                        int64_t lda, const T* b, int64_t ldb, T* c,
-                        int64_t ldc) {
+                        int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc,
+                        bool split = true) {
     if constexpr (std::is_same_v<T, float>)
       return dnn_.multiply(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, {},
-                           c, ldc);
-    gemm<T>(&ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, T(0), c, ldc);
+                           c, ldc, split);
+    gemm<T>(split ? &ctx : nullptr, trans_a, trans_b, m, n, k, a, lda, b, ldb,
+            T(0), c, ldc);
     return core::status::ok();
   }
 
@@ -329,25 +336,31 @@ private:
          k = volume(contracted, size);
     const T* a = ctx.input(left).data<T>();
     const T* b = ctx.input(1 - left).data<T>();
-    // An odometer over the batch labels, an offset into each operand.
-    std::vector<int64_t> index(nb, 0);
-    int64_t at_a = 0, at_b = 0, at_c = 0;
-    for (int64_t i = 0, count = volume(batch, size); i < count; ++i) {
-      ACTORFLOW_RETURN_IF_ERROR(multiply(ctx, la.trans, ra.trans, m, n, k,
-                                         a + at_a, la.ld, b + at_b, ra.ld,
-                                         z + at_c, oa.ld));
+    // Batch i's offset into a view: its index per batch label.
+    auto offset = [nb](const view& v, int64_t i) {
+      int64_t at = 0;
       for (size_t d = nb; d-- > 0;) {
-        at_a += l.strides[d];
-        at_b += r.strides[d];
-        at_c += o.strides[d];
-        if (++index[d] < l.sizes[d])
-          break;
-        at_a -= l.strides[d] * l.sizes[d];
-        at_b -= r.strides[d] * r.sizes[d];
-        at_c -= o.strides[d] * o.sizes[d];
-        index[d] = 0;
+        at += i % v.sizes[d] * v.strides[d];
+        i /= v.sizes[d];
       }
-    }
+      return at;
+    };
+    auto count = volume(batch, size);
+    // Many small products (attention's heads) go a batch to a thread,
+    // each on its own; a large one is cut over the pool by itself.
+    parallel_split split{&ctx, count > 1 && m * n * k < whole_product
+                                 && count * m * n * k >= whole_product};
+    auto parts = static_cast<int>(std::min<int64_t>(split.threads(), count));
+    std::vector<core::status> failed(static_cast<size_t>(parts));
+    split.run(parts, [&](int part) {
+      for (int64_t i = count * part / parts, end = count * (part + 1) / parts;
+           i < end && failed[static_cast<size_t>(part)].is_ok(); ++i)
+        failed[static_cast<size_t>(part)] = multiply(
+          ctx, la.trans, ra.trans, m, n, k, a + offset(l, i), la.ld,
+          b + offset(r, i), ra.ld, z + offset(o, i), oa.ld, parts == 1);
+    });
+    for (const auto& st : failed)
+      ACTORFLOW_RETURN_IF_ERROR(st);
     return core::status::ok();
   }
 

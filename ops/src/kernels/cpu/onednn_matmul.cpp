@@ -148,9 +148,9 @@ core::status onednn_matmul::multiply(kernel_context& ctx, bool trans_a,
                                      int64_t k, const float* a, int64_t lda,
                                      const float* b, int64_t ldb,
                                      const epilogue& after, float* c,
-                                     int64_t ldc) {
+                                     int64_t ldc, bool split) {
   return run(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, after, nullptr, c,
-             ldc);
+             ldc, split);
 }
 
 core::status onednn_matmul::accumulate(kernel_context& ctx, bool trans_a,
@@ -159,15 +159,15 @@ core::status onednn_matmul::accumulate(kernel_context& ctx, bool trans_a,
                                        const float* b, int64_t ldb, float alpha,
                                        float* c, int64_t ldc) {
   return run(ctx, trans_a, trans_b, m, n, k, a, lda, b, ldb, epilogue{}, &alpha,
-             c, ldc);
+             c, ldc, true);
 }
 
 core::status onednn_matmul::run(kernel_context& ctx, bool trans_a, bool trans_b,
                                 int64_t m, int64_t n, int64_t k, const float* a,
                                 int64_t lda, const float* b, int64_t ldb,
                                 const epilogue& after, const float* scale,
-                                float* c, int64_t ldc) {
-  parallel_split split{&ctx, m * n * k >= split_threshold};
+                                float* c, int64_t ldc, bool may_split) {
+  parallel_split split{&ctx, may_split && m * n * k >= split_threshold};
   // Cut the longer side of C into blocks of whole rows or columns; on a
   // tie, columns (oneDNN's kernels like long rows of C: 128 x 512 x 784
   // in two column blocks runs 0.52 ms here, in two row blocks 0.70).

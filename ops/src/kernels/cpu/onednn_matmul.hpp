@@ -43,10 +43,13 @@ public:
 
   /// The product of op(A) [m, k] and op(B) [k, n] into C [m, n] (leading
   /// dimensions lda, ldb, ldc), then `after`. m, n and k are positive.
+  /// Unless `split`, it runs on the calling thread alone (a caller that
+  /// spreads many products over the pool itself).
   core::status multiply(kernel_context& ctx, bool trans_a, bool trans_b,
                         int64_t m, int64_t n, int64_t k, const float* a,
                         int64_t lda, const float* b, int64_t ldb,
-                        const epilogue& after, float* c, int64_t ldc);
+                        const epilogue& after, float* c, int64_t ldc,
+                        bool split = true);
 
   /// C += alpha op(A) op(B), the same shapes: oneDNN scales the product
   /// and adds it to C as it writes it (a runtime output scale and a sum
@@ -62,7 +65,7 @@ private:
   core::status run(kernel_context& ctx, bool trans_a, bool trans_b, int64_t m,
                    int64_t n, int64_t k, const float* a, int64_t lda,
                    const float* b, int64_t ldb, const epilogue& after,
-                   const float* scale, float* c, int64_t ldc);
+                   const float* scale, float* c, int64_t ldc, bool split);
 
   struct impl;
   std::unique_ptr<impl> impl_;
