@@ -7,7 +7,8 @@ namespace actorflow::graph {
 namespace {
 
 const char* const standard_names[]
-  = {"cse", "constant_folding", "fusion", "arithmetic", "dead_nodes"};
+  = {"cse",        "constant_folding", "fusion",
+     "arithmetic", "identities",       "dead_nodes"};
 
 std::string standard_list() {
   std::string result;
@@ -70,6 +71,7 @@ pass_pipeline pass_pipeline::standard() {
   p.add({"constant_folding", passes::constant_folding});
   p.add({"fusion", passes::fusion});
   p.add({"arithmetic", passes::arithmetic});
+  p.add({"identities", passes::identities});
   p.add({"dead_nodes", passes::dead_nodes});
   return p;
 }

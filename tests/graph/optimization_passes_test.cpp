@@ -520,6 +520,53 @@ TEST_F(optimization_passes, arithmetic_rewrites_inside_a_loop_body) {
   EXPECT_EQ(log.size(), 1u);
 }
 
+TEST_F(optimization_passes, identities_forward_values_and_keep_what_they_must) {
+  // A chain of Identities and an IdentityN go, their readers reading what
+  // they read and waiting for their control inputs. Kept: a node with a
+  // control reader (a pivot), one reading a variable (a snapshot), one on
+  // another device, a kept one, and one with control inputs that a Merge
+  // reads (control flow takes no control inputs moved onto it).
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});
+  auto gate = graph::placeholder(s.sub("gate"), dtype::float32, {2});
+  auto a = graph::identity(s.sub("a"), x);
+  auto b
+    = graph::identity(s.sub("b").with_control_dependencies({gate.op()}), a);
+  auto y = graph::square(s.sub("y"), b);
+  auto both
+    = s.add_node("IdentityN", "both", {x, gate},
+                 {{"T", std::vector<dtype>{dtype::float32, dtype::float32}}});
+  auto from_n = graph::square(s.sub("from_n"), both[1]);
+  auto pivot = graph::identity(s.sub("pivot"), x);
+  auto after_pivot = graph::square(
+    s.sub("after_pivot").with_control_dependencies({pivot.op()}), x);
+  auto v = graph::variable(s.sub("v"), {2}, dtype::float32);
+  auto snap = graph::identity(s.sub("snap"), v);
+  auto snapshot = graph::square(s.sub("of_v"), snap);
+  auto moved = graph::identity(s.sub("moved").with_device("cpu:1"), x);
+  auto on_one = graph::square(s.sub("on_one"), moved);
+  auto kept = graph::identity(s.sub("kept"), x);
+  auto gated
+    = graph::identity(s.sub("gated").with_control_dependencies({gate.op()}), x);
+  auto merged = s.add_node("Merge", "merged", {gated, x},
+                           {{"T", dtype::float32}, {"N", int64_t{2}}});
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::identities, &log,
+               {y.node_name(), from_n.node_name(), after_pivot.node_name(),
+                snapshot.node_name(), on_one.node_name(), kept.node_name(),
+                merged[0].node_name()});
+  EXPECT_EQ(log.size(), 3u);
+  EXPECT_EQ(op_of(g, a.node_name()), "");
+  EXPECT_EQ(op_of(g, b.node_name()), "");
+  EXPECT_EQ(op_of(g, "both"), "");
+  EXPECT_EQ(g.find(y.node_name())->inputs,
+            (std::vector<std::string>{x.name(), "^" + gate.node_name()}));
+  EXPECT_EQ(g.find(from_n.node_name())->inputs,
+            (std::vector<std::string>{gate.name()}));
+  for (const auto& stays : {pivot, snap, moved, kept, gated})
+    EXPECT_EQ(op_of(g, stays.node_name()), "Identity") << stays.node_name();
+}
+
 TEST_F(optimization_passes, dead_nodes_go_with_what_only_they_read) {
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32);
@@ -546,15 +593,17 @@ TEST_F(optimization_passes, selections_parse_and_name_the_passes) {
   graph::pass_selection sel;
   ASSERT_TRUE(graph::pass_selection::parse("all", &sel).is_ok());
   EXPECT_EQ(sel.to_string(),
-            "cse,constant_folding,fusion,arithmetic,dead_nodes");
+            "cse,constant_folding,fusion,arithmetic,identities,dead_nodes");
   ASSERT_TRUE(graph::pass_selection::parse("none", &sel).is_ok());
   EXPECT_EQ(sel.to_string(), "none");
   ASSERT_TRUE(graph::pass_selection::parse("fusion,cse", &sel).is_ok());
   EXPECT_EQ(sel.to_string(), "cse,fusion");
   ASSERT_TRUE(graph::pass_selection::parse("-fusion", &sel).is_ok());
-  EXPECT_EQ(sel.to_string(), "cse,constant_folding,arithmetic,dead_nodes");
+  EXPECT_EQ(sel.to_string(),
+            "cse,constant_folding,arithmetic,identities,dead_nodes");
   ASSERT_TRUE(graph::pass_selection::parse("all,-cse", &sel).is_ok());
-  EXPECT_EQ(sel.to_string(), "constant_folding,fusion,arithmetic,dead_nodes");
+  EXPECT_EQ(sel.to_string(),
+            "constant_folding,fusion,arithmetic,identities,dead_nodes");
   auto st = graph::pass_selection::parse("cse,remapper", &sel);
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_NE(st.message().find("'remapper'"), std::string::npos);

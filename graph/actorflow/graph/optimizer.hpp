@@ -5,7 +5,8 @@
 /// placement. The standard passes are common subexpression elimination,
 /// constant folding, fusion (MatMul or Conv2D + BiasAdd (+ Relu), a
 /// weight's gradient product + its update, an input gradient's product +
-/// its ReluGrad), algebraic rewrites and dead-node removal; each can be
+/// its ReluGrad, gelu's five nodes), algebraic rewrites, the removal of
+/// Identities that only forward and of dead nodes; each can be
 /// switched off per session, per run and from the command line, and users
 /// can append passes of their own.
 
@@ -79,7 +80,8 @@ struct pass_selection {
 class pass_pipeline {
 public:
   /// The engine's passes, in the order they run: `cse`,
-  /// `constant_folding`, `fusion`, `arithmetic`, `dead_nodes`.
+  /// `constant_folding`, `fusion`, `arithmetic`, `identities`,
+  /// `dead_nodes`.
   static pass_pipeline standard();
 
   /// Appends `pass`; it runs after the others.
@@ -126,8 +128,9 @@ core::status constant_folding(graph& g, const pass_context& ctx,
 /// scaled product into the variable as the GEMM writes it (the product
 /// read by nothing else and reading no variable the graph changes), and
 /// ReluGrad(MatMul(a, b), features) by one `_MatMulReluGrad` named after
-/// the ReluGrad (the product read by nothing else), where the device has
-/// the kernel.
+/// the ReluGrad (the product read by nothing else), and tf.nn.gelu's Mul,
+/// Neg, Mul, Erfc, Mul by one `_GeluExact` named after the last Mul, where
+/// the device has the kernel.
 core::status fusion(graph& g, const pass_context& ctx,
                     std::vector<std::string>* log);
 
@@ -137,6 +140,15 @@ core::status fusion(graph& g, const pass_context& ctx,
 /// ReluGrad(g, y)), the ReluGrad on the pooled gradient, where nothing else
 /// reads the MaxPoolGrad. The MaxPoolGrad takes the ReluGrad's name.
 core::status arithmetic(graph& g, const pass_context& ctx,
+                        std::vector<std::string>* log);
+
+/// Removes Identity and IdentityN nodes that only forward values (a
+/// lowered While or If writes several per iteration), each reader reading
+/// what the node read and waiting for its control inputs too. A node stays
+/// when it is kept, has control readers (a cond's pivots), reads a
+/// reference (an Identity of a variable is a snapshot) or another device's
+/// value, or has control inputs and a control-flow or runtime reader.
+core::status identities(graph& g, const pass_context& ctx,
                         std::vector<std::string>* log);
 
 /// Removes stateless nodes that nothing consumes and no target names,
