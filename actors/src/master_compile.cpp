@@ -87,6 +87,13 @@ core::status compile_plan(self_ptr self, const run_request& req,
       if (st.options.log_device_placement)
         core::log().info("placement: {} ({}) on {}", node.name, node.op,
                          node.device);
+      if (core::log().should_log(spdlog::level::trace)) {
+        std::string inputs;
+        for (const auto& in : node.inputs)
+          inputs += (inputs.empty() ? "" : ", ") + in;
+        core::log().trace("compiled: {} ({}) <- {}", node.name, node.op,
+                          inputs);
+      }
       if (node.op == ops::runtime_op::feed)
         wp.feeds.push_back(
           static_cast<int32_t>(std::get<int64_t>(node.attrs.at("index"))));
