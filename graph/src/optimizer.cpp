@@ -7,8 +7,8 @@ namespace actorflow::graph {
 namespace {
 
 const char* const standard_names[]
-  = {"cse",        "constant_folding", "fusion",
-     "arithmetic", "identities",       "dead_nodes"};
+  = {"cse",        "constant_folding", "fusion",    "arithmetic",
+     "identities", "loop_invariants",  "dead_nodes"};
 
 std::string standard_list() {
   std::string result;
@@ -72,6 +72,7 @@ pass_pipeline pass_pipeline::standard() {
   p.add({"fusion", passes::fusion});
   p.add({"arithmetic", passes::arithmetic});
   p.add({"identities", passes::identities});
+  p.add({"loop_invariants", passes::loop_invariants});
   p.add({"dead_nodes", passes::dead_nodes});
   return p;
 }

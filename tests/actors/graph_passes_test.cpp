@@ -287,6 +287,54 @@ TEST_F(graph_passes, loops_compute_the_same_with_and_without) {
     EXPECT_NE(name.find("/pooled"), std::string::npos) << name;
 }
 
+TEST_F(graph_passes, unchanged_loop_variables_become_constants) {
+  // A loop whose body passes its bound and its scale back unchanged: the
+  // bound (read by the condition alone, its Exit unread) becomes a
+  // constant Enter -- its Merge, Switch and NextIteration no longer run
+  // every iteration -- while the scale, fetched after the loop, keeps its
+  // own. The same values either way.
+  std::vector<std::string> fetches;
+  auto build = [&](graph::scope& s) {
+    auto limit = graph::placeholder(s.sub("limit"), dtype::int64);
+    auto scale = graph::placeholder(s.sub("scale"), dtype::float64);
+    auto outs = graph::while_loop(
+      s.sub("loop"),
+      [&](const graph::scope& c, const std::vector<graph::output>& v) {
+        return graph::less(c, v[0], v[2]);
+      },
+      [&](const graph::scope& b, const std::vector<graph::output>& v) {
+        return std::vector<graph::output>{
+          graph::add(b, v[0], graph::constant(b, 1.0, dtype::int64)),
+          graph::add(b, graph::mul(b, v[1], v[3]),
+                     graph::constant(b, 1.0, dtype::float64)),
+          v[2], v[3]};
+      },
+      {graph::constant(s.sub("i0"), 0.0, dtype::int64),
+       graph::constant(s.sub("x0"), 0.5, dtype::float64), limit, scale});
+    fetches = {outs[1].name(), outs[3].name()};
+  };
+  {
+    graph::scope s{e.context().ops};
+    build(s);
+  }
+  actors::feed_list feeds{{"limit", tensor::scalar<int64_t>(9)},
+                          {"scale", tensor::scalar<double>(0.75)}};
+  actors::run_metadata all_md, none_md;
+  auto all = run("all", build, fetches, {}, feeds, 2, &all_md);
+  auto none = run("none", build, fetches, {}, feeds, 2, &none_md);
+  ASSERT_EQ(all.size(), 2u);
+  ASSERT_EQ(none.size(), 2u);
+  EXPECT_EQ(all[0], none[0]);
+  EXPECT_EQ(all[1], none[1]);
+  double x = 0.5;
+  for (int i = 0; i < 9; ++i)
+    x = x * 0.75 + 1;
+  EXPECT_EQ(all[0].scalar_value<double>(), x);
+  EXPECT_EQ(count_op(none_md, "Merge"), 4);
+  EXPECT_EQ(count_op(all_md, "Merge"), 3);
+  EXPECT_EQ(count_op(all_md, "NextIteration"), 3);
+}
+
 TEST_F(graph_passes, a_constant_filter_kept_reordered_gives_the_same) {
   // A Const filter is reordered to oneDNN's layout once and kept: runs
   // after the first, and images of another batch (another plan), give

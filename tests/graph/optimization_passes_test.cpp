@@ -593,17 +593,20 @@ TEST_F(optimization_passes, selections_parse_and_name_the_passes) {
   graph::pass_selection sel;
   ASSERT_TRUE(graph::pass_selection::parse("all", &sel).is_ok());
   EXPECT_EQ(sel.to_string(),
-            "cse,constant_folding,fusion,arithmetic,identities,dead_nodes");
+            "cse,constant_folding,fusion,arithmetic,identities,loop_invariants,"
+            "dead_nodes");
   ASSERT_TRUE(graph::pass_selection::parse("none", &sel).is_ok());
   EXPECT_EQ(sel.to_string(), "none");
   ASSERT_TRUE(graph::pass_selection::parse("fusion,cse", &sel).is_ok());
   EXPECT_EQ(sel.to_string(), "cse,fusion");
   ASSERT_TRUE(graph::pass_selection::parse("-fusion", &sel).is_ok());
   EXPECT_EQ(sel.to_string(),
-            "cse,constant_folding,arithmetic,identities,dead_nodes");
+            "cse,constant_folding,arithmetic,identities,loop_invariants,"
+            "dead_nodes");
   ASSERT_TRUE(graph::pass_selection::parse("all,-cse", &sel).is_ok());
   EXPECT_EQ(sel.to_string(),
-            "constant_folding,fusion,arithmetic,identities,dead_nodes");
+            "constant_folding,fusion,arithmetic,identities,loop_invariants,"
+            "dead_nodes");
   auto st = graph::pass_selection::parse("cse,remapper", &sel);
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_NE(st.message().find("'remapper'"), std::string::npos);

@@ -6,7 +6,8 @@
 /// constant folding, fusion (MatMul or Conv2D + BiasAdd (+ Relu), a
 /// weight's gradient product + its update, an input gradient's product +
 /// its ReluGrad, gelu's five nodes), algebraic rewrites, the removal of
-/// Identities that only forward and of dead nodes; each can be
+/// Identities that only forward, constant loop variables and the removal
+/// of dead nodes; each can be
 /// switched off per session, per run and from the command line, and users
 /// can append passes of their own.
 
@@ -81,7 +82,7 @@ class pass_pipeline {
 public:
   /// The engine's passes, in the order they run: `cse`,
   /// `constant_folding`, `fusion`, `arithmetic`, `identities`,
-  /// `dead_nodes`.
+  /// `loop_invariants`, `dead_nodes`.
   static pass_pipeline standard();
 
   /// Appends `pass`; it runs after the others.
@@ -150,6 +151,16 @@ core::status arithmetic(graph& g, const pass_context& ctx,
 /// value, or has control inputs and a control-flow or runtime reader.
 core::status identities(graph& g, const pass_context& ctx,
                         std::vector<std::string>* log);
+
+/// Makes a loop variable that the body passes back unchanged (a lowered
+/// While's bound and its captured values) a constant Enter: its Merge,
+/// Switch, NextIteration and unread Exits no longer run every iteration,
+/// and their readers read the Enter. A variable stays when some node
+/// waits on its nodes, reads its Exit, or would be left with loop
+/// constants alone, or reads its Switch's value with nothing that is live
+/// exactly when that is.
+core::status loop_invariants(graph& g, const pass_context& ctx,
+                             std::vector<std::string>* log);
 
 /// Removes stateless nodes that nothing consumes and no target names,
 /// until none is left (control flow and the runtime's nodes stay).

@@ -1,5 +1,6 @@
-// The identities pass: Identity and IdentityN nodes that only forward a
-// value, their readers made to read what they read.
+// The identities pass: control inputs a data input already implies, then
+// Identity and IdentityN nodes that only forward a value, their readers
+// made to read what they read.
 
 #include <algorithm>
 #include <utility>
@@ -16,6 +17,47 @@ struct slot {
   size_t node;
   size_t index;
 };
+
+/// Drops each control input ^c of a node that some data input of the node
+/// already implies: c is itself a data input, or c is an Identity without
+/// control inputs (or a loop's Merge) whose value is live exactly when
+/// one of the node's data inputs is (`liveness_of`) -- TensorFlow's
+/// lowering gates a While body's nodes on its first loop variable's
+/// Identity and a cond's branch nodes on their pivot, though their data
+/// comes through the same predicate.
+void drop_implied_controls(graph& g, std::vector<std::string>* log) {
+  for (auto& node : g.mutable_nodes()) {
+    auto data = detail::data_inputs(node);
+    if (data.empty())
+      continue; // the control input places it in its frame
+    std::vector<std::string> keys;
+    for (const auto& in : data)
+      if (auto key = detail::liveness_of(g, in))
+        keys.push_back(*key);
+    auto implied = [&](const std::string& text) {
+      if (text.empty() || text[0] != '^')
+        return false;
+      auto name = text.substr(1);
+      for (const auto& in : data)
+        if (in.node == name)
+          return true;
+      const auto* c = g.find(name);
+      if (c == nullptr || !detail::control_inputs(*c).empty()
+          || (c->op != "Identity" && c->op != "Merge"))
+        return false;
+      auto key = detail::liveness_of(g, core::input_ref{name, 0, false});
+      return key && std::find(keys.begin(), keys.end(), *key) != keys.end();
+    };
+    auto end = std::remove_if(node.inputs.begin(), node.inputs.end(), implied);
+    if (end == node.inputs.end())
+      continue;
+    if (log != nullptr)
+      log->push_back(node.name + " (" + node.op + ") no longer waits for "
+                     + std::to_string(node.inputs.end() - end)
+                     + " control input(s) its data inputs imply");
+    node.inputs.erase(end, node.inputs.end());
+  }
+}
 
 /// Whether `node` (at index `i`) may go, its readers reading its inputs:
 /// see `identities`.
@@ -50,6 +92,7 @@ bool removable(const graph& g, const pass_context& ctx,
 
 core::status identities(graph& g, const pass_context& ctx,
                         std::vector<std::string>* log) {
+  drop_implied_controls(g, log);
   auto& nodes = g.mutable_nodes();
   // Who reads each node, by slot; kept current as readers are rewired
   // (entries of removed readers stay, and are skipped).

@@ -97,6 +97,41 @@ core::status remove_nodes(graph& g, const std::vector<bool>& marked) {
   return g.reindex();
 }
 
+std::optional<std::string> liveness_of(const graph& g, core::input_ref ref) {
+  for (size_t hops = 0; hops <= g.size(); ++hops) {
+    const auto* node = g.find(ref.node);
+    if (node == nullptr)
+      return std::nullopt;
+    auto in = data_inputs(*node);
+    if (node->op == "Identity" || node->op == "IdentityN") {
+      if (ref.port < 0 || ref.port >= static_cast<int>(in.size()))
+        return std::nullopt;
+      ref = in[static_cast<size_t>(ref.port)];
+      continue;
+    }
+    if (node->op == "Switch" && in.size() == 2)
+      return "switch " + in[1].to_string() + " port "
+             + std::to_string(ref.port);
+    if (node->op != "Merge" || ref.port != 0)
+      return std::nullopt;
+    // A loop's Merge: an Enter's value, then a NextIteration's.
+    const core::node_def* enter = nullptr;
+    bool next = false;
+    for (const auto& arg : in) {
+      const auto* from = g.find(arg.node);
+      if (from != nullptr && from->op == "Enter")
+        enter = from;
+      next = next || (from != nullptr && from->op == "NextIteration");
+    }
+    auto frame = enter != nullptr ? enter->attrs.find("frame_name")
+                                  : core::attr_map::const_iterator{};
+    if (enter == nullptr || !next || frame == enter->attrs.end())
+      return std::nullopt;
+    return "frame " + std::get<std::string>(frame->second);
+  }
+  return std::nullopt;
+}
+
 std::vector<size_t> topological_order(const graph& g) {
   auto order = graph_index{g}.topological_order();
   // A validated graph has no other cycle; should one remain, its nodes

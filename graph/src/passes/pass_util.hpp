@@ -2,6 +2,7 @@
 
 // Internal: what the graph passes share.
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -53,6 +54,11 @@ struct consumers {
 bool only_read_by(const graph& g, const consumers& c,
                   const std::set<std::string>& keep,
                   const core::node_def& producer, const core::node_def& node);
+
+/// What makes the value `ref` names live in an iteration, when that is
+/// known: "a Switch's port p of predicate q" (through Identities), or "a
+/// loop's Merge of frame f". Two values of one key are live together.
+std::optional<std::string> liveness_of(const graph& g, core::input_ref ref);
 
 /// Removes the nodes at the marked indices and rebuilds the index.
 core::status remove_nodes(graph& g, const std::vector<bool>& marked);
