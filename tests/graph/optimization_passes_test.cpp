@@ -567,6 +567,35 @@ TEST_F(optimization_passes, identities_forward_values_and_keep_what_they_must) {
     EXPECT_EQ(op_of(g, stays.node_name()), "Identity") << stays.node_name();
 }
 
+TEST_F(optimization_passes, identities_drop_control_inputs_data_implies) {
+  // A cond's branch node waits on its pivot though its data comes through
+  // a Switch of the same predicate: the wait goes. One whose data does
+  // not (x itself), and one waiting on the other branch's pivot, keep it.
+  graph::scope s{registry};
+  auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});
+  auto sw = s.add_node("Switch", "sw", {x, pred}, {{"T", dtype::float32}});
+  auto sp = s.add_node("Switch", "sp", {pred, pred}, {{"T", dtype::bool_}});
+  auto pivot_t = graph::identity(s.sub("pivot_t"), sp[1]);
+  auto pivot_f = graph::identity(s.sub("pivot_f"), sp[0]);
+  auto then_y = graph::square(
+    s.sub("then_y").with_control_dependencies({pivot_t.op()}), sw[1]);
+  auto plain = graph::square(
+    s.sub("plain").with_control_dependencies({pivot_t.op()}), x);
+  auto crossed = graph::square(
+    s.sub("crossed").with_control_dependencies({pivot_f.op()}), sw[1]);
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::identities, &log,
+               {then_y.node_name(), plain.node_name(), crossed.node_name()});
+  EXPECT_EQ(g.find(then_y.node_name())->inputs,
+            (std::vector<std::string>{sw[1].name()}));
+  EXPECT_EQ(g.find(plain.node_name())->inputs,
+            (std::vector<std::string>{x.name(), "^" + pivot_t.node_name()}));
+  EXPECT_EQ(
+    g.find(crossed.node_name())->inputs,
+    (std::vector<std::string>{sw[1].name(), "^" + pivot_f.node_name()}));
+}
+
 TEST_F(optimization_passes, dead_nodes_go_with_what_only_they_read) {
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32);
