@@ -32,6 +32,17 @@ bool has_kernel(const pass_context& ctx, const core::node_def& node,
   return ctx.kernels.supports(op, type);
 }
 
+/// Puts each fused node in place of the node of its name, then removes
+/// the nodes `removed` marks (the ones fused into them).
+core::status replace(graph& g, std::vector<core::node_def>& fused,
+                     const std::vector<bool>& removed) {
+  if (fused.empty())
+    return core::status::ok();
+  for (auto& node : fused)
+    *g.find(node.name) = std::move(node);
+  return detail::remove_nodes(g, removed);
+}
+
 /// The product a BiasAdd adds to that can take it in: a MatMul or a
 /// Conv2D, float or double, read by nothing else.
 const core::node_def* fusable_product(const graph& g,
@@ -227,11 +238,7 @@ core::status fuse_relu_grads(graph& g, const pass_context& ctx,
                      + relu_grad.name + " (_MatMulReluGrad)");
     fused.push_back(std::move(node));
   }
-  if (fused.empty())
-    return core::status::ok();
-  for (auto& node : fused)
-    *g.find(node.name) = std::move(node);
-  return detail::remove_nodes(g, removed);
+  return replace(g, fused, removed);
 }
 
 /// Whether one data input of the Mul `mul` is a float or double scalar
@@ -317,11 +324,7 @@ core::status fuse_gelus(graph& g, const pass_context& ctx,
       break;
     }
   }
-  if (fused.empty())
-    return core::status::ok();
-  for (auto& node : fused)
-    *g.find(node.name) = std::move(node);
-  return detail::remove_nodes(g, removed);
+  return replace(g, fused, removed);
 }
 
 /// Marks the convolutions whose filter is a Const (`_constant_filter`) --
@@ -395,10 +398,7 @@ core::status fusion(graph& g, const pass_context& ctx,
                      + " are " + last->name + " (" + op + ")");
     fused.push_back(std::move(node));
   }
-  for (auto& node : fused)
-    *g.find(node.name) = std::move(node);
-  if (!fused.empty())
-    ACTORFLOW_RETURN_IF_ERROR(detail::remove_nodes(g, removed));
+  ACTORFLOW_RETURN_IF_ERROR(replace(g, fused, removed));
   mark_constant_filters(g, ctx);
   return core::status::ok();
 }
