@@ -570,7 +570,8 @@ TEST_F(optimization_passes, identities_forward_values_and_keep_what_they_must) {
 TEST_F(optimization_passes, identities_drop_control_inputs_data_implies) {
   // A cond's branch node waits on its pivot though its data comes through
   // a Switch of the same predicate: the wait goes. One whose data does
-  // not (x itself), and one waiting on the other branch's pivot, keep it.
+  // not (x itself), one waiting on the other branch's pivot, and one
+  // waiting on a pivot that may be dead when the data is live keep it.
   graph::scope s{registry};
   auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});
@@ -584,9 +585,15 @@ TEST_F(optimization_passes, identities_drop_control_inputs_data_implies) {
     s.sub("plain").with_control_dependencies({pivot_t.op()}), x);
   auto crossed = graph::square(
     s.sub("crossed").with_control_dependencies({pivot_f.op()}), sw[1]);
+  auto gated = graph::identity(
+    s.sub("gated").with_control_dependencies({x.op()}), sp[1]);
+  auto behind = graph::identity(s.sub("behind"), gated);
+  auto waits = graph::square(
+    s.sub("waits").with_control_dependencies({behind.op()}), sw[1]);
   std::vector<std::string> log;
   auto g = run(s, graph::passes::identities, &log,
-               {then_y.node_name(), plain.node_name(), crossed.node_name()});
+               {then_y.node_name(), plain.node_name(), crossed.node_name(),
+                waits.node_name()});
   EXPECT_EQ(g.find(then_y.node_name())->inputs,
             (std::vector<std::string>{sw[1].name()}));
   EXPECT_EQ(g.find(plain.node_name())->inputs,
@@ -594,6 +601,8 @@ TEST_F(optimization_passes, identities_drop_control_inputs_data_implies) {
   EXPECT_EQ(
     g.find(crossed.node_name())->inputs,
     (std::vector<std::string>{sw[1].name(), "^" + pivot_f.node_name()}));
+  EXPECT_EQ(g.find(waits.node_name())->inputs,
+            (std::vector<std::string>{sw[1].name(), "^" + behind.node_name()}));
 }
 
 TEST_F(optimization_passes, dead_nodes_go_with_what_only_they_read) {

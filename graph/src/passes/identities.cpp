@@ -20,8 +20,8 @@ struct slot {
 
 /// Drops each control input ^c of a node that some data input of the node
 /// already implies: c is itself a data input, or c is an Identity without
-/// control inputs (or a loop's Merge) whose value is live exactly when
-/// one of the node's data inputs is (`liveness_of`) -- TensorFlow's
+/// control inputs (or a loop's Merge) whose value is live whenever one of
+/// the node's data inputs is (`liveness_of`) -- TensorFlow's
 /// lowering gates a While body's nodes on its first loop variable's
 /// Identity and a cond's branch nodes on their pivot, though their data
 /// comes through the same predicate.
@@ -45,7 +45,7 @@ void drop_implied_controls(graph& g, std::vector<std::string>* log) {
       if (c == nullptr || !detail::control_inputs(*c).empty()
           || (c->op != "Identity" && c->op != "Merge"))
         return false;
-      auto key = detail::liveness_of(g, core::input_ref{name, 0, false});
+      auto key = detail::liveness_of(g, core::input_ref{name, 0, false}, true);
       return key && std::find(keys.begin(), keys.end(), *key) != keys.end();
     };
     auto end = std::remove_if(node.inputs.begin(), node.inputs.end(), implied);

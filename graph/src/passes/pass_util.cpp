@@ -97,14 +97,16 @@ core::status remove_nodes(graph& g, const std::vector<bool>& marked) {
   return g.reindex();
 }
 
-std::optional<std::string> liveness_of(const graph& g, core::input_ref ref) {
+std::optional<std::string> liveness_of(const graph& g, core::input_ref ref,
+                                       bool exactly) {
   for (size_t hops = 0; hops <= g.size(); ++hops) {
     const auto* node = g.find(ref.node);
     if (node == nullptr)
       return std::nullopt;
     auto in = data_inputs(*node);
     if (node->op == "Identity" || node->op == "IdentityN") {
-      if (ref.port < 0 || ref.port >= static_cast<int>(in.size()))
+      if (ref.port < 0 || ref.port >= static_cast<int>(in.size())
+          || (exactly && in.size() != node->inputs.size()))
         return std::nullopt;
       ref = in[static_cast<size_t>(ref.port)];
       continue;

@@ -57,8 +57,11 @@ bool only_read_by(const graph& g, const consumers& c,
 
 /// What makes the value `ref` names live in an iteration, when that is
 /// known: "a Switch's port p of predicate q" (through Identities), or "a
-/// loop's Merge of frame f". Two values of one key are live together.
-std::optional<std::string> liveness_of(const graph& g, core::input_ref ref);
+/// loop's Merge of frame f". The value is live only if its key is; with
+/// `exactly` (no Identity on the way has control inputs, which could make
+/// it dead), exactly when its key is.
+std::optional<std::string> liveness_of(const graph& g, core::input_ref ref,
+                                       bool exactly = false);
 
 /// Removes the nodes at the marked indices and rebuilds the index.
 core::status remove_nodes(graph& g, const std::vector<bool>& marked);

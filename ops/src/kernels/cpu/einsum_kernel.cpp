@@ -111,13 +111,15 @@ const T* arranged(const T* src, const view& v, std::vector<T>* buffer) {
   return buffer->data();
 }
 
-/// Dimensions [from, to) of a view read as one: their size and stride, or
-/// a stride of -1 when they do not lie so (nor broadcast).
+/// A group of a view's dimensions read as one: its size and stride (-1:
+/// the group does not lie as one dimension).
 struct axis {
   int64_t size = 1;
   int64_t stride = 0;
 };
 
+/// Dimensions [from, to) of `v` as one axis, where they lie so (none of
+/// them broadcast).
 axis merged(const view& v, size_t from, size_t to) {
   axis a;
   for (size_t d = to; d-- > from;) {
