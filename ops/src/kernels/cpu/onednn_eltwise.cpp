@@ -1,6 +1,6 @@
 #include "onednn_eltwise.hpp"
 
-#include <unordered_map>
+#include <mutex>
 #include <vector>
 
 #include "elementwise.hpp"

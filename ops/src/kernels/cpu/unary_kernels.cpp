@@ -3,6 +3,7 @@
 #include "onednn_eltwise.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <type_traits>
 
 #include <unsupported/Eigen/CXX11/Tensor>
