@@ -156,9 +156,9 @@ core::status identities(graph& g, const pass_context& ctx,
 /// While's bound and its captured values) a constant Enter: its Merge,
 /// Switch, NextIteration and unread Exits no longer run every iteration,
 /// and their readers read the Enter. A variable stays when some node
-/// waits on its nodes, reads its Exit, or would be left with loop
-/// constants alone, or reads its Switch's value with nothing that is live
-/// exactly when that is.
+/// waits on its nodes, reads its Exit, sits on another device, would be
+/// left with loop constants alone, or reads its Switch's value with
+/// nothing that is live exactly when that is.
 core::status loop_invariants(graph& g, const pass_context& ctx,
                              std::vector<std::string>* log);
 

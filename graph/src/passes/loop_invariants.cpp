@@ -145,7 +145,8 @@ core::status loop_invariants(graph& g, const pass_context& ctx,
     const auto merge = nodes[v->merge].name;
     const auto select = nodes[v->select].name;
     // Every reader of the Merge's or the Switch's value but the
-    // variable's own nodes must move to the Enter; none may wait on them.
+    // variable's own nodes must move to the Enter (on its device, so no
+    // constant crosses devices inside the frame); none may wait on them.
     std::vector<std::pair<size_t, size_t>> moves; // node, input slot
     bool ok = true;
     for (size_t i = 0; i < nodes.size() && ok; ++i) {
@@ -157,6 +158,7 @@ core::status loop_invariants(graph& g, const pass_context& ctx,
         if (!names(text, merge) && !names(text, select))
           continue;
         ok = (reads(text, merge, 0) || reads(text, select, 1))
+             && nodes[i].device == nodes[v->enter].device
              && movable(g, nodes[i], text, nodes[v->select]);
         moves.emplace_back(i, k);
       }
