@@ -65,7 +65,7 @@ private:
   core::status run(kernel_context& ctx, bool trans_a, bool trans_b, int64_t m,
                    int64_t n, int64_t k, const float* a, int64_t lda,
                    const float* b, int64_t ldb, const epilogue& after,
-                   const float* scale, float* c, int64_t ldc, bool split);
+                   const float* scale, float* c, int64_t ldc, bool may_split);
 
   struct impl;
   std::unique_ptr<impl> impl_;
