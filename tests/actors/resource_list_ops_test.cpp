@@ -67,11 +67,12 @@ TEST(resource_variables, assign_update_and_read_through_a_handle) {
     node("init_after", "VarIsInitializedOp", {"v"}, {}),
     constant("rows", tensor::from_vector<int32_t>({3}, {1, 0, 1})),
     node("gather", "ResourceGather", {"v", "rows"},
-         {{"dtype", dtype::float32}, {"Tindices", dtype::int32}})};
+         {{"dtype", dtype::float32}, {"Tindices", dtype::int32}}),
+    node("var_shape", "VariableShape", {"v"}, {{"out_type", dtype::int64}})};
   std::vector<tensor> out;
   // assign; add; sub, which adds first: 1.5, 2.5.
   auto st = run(nodes, {{"assign"}, {"add"}, {"sub"}},
-                {"read", "init_after", "gather"}, &out);
+                {"read", "init_after", "gather", "var_shape"}, &out);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   EXPECT_EQ(out[0], tensor::from_vector<float>({2}, {1.5f, 2.5f}))
     << out[0].debug_string();
@@ -79,6 +80,7 @@ TEST(resource_variables, assign_update_and_read_through_a_handle) {
   // Keras' Embedding: rows of the variable.
   EXPECT_EQ(out[2], tensor::from_vector<float>({3}, {2.5f, 1.5f, 2.5f}))
     << out[2].debug_string();
+  EXPECT_EQ(out[3], tensor::from_vector<int64_t>({1}, {2}));
   st = run(nodes, {}, {"init_before"}, &out);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   EXPECT_FALSE(out[0].scalar_value<bool>());
@@ -193,6 +195,51 @@ TEST(tensor_lists, scatter_concat_and_their_bad_input) {
   fails("concat_unsized", "item 0 was never set");
   fails("split", "leave rows of a tensor of 2 unused");
   fails("gather_out", "index 9 is out of a list of 4");
+}
+
+TEST(tensor_lists, zeros_like_and_add_n_of_lists) {
+  // What TensorFlow's loop gradients do with the lists they carry: an
+  // item unset in one list of a sum is the other's, and ZerosLike keeps
+  // unset items unset.
+  auto shape = tensor::from_vector<int32_t>({1}, {2});
+  std::vector<core::node_def> nodes{
+    constant("shape", shape),
+    constant("three", tensor::scalar(int32_t{3})),
+    constant("index", tensor::scalar(int32_t{1})),
+    constant("b", tensor::from_vector<float>({2}, {10, 20})),
+    node("reserved", "TensorListReserve", {"shape", "three"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    node("sparse", "TensorListSetItem", {"reserved", "index", "b"},
+         {{"element_dtype", dtype::float32}}),
+    constant("rows", tensor::from_vector<float>({3, 2}, {1, 2, 3, 4, 5, 6})),
+    node("full", "TensorListFromTensor", {"rows", "shape"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    node("sum", "AddN", {"sparse", "full", "sparse"},
+         {{"T", dtype::variant}, {"N", int64_t{3}}}),
+    node("summed", "TensorListStack", {"sum", "shape"},
+         {{"element_dtype", dtype::float32}}),
+    node("zeros", "ZerosLike", {"sparse"}, {{"T", dtype::variant}}),
+    node("zero_sum", "AddN", {"zeros", "full"},
+         {{"T", dtype::variant}, {"N", int64_t{2}}}),
+    node("zero_summed", "TensorListStack", {"zero_sum", "shape"},
+         {{"element_dtype", dtype::float32}}),
+    constant("two_rows", tensor::from_vector<float>({2, 2}, {1, 2, 3, 4})),
+    node("shorter", "TensorListFromTensor", {"two_rows", "shape"},
+         {{"element_dtype", dtype::float32}, {"shape_type", dtype::int32}}),
+    node("mismatch", "AddN", {"full", "shorter"},
+         {{"T", dtype::variant}, {"N", int64_t{2}}})};
+  std::vector<tensor> out;
+  auto st = run(nodes, {}, {"summed", "zero_summed"}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_EQ(out[0], tensor::from_vector<float>({3, 2}, {1, 2, 23, 44, 5, 6}))
+    << out[0].debug_string();
+  EXPECT_EQ(out[1], tensor::from_vector<float>({3, 2}, {1, 2, 3, 4, 5, 6}))
+    << out[1].debug_string();
+  st = run(nodes, {}, {"mismatch"}, &out);
+  EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
+  EXPECT_NE(st.message().find("lists of 3 and 2 items do not add"),
+            std::string::npos)
+    << st.to_string();
 }
 
 TEST(save_function_ops, strings_name_the_files_and_bundles_round_trip) {

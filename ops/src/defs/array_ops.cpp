@@ -168,12 +168,15 @@ core::status register_array_transform_ops(op_registry& r) {
                   .attr("T: type")
                   .attr(idx("index_type"))
                   .shape_fn(fill_shape));
-  for (const char* name : {"ZerosLike", "OnesLike"})
+  // ZerosLike also of a TensorList (a loop gradient's start).
+  const char* like_types = "{bool, int32, int64, float16, bfloat16, float, "
+                           "double";
+  for (auto [name, extra] :
+       {std::pair{"ZerosLike", ", variant}"}, std::pair{"OnesLike", "}"}})
     ops.push_back(op_def_builder(name)
                     .input("x: T")
                     .output("y: T")
-                    .attr("T: {bool, int32, int64, float16, bfloat16, float, "
-                          "double}")
+                    .attr(std::string{"T: "} + like_types + extra)
                     .shape_fn(unchanged_shape));
   ops.push_back(op_def_builder("Shape")
                   .input("input: T")

@@ -242,7 +242,8 @@ core::status register_math_ops(op_registry& r) {
             .input("inputs: N * T")
             .output("sum: T")
             .attr("N: int")
-            .attr("T: {float16, bfloat16, float, double, int32, int64}")
+            .attr("T: {float16, bfloat16, float, double, int32, int64, "
+                  "variant}")
             .shape_fn(add_n_shape)));
   const char* floats = "{float, double}";
   const char* numbers = "{float, double, int32, int64}";

@@ -73,6 +73,19 @@ core::status register_resource_variable_ops(op_registry& r) {
                                     .output("is_initialized: bool")
                                     .shape_fn(scalar_shape)
                                     .stateful()));
+  // The shape of the variable's value (what tf.GradientTape writes for
+  // the gradient of a variable read in a loop).
+  ACTORFLOW_RETURN_IF_ERROR(r.add(op_def_builder("VariableShape")
+                                    .input("input: string")
+                                    .output("output: out_type")
+                                    .attr("out_type: {int32, int64} = int32")
+                                    .shape_fn([](shape_context& ctx) {
+                                      ACTORFLOW_RETURN_IF_ERROR(
+                                        handle_input(ctx));
+                                      ctx.set_output(0, core::shape{{-1}});
+                                      return core::status::ok();
+                                    })
+                                    .stateful()));
   // What TensorFlow's save functions call before reading a variable; the
   // engine's reads never copy, so it does nothing.
   return r.add(op_def_builder("DisableCopyOnRead")

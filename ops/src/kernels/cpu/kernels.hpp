@@ -67,6 +67,11 @@ void register_handle_kernels(kernel_registry& r, const std::string& dev);
 core::status gather_into_output(kernel_context& ctx, const core::tensor& params,
                                 const core::tensor& indices, int axis);
 
+/// Writes `values` into output `i` as a vector (or a scalar) of the
+/// output's int32 or int64 dtype (Shape's, VariableShape's).
+void emit_ints(kernel_context& ctx, const std::vector<int64_t>& values,
+               bool scalar, size_t i = 0);
+
 /// The pieces of `register_handle_kernels`, one per file.
 void register_control_flow_handles(kernel_registry& r, const std::string& dev);
 void register_array_handles(kernel_registry& r, const std::string& dev);

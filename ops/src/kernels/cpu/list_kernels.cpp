@@ -4,6 +4,8 @@
 
 #include "list_common.hpp"
 
+#include <functional>
+
 namespace actorflow::ops::cpu {
 
 namespace {
@@ -216,9 +218,100 @@ public:
   }
 };
 
+/// ZerosLike of a list (TensorFlow's TensorListZerosLike, what a loop's
+/// gradient starts a list's from): a list of the same length whose set
+/// items are zeros of their shapes; unset items stay unset.
+class zeros_like_kernel : public cheap_kernel {
+public:
+  explicit zeros_like_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const tensor_list* list = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, list_of(ctx, 0, &list));
+    auto out = std::make_shared<tensor_list>(list->element_dtype(),
+                                             list->element_shape());
+    out->items().resize(list->items().size());
+    for (size_t i = 0; i < list->items().size(); ++i) {
+      const auto& item = list->items()[i];
+      if (item.valid())
+        ACTORFLOW_OP_REQUIRES_OK(
+          ctx, zeros(item.dtype(), item.shape(), &out->items()[i]));
+    }
+    ctx.set_output(0, as_tensor(std::move(out)));
+  }
+};
+
+/// `a` + `b`, two tensors of one dtype and shape.
+core::status add_items(const core::tensor& a, const core::tensor& b,
+                       core::tensor* out) {
+  if (a.shape() != b.shape())
+    return core::invalid_argument_error("items of shapes ",
+                                        a.shape().to_string(), " and ",
+                                        b.shape().to_string(), " do not add");
+  core::tensor sum{a.dtype(), a.shape()};
+  bool added = false;
+  core::visit_dtype(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, bool> && !std::is_same_v<T, std::string>) {
+      std::transform(a.data<T>(), a.data<T>() + a.num_elements(), b.data<T>(),
+                     sum.mutable_data<T>(), std::plus<T>{});
+      added = true;
+    }
+  });
+  if (!added)
+    return core::invalid_argument_error("items of ", core::to_string(a.dtype()),
+                                        " do not add");
+  *out = std::move(sum);
+  return core::status::ok();
+}
+
+/// AddN of lists (TensorFlow's TensorListBinaryAdd, folded over the
+/// inputs): lists of one length and element dtype added item by item; an
+/// item unset in one list is the other's.
+class add_n_kernel : public cheap_kernel {
+public:
+  explicit add_n_kernel(kernel_construction&) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    const tensor_list* first = nullptr;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, list_of(ctx, 0, &first));
+    auto sum = std::make_shared<tensor_list>(*first);
+    for (size_t k = 1; k < ctx.num_inputs(); ++k) {
+      const tensor_list* list = nullptr;
+      ACTORFLOW_OP_REQUIRES_OK(ctx, list_of(ctx, k, &list));
+      ACTORFLOW_OP_REQUIRES_OK(ctx, check_dtype(*list, sum->element_dtype()));
+      ACTORFLOW_OP_REQUIRES(ctx, list->items().size() == sum->items().size(),
+                            core::invalid_argument_error(
+                              "lists of ", sum->items().size(), " and ",
+                              list->items().size(), " items do not add"));
+      for (size_t i = 0; i < list->items().size(); ++i) {
+        auto& into = sum->items()[i];
+        const auto& item = list->items()[i];
+        if (!item.valid())
+          continue;
+        if (!into.valid())
+          into = item;
+        else
+          ACTORFLOW_OP_REQUIRES_OK(ctx, add_items(into, item, &into));
+      }
+    }
+    ctx.set_output(0, as_tensor(std::move(sum)));
+  }
+};
+
 } // namespace
 
 void register_list_kernels(kernel_registry& r) {
+  // ZerosLike and AddN of variant tensors: what a TF2 loop's gradient
+  // does with the lists it carries.
+  r.add("ZerosLike", device_type, core::dtype::variant,
+        &kernel_registry::make_kernel<zeros_like_kernel>);
+  r.add("AddN", device_type, core::dtype::variant,
+        &kernel_registry::make_kernel<add_n_kernel>);
   r.add_any<reserve_kernel>("TensorListReserve", device_type);
   r.add_any<reserve_kernel>("EmptyTensorList", device_type);
   r.add_any<from_tensor_kernel>("TensorListFromTensor", device_type);

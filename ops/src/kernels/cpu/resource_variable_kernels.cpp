@@ -189,6 +189,30 @@ public:
   }
 };
 
+/// The shape of a variable's value, whatever its dtype.
+class variable_shape_kernel : public cheap_kernel {
+public:
+  explicit variable_shape_kernel(kernel_construction& ctx)
+    : resources_(ctx.resources()) {
+    // nop
+  }
+
+  void compute(kernel_context& ctx) override {
+    std::string container, name;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, handle_of(ctx, 0, &container, &name));
+    auto var = resources_.find(container, name);
+    ACTORFLOW_OP_REQUIRES(
+      ctx, var != nullptr,
+      core::not_found_error("variable ", name, " does not exist"));
+    core::tensor value;
+    ACTORFLOW_OP_REQUIRES_OK(ctx, var->read(&value));
+    emit_ints(ctx, value.shape().dims(), false);
+  }
+
+private:
+  resource_manager& resources_;
+};
+
 class disable_copy_on_read_kernel : public cheap_kernel {
 public:
   explicit disable_copy_on_read_kernel(kernel_construction&) {
@@ -214,6 +238,7 @@ void register_resource_variable_kernels(kernel_registry& r) {
     "AssignSubVariableOp", device_type, "dtype");
   r.add_any<resource_gather_kernel>("ResourceGather", device_type);
   r.add_any<var_is_initialized_kernel>("VarIsInitializedOp", device_type);
+  r.add_any<variable_shape_kernel>("VariableShape", device_type);
   r.add_any<disable_copy_on_read_kernel>("DisableCopyOnRead", device_type);
 }
 

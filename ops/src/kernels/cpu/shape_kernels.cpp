@@ -73,20 +73,6 @@ struct like {
   using kernel = constant_like_kernel<T, Value>;
 };
 
-/// Writes `values` into output `i` as a vector (or scalar) of its dtype.
-void emit_ints(kernel_context& ctx, const std::vector<int64_t>& values,
-               bool scalar, size_t i = 0) {
-  core::tensor* out = nullptr;
-  core::shape s
-    = scalar ? core::shape{} : core::shape{static_cast<int64_t>(values.size())};
-  ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(i, s, &out));
-  for (size_t i = 0; i < values.size(); ++i)
-    if (out->dtype() == core::dtype::int32)
-      out->mutable_data<int32_t>()[i] = static_cast<int32_t>(values[i]);
-    else
-      out->mutable_data<int64_t>()[static_cast<int64_t>(i)] = values[i];
-}
-
 enum class shape_query { shape, rank, size };
 
 template <shape_query Q>
@@ -277,6 +263,19 @@ private:
 };
 
 } // namespace
+
+void emit_ints(kernel_context& ctx, const std::vector<int64_t>& values,
+               bool scalar, size_t i) {
+  core::tensor* out = nullptr;
+  core::shape s
+    = scalar ? core::shape{} : core::shape{static_cast<int64_t>(values.size())};
+  ACTORFLOW_OP_REQUIRES_OK(ctx, ctx.allocate_output(i, s, &out));
+  for (size_t i = 0; i < values.size(); ++i)
+    if (out->dtype() == core::dtype::int32)
+      out->mutable_data<int32_t>()[i] = static_cast<int32_t>(values[i]);
+    else
+      out->mutable_data<int64_t>()[static_cast<int64_t>(i)] = values[i];
+}
 
 void register_shape_kernels(kernel_registry& r) {
   r.add_any<fill_kernel>("Fill", device_type);
