@@ -73,6 +73,22 @@ TEST_F(saved_models, a_keras_model_runs_by_input_and_output_key) {
   expect_same(out["out2"], "keras_multi_out2");
 }
 
+TEST_F(saved_models, a_keras3_export_runs_by_input_and_output_key) {
+  // Keras 3's model.export: inputs and outputs by name, under both of
+  // the signatures it writes.
+  auto m = open("keras3_multi");
+  ASSERT_NE(m, nullptr);
+  for (const char* key : {"serve", "serving_default"}) {
+    SCOPED_TRACE(key);
+    auto out
+      = run(*m, key,
+            {{"a", golden["keras3_multi_a"]}, {"b", golden["keras3_multi_b"]}});
+    ASSERT_EQ(out.size(), 2u);
+    expect_same(out["out1"], "keras3_multi_out1");
+    expect_same(out["out2"], "keras3_multi_out2");
+  }
+}
+
 TEST_F(saved_models, functional_loops_and_branches_run_lowered) {
   auto m = open("control_flow");
   ASSERT_NE(m, nullptr);
@@ -138,6 +154,43 @@ TEST_F(saved_models, keras_rnns_over_masked_sequences_give_tensorflows_output) {
   auto out = run(*m, "serving_default", {{"seq", golden["keras_rnn_seq"]}});
   test::expect_all_near(out["lstm"], golden["keras_rnn_lstm"], 1e-5, "lstm");
   test::expect_all_near(out["gru"], golden["keras_rnn_gru"], 1e-5, "gru");
+}
+
+TEST_F(saved_models, a_gradient_through_a_loop_over_tensor_lists_trains) {
+  // TensorFlow wrote the loop's gradient as a second loop popping the
+  // TensorList accumulators the first pushes, with ZerosLike and AddN of
+  // lists and VariableShape; three steps give TensorFlow's losses and
+  // weights (tanh: within 1e-5 of the 6 digits written).
+  auto m = open("loop_train");
+  ASSERT_NE(m, nullptr);
+  const auto& losses = golden["loop_train_loss"];
+  for (int i = 0; i < 3; ++i) {
+    auto loss = run(*m, "train", {{"x", golden["loop_train_x"]}})["loss"];
+    ASSERT_EQ(loss.num_elements(), 1);
+    EXPECT_NEAR(loss.data<float>()[0], losses.data<float>()[i],
+                1e-5 * std::abs(losses.data<float>()[i]))
+      << "step " << i;
+  }
+  auto weights = run(*m, "read", {});
+  test::expect_all_near(weights["w"], golden["loop_train_w"], 1e-5, "w");
+  test::expect_all_near(weights["u"], golden["loop_train_u"], 1e-5, "u");
+}
+
+TEST_F(saved_models, a_keras_lstm_trains_as_in_tensorflow) {
+  auto m = open("keras_lstm_train");
+  ASSERT_NE(m, nullptr);
+  std::map<std::string, tensor> in{{"seq", golden["keras_lstm_train_seq"]},
+                                   {"y", golden["keras_lstm_train_y"]}};
+  const auto& losses = golden["keras_lstm_train_loss"];
+  for (int i = 0; i < 3; ++i) {
+    auto loss = run(*m, "train", in)["loss"];
+    ASSERT_EQ(loss.num_elements(), 1);
+    EXPECT_NEAR(loss.data<float>()[0], losses.data<float>()[i],
+                1e-5 * std::abs(losses.data<float>()[i]))
+      << "step " << i;
+  }
+  test::expect_all_near(run(*m, "read", {})["kernel"],
+                        golden["keras_lstm_train_kernel"], 1e-5, "kernel");
 }
 
 TEST_F(saved_models, a_keras_cnn_with_batch_norm_gives_tensorflows_output) {

@@ -29,6 +29,14 @@ needs TensorFlow.
   MaxPooling2D (its attr T stripped at TensorFlow's default),
   GlobalAveragePooling2D, Dense.
 - strings: a signature over tf.strings ops, which actorflow refuses.
+- loop_train: a tf.GradientTape step through a tf.while_loop reading
+  and writing TensorArrays (the loop's gradient, written by TensorFlow,
+  runs on TensorLists: PopBack, ZerosLike and AddN of lists,
+  VariableShape); a read signature gives the weights.
+- keras_lstm_train: a tf_keras LSTM + Dense trained with SGD in a
+  tf.function (the LSTM's loop and its gradient loop).
+- keras3_multi: keras_multi's model written by Keras 3's model.export
+  (signatures serve and serving_default, inputs and outputs by name).
 
 Weights and inputs are small dyadic rationals, so most results are exact
 in float32 whatever order TensorFlow sums in; the RNNs' and the CNN's
@@ -278,6 +286,128 @@ def keras_cnn(work, put):
     put("keras_cnn_logits", model(x).numpy(), 6)
 
 
+class LoopTrain(tf.Module):
+    """A gradient step through a tf.while_loop that reads and writes
+    TensorArrays: TensorFlow writes the loop's gradient as a second loop
+    over TensorLists (accumulators pushed forward, popped backward;
+    ZerosLike and AddN of lists; VariableShape)."""
+
+    def __init__(self):
+        self.w = tf.Variable(dyadic([3, 3], 40, 8))
+        self.u = tf.Variable(dyadic([3], 41, 8))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def train(self, x):
+        with tf.GradientTape() as tape:
+            n = tf.shape(x)[0]
+            inputs = tf.TensorArray(tf.float32, size=n).unstack(x)
+            outs = tf.TensorArray(tf.float32, size=n)
+
+            def body(i, h, outs):
+                h = tf.tanh(tf.linalg.matvec(self.w, h)
+                            + inputs.read(i) * self.u)
+                return i + 1, h, outs.write(i, h)
+
+            _, h, outs = tf.while_loop(lambda i, h, o: i < n, body,
+                                       [0, tf.zeros([3]), outs])
+            loss = (tf.reduce_sum(tf.square(outs.stack()))
+                    + tf.reduce_sum(h))
+        gw, gu = tape.gradient(loss, [self.w, self.u])
+        self.w.assign_sub(0.0625 * gw)
+        self.u.assign_sub(0.0625 * gu)
+        return {"loss": loss}
+
+    @tf.function(input_signature=[])
+    def read(self):
+        return {"w": tf.identity(self.w), "u": tf.identity(self.u)}
+
+
+def loop_train(work, put):
+    m = LoopTrain()
+    tf.saved_model.save(m, os.path.join(work, "loop_train"),
+                        signatures={"train": m.train, "read": m.read})
+    x = dyadic([4, 3], 42)
+    put("loop_train_x", x)
+    losses = [m.train(x)["loss"].numpy() for _ in range(3)]
+    put("loop_train_loss", np.array(losses, np.float32), 6)
+    put("loop_train_w", m.w.numpy(), 6)
+    put("loop_train_u", m.u.numpy(), 6)
+
+
+def keras_lstm_train(work, put):
+    seq = keras.Input((5, 4), name="seq")
+    out = keras.layers.Dense(1, name="out")(keras.layers.LSTM(6)(seq))
+    model = keras.Model(seq, out)
+    model.set_weights([dyadic(w.shape, 50 + i, 8)
+                       for i, w in enumerate(model.get_weights())])
+    opt = keras.optimizers.SGD(0.125)
+    opt.build(model.trainable_variables)
+    module = tf.Module()  # the variables, not Keras' traced functions
+    module.variables_ = model.variables
+    module.opt = opt
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 5, 4], tf.float32),
+                                  tf.TensorSpec([None, 1], tf.float32)])
+    def train(seq, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(seq, training=True) - y))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return {"loss": loss}
+
+    @tf.function(input_signature=[])
+    def read():
+        return {"kernel": tf.identity(model.get_layer("out").kernel)}
+
+    module.train = train
+    module.read = read
+    tf.saved_model.save(module, os.path.join(work, "keras_lstm_train"),
+                        signatures={"train": train, "read": read})
+    x = dyadic([2, 5, 4], 51)
+    y = dyadic([2, 1], 52)
+    put("keras_lstm_train_seq", x)
+    put("keras_lstm_train_y", y)
+    losses = [train(x, y)["loss"].numpy() for _ in range(3)]
+    put("keras_lstm_train_loss", np.array(losses, np.float32), 6)
+    put("keras_lstm_train_kernel", read()["kernel"].numpy(), 6)
+
+
+def keras3_multi(work, put):
+    """Keras 3's model.export of a functional model with named inputs and
+    outputs (keras_multi's, written by Keras 3)."""
+    import keras as keras3
+    from keras.src.export import saved_model_export_archive as archive
+
+    # Keras 3 lists the variables an endpoint uses in the order of a set of
+    # object ids (TensorFlow's FuncGraph.variables), a different order on
+    # every run: sorted by name, the files are the same bytes every time.
+    listed = archive._list_variables_used_by_fns
+
+    def by_name(fns):
+        out = tuple(sorted(vs, key=lambda v: v.name) for vs in listed(fns))
+        names = [v.name for vs in out for v in vs]
+        assert len(set(names)) == len(names), names
+        return out
+
+    archive._list_variables_used_by_fns = by_name
+    a = keras3.Input((4,), name="a")
+    b = keras3.Input((3,), name="b")
+    h = keras3.layers.Dense(5, activation="relu", name="hidden")(
+        keras3.layers.Concatenate()([a, b]))
+    out1 = keras3.layers.Dense(2, name="out1")(h)
+    out2 = keras3.layers.Dense(1, name="out2")(h)
+    model = keras3.Model({"a": a, "b": b}, {"out1": out1, "out2": out2})
+    model.set_weights([dyadic(w.shape, 60 + i)
+                       for i, w in enumerate(model.get_weights())])
+    model.export(os.path.join(work, "keras3_multi"), verbose=False)
+    av, bv = dyadic([2, 4], 61), dyadic([2, 3], 62)
+    out = model({"a": av, "b": bv})
+    put("keras3_multi_a", av)
+    put("keras3_multi_b", bv)
+    put("keras3_multi_out1", out["out1"].numpy())
+    put("keras3_multi_out2", out["out2"].numpy())
+
+
 class Strings(tf.Module):
     @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
     def lengths(self, s):
@@ -308,7 +438,11 @@ def render():
         keras_rnn(work, put)
         keras_cnn(work, put)
         strings(work, put)
-        tensor_list_bulk(work, put)  # last: the others keep their bytes
+        # In the order they were added: each keeps its bytes.
+        tensor_list_bulk(work, put)
+        loop_train(work, put)
+        keras_lstm_train(work, put)
+        keras3_multi(work, put)
         for case in sorted(os.listdir(work)):
             for root, _, files in os.walk(os.path.join(work, case)):
                 for f in files:
