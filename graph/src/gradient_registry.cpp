@@ -14,6 +14,7 @@ gradient_registry gradient_registry::with_builtins() {
   detail::register_nn_gradients(r);
   detail::register_control_flow_gradients(r);
   detail::register_tensor_array_gradients(r);
+  detail::register_list_gradients(r);
   return r;
 }
 

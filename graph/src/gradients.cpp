@@ -9,6 +9,7 @@
 #include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "builder_state.hpp"
+#include "gradients/grad_util.hpp"
 #include "gradients/while_grad.hpp"
 #include "loop_context.hpp"
 
@@ -83,14 +84,14 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
   const auto& g = s.graph_def();
   graph_index index{g};
   auto n = g.size();
-  auto floating = [&](int node, int port) {
-    return core::is_floating(
+  auto differentiable = [&](int node, int port) {
+    return detail::carries_gradient(
       s.output_of(g.nodes()[static_cast<size_t>(node)].name, port).dtype());
   };
-  // The nodes on a floating path from some x and on a path to some y.
+  // The nodes on a differentiable path from some x and on a path to some y.
   auto from_x = reachable(g, xs, [&](int i, const auto& mark) {
     for (const auto& c : index.consumers(static_cast<size_t>(i)))
-      if (!c.control() && floating(i, c.port))
+      if (!c.control() && differentiable(i, c.port))
         mark(c.dst);
   });
   std::vector<bool> is_x(n, false);
@@ -110,7 +111,9 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
   for (size_t k = 0; k < ys.size(); ++k) {
     const auto& y = ys[k];
     auto i = g.index_of(y.node_name());
-    if (!between(i) || !core::is_floating(y.dtype()))
+    // A list's gradient is a list: a y that is one needs its grad_y.
+    if (!between(i) || !detail::carries_gradient(y.dtype())
+        || (grad_ys.empty() && !core::is_floating(y.dtype())))
       continue;
     auto seed = grad_ys.empty() ? ones_like(root, y) : grad_ys[k];
     if (seed.valid() && seed.dtype() != y.dtype()) {
@@ -229,7 +232,7 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
       auto it = pending.find({i, p});
       if (it != pending.end())
         grads.push_back(sum_of(gs, it->second));
-      else if (core::is_floating(op.outputs.back().dtype()))
+      else if (detail::carries_gradient(op.outputs.back().dtype()))
         grads.push_back(zeros_like(gs, op.outputs.back()));
       else
         grads.emplace_back();
@@ -248,7 +251,7 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
       // Data inputs come first.
       const auto& in = index.inputs(static_cast<size_t>(i))[k];
       if (input_grads[k].valid() && between(in.src)
-          && floating(in.src, in.port))
+          && differentiable(in.src, in.port))
         pending[{in.src, in.port}].push_back(input_grads[k]);
     }
   }

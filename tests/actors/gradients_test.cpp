@@ -965,7 +965,13 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "TensorArrayReadV3", "TensorArrayWriteV3", "TensorArrayGatherV3",
     "TensorArrayScatterV3", "TensorArrayConcatV3", "TensorArraySplitV3",
     "TensorArrayV3", "TensorArrayGradV3", "TensorArrayGradWithShape",
-    "TensorArraySizeV3", "TensorArrayCloseV3"};
+    "TensorArraySizeV3", "TensorArrayCloseV3",
+    // list_gradients_test, against central differences
+    "TensorListFromTensor", "TensorListStack", "TensorListGetItem",
+    "TensorListSetItem", "TensorListPushBack", "TensorListPopBack",
+    "TensorListGather", "TensorListScatter", "TensorListScatterV2",
+    "TensorListScatterIntoExistingList", "TensorListConcatV2",
+    "TensorListSplit", "TensorListResize"};
   scope s{e.context().ops};
   for (const auto& op : s.gradients().names())
     EXPECT_TRUE(finite_differences.count(op) + otherwise.count(op) == 1)

@@ -158,10 +158,11 @@ TEST(op_cases, every_op_is_checked_against_golden_data) {
         // variables and TensorLists of resource_list_ops_test
         "VarHandleOp", "ReadVariableOp", "AssignVariableOp",
         "AssignAddVariableOp", "AssignSubVariableOp", "VarIsInitializedOp",
-        "DisableCopyOnRead", "RestoreV2", "ResourceGather", "TensorListReserve",
-        "EmptyTensorList", "TensorListFromTensor", "TensorListSetItem",
-        "TensorListGetItem", "TensorListStack", "TensorListLength",
-        "TensorListElementShape", "TensorListPushBack", "TensorListPopBack",
+        "DisableCopyOnRead", "VariableShape", "RestoreV2", "ResourceGather",
+        "TensorListReserve", "EmptyTensorList", "TensorListFromTensor",
+        "TensorListSetItem", "TensorListGetItem", "TensorListStack",
+        "TensorListLength", "TensorListElementShape", "TensorListPushBack",
+        "TensorListPopBack",
         // saved_model_test's tensor_list_bulk, resource_list_ops_test
         "TensorListGather", "TensorListScatter", "TensorListScatterV2",
         "TensorListScatterIntoExistingList", "TensorListConcatV2",

@@ -11,6 +11,12 @@
 
 namespace actorflow::graph::detail {
 
+/// Whether gradients flow along tensors of `type`: floating-point ones,
+/// and variant ones (TensorLists, whose gradients are lists too).
+inline bool carries_gradient(core::dtype type) {
+  return core::is_floating(type) || type == core::dtype::variant;
+}
+
 /// The value of `x` if a Const node makes it, else nullptr.
 const core::tensor* constant_value(const scope& s, const output& x);
 
@@ -49,5 +55,6 @@ void register_dispatch_gradients(gradient_registry& r);
 void register_nn_gradients(gradient_registry& r);
 void register_control_flow_gradients(gradient_registry& r);
 void register_tensor_array_gradients(gradient_registry& r);
+void register_list_gradients(gradient_registry& r);
 
 } // namespace actorflow::graph::detail

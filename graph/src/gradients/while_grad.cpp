@@ -6,6 +6,7 @@
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
+#include "grad_util.hpp"
 
 namespace actorflow::graph::detail {
 
@@ -197,13 +198,13 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
   // gradients of the loop variables and sums for the loop constants.
   std::vector<size_t> vars, consts;
   for (size_t k = 0; k < loop.exits.size(); ++k)
-    if (core::is_floating(s.output_of(loop.exits[k]).dtype()))
+    if (carries_gradient(s.output_of(loop.exits[k]).dtype()))
       vars.push_back(k);
   // Only the loop constants whose gradient was asked for: the others
   // (a sequence the loop reads, say) need no sum, and their ops on the way
   // no gradient function.
   for (size_t j = 0; j < invariants.size(); ++j)
-    if (core::is_floating(s.output_of(invariants[j]).dtype())
+    if (carries_gradient(s.output_of(invariants[j]).dtype())
         && wanted(input_of(s, invariants[j], 0)))
       consts.push_back(j);
   std::vector<output> init{counter.exit};
@@ -248,8 +249,14 @@ core::status loop_gradient(const scope& s, const loop_record& loop,
     for (size_t j = 0; j < consts.size(); ++j) {
       const auto& acc = v[1 + vars.size() + j];
       const auto& d = g[vars.size() + j];
-      out.push_back(d ? add(b.with_device(requested_device(s, *d)), acc, *d)
-                      : acc);
+      if (!d) {
+        out.push_back(acc);
+        continue;
+      }
+      auto at = b.with_device(requested_device(s, *d));
+      // Lists (a sequence the loop reads by item) add as lists.
+      out.push_back(acc.dtype() == core::dtype::variant ? add_n(at, {acc, *d})
+                                                        : add(at, acc, *d));
     }
     return out;
   };

@@ -8,6 +8,31 @@
 
 namespace actorflow::ops::defs {
 
+namespace {
+
+/// The item shape given by input `i` (a constant; -1 for an unknown
+/// dimension, a scalar -1 for an unknown rank), or unknown.
+core::shape element_shape_from(const shape_context& ctx, size_t i) {
+  const auto& given = ctx.input(i);
+  if (given.known_rank() && given.rank() == 0)
+    return core::shape::unknown();
+  return shape_from_input(ctx, i);
+}
+
+/// Output `out` is `n` items (-1: unknown) of the shape input `i` gives.
+void set_items_shape(shape_context& ctx, size_t out, int64_t n, size_t i) {
+  auto item = element_shape_from(ctx, i);
+  if (!item.known_rank()) {
+    ctx.set_output(out, core::shape::unknown());
+    return;
+  }
+  auto dims = item.dims();
+  dims.insert(dims.begin(), n);
+  ctx.set_output(out, core::shape{std::move(dims)});
+}
+
+} // namespace
+
 core::status register_list_ops(op_registry& r) {
   std::vector<op_def_builder> ops;
   // A list of `num_elements` items not set yet, of `element_shape` (-1: a
@@ -48,14 +73,23 @@ core::status register_list_ops(op_registry& r) {
                   .input("index: int32")
                   .input("element_shape: int32")
                   .output("item: element_dtype")
-                  .attr("element_dtype: type"));
+                  .attr("element_dtype: type")
+                  .shape_fn([](shape_context& ctx) {
+                    ctx.set_output(0, element_shape_from(ctx, 2));
+                    return core::status::ok();
+                  }));
   // The items stacked along a new first dimension.
   ops.push_back(op_def_builder("TensorListStack")
                   .input("input_handle: variant")
                   .input("element_shape: int32")
                   .output("tensor: element_dtype")
                   .attr("element_dtype: type")
-                  .attr("num_elements: int = -1"));
+                  .attr("num_elements: int = -1")
+                  .shape_fn([](shape_context& ctx) {
+                    set_items_shape(
+                      ctx, 0, ctx.attr_or("num_elements", int64_t{-1}), 1);
+                    return core::status::ok();
+                  }));
   ops.push_back(op_def_builder("TensorListLength")
                   .input("input_handle: variant")
                   .output("length: int32")
@@ -76,14 +110,25 @@ core::status register_list_ops(op_registry& r) {
                   .output("output_handle: variant")
                   .output("tensor: element_dtype")
                   .attr("element_dtype: type")
-                  .shape_fn(scalar_shape));
+                  .shape_fn([](shape_context& ctx) {
+                    ctx.set_output(0, core::shape{});
+                    ctx.set_output(1, element_shape_from(ctx, 1));
+                    return core::status::ok();
+                  }));
   // Items `indices` stacked (never set: zeros of the element shape).
   ops.push_back(op_def_builder("TensorListGather")
                   .input("input_handle: variant")
                   .input("indices: int32")
                   .input("element_shape: int32")
                   .output("values: element_dtype")
-                  .attr("element_dtype: type"));
+                  .attr("element_dtype: type")
+                  .shape_fn([](shape_context& ctx) {
+                    const auto& at = ctx.input(1);
+                    set_items_shape(
+                      ctx, 0,
+                      at.known_rank() && at.rank() == 1 ? at.dim(0) : -1, 2);
+                    return core::status::ok();
+                  }));
   // A new list with row k of `tensor` at item indices[k]: as long as the
   // highest index needs (V2: at least num_elements, -1 for none).
   ops.push_back(op_def_builder("TensorListScatter")
@@ -119,7 +164,18 @@ core::status register_list_ops(op_registry& r) {
                   .output("tensor: element_dtype")
                   .output("lengths: int64")
                   .attr("element_dtype: type")
-                  .attr("shape_type: {int32, int64}"));
+                  .attr("shape_type: {int32, int64}")
+                  .shape_fn([](shape_context& ctx) {
+                    // The items' rows joined: their first dimension sums.
+                    auto item = element_shape_from(ctx, 1);
+                    if (item.known_rank() && item.rank() >= 1) {
+                      auto dims = item.dims();
+                      dims.front() = -1;
+                      ctx.set_output(0, core::shape{std::move(dims)});
+                    }
+                    ctx.set_output(1, core::shape{-1});
+                    return core::status::ok();
+                  }));
   // `tensor`'s rows cut into items of `lengths` rows.
   ops.push_back(op_def_builder("TensorListSplit")
                   .input("tensor: element_dtype")
