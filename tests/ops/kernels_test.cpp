@@ -547,6 +547,15 @@ TEST_F(kernels, float32_convolutions_match_the_float64_path) {
     // input-gradient passes (DNNL_VERBOSE=1 shows jit_wino_4x3).
     {{32, 16, 16, 24}, {3, 3, 24, 32}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},
     {{32, 26, 26, 16}, {3, 3, 16, 16}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID"},
+    // One image: the forward pass cuts its output rows into a band per
+    // thread, each reading the input rows its windows cover (padding only
+    // at the image's edges): SAME, strided, dilated, VALID leaving rows
+    // unread, and 7 rows (bands of 3 and 4).
+    {{1, 28, 29, 32}, {3, 3, 32, 64}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},
+    {{1, 33, 31, 16}, {5, 5, 16, 64}, {1, 2, 2, 1}, {1, 1, 1, 1}, "SAME"},
+    {{1, 30, 30, 32}, {3, 3, 32, 32}, {1, 1, 1, 1}, {1, 2, 2, 1}, "VALID"},
+    {{1, 41, 40, 32}, {2, 3, 32, 128}, {1, 2, 3, 1}, {1, 1, 1, 1}, "VALID"},
+    {{1, 7, 9, 256}, {3, 3, 256, 256}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},
   };
   std::mt19937 gen{7};
   auto to = [&](const tensor& t, dtype type) { return cast(t, type); };
@@ -601,6 +610,30 @@ TEST_F(kernels, float32_convolutions_match_the_float64_path) {
   }
 }
 
+TEST_F(kernels, one_image_depthwise_convolutions_in_row_bands_match_float64) {
+  // DepthwiseConv2dNative of one image, float32 through oneDNN in a band
+  // of output rows per thread, against the float64 kernel.
+  struct geometry {
+    std::vector<int64_t> x, f, strides;
+  };
+  const geometry cases[] = {{{1, 64, 60, 144}, {3, 3, 144, 1}, {1, 1, 1, 1}},
+                            {{1, 130, 128, 64}, {3, 3, 64, 2}, {1, 2, 2, 1}}};
+  std::mt19937 gen{13};
+  for (const auto& g : cases) {
+    core::attr_map attrs{{"strides", g.strides},
+                         {"padding", std::string{"SAME"}}};
+    auto x = random(g.x, dtype::float64, gen),
+         f = random(g.f, dtype::float64, gen);
+    attrs["T"] = dtype::float64;
+    auto want = run1("DepthwiseConv2dNative", attrs, {x, f});
+    attrs["T"] = dtype::float32;
+    test::expect_all_near(
+      run1("DepthwiseConv2dNative", attrs,
+           {cast(x, dtype::float32), cast(f, dtype::float32)}),
+      cast(want, dtype::float32), 1e-5, "x " + x.shape().to_string());
+  }
+}
+
 TEST_F(kernels, fused_conv2d_is_conv2d_then_bias_add_then_relu) {
   // float32 through oneDNN's post-ops, float64 through im2col and a pass of
   // its own; against the three ops one after the other.
@@ -608,8 +641,10 @@ TEST_F(kernels, fused_conv2d_is_conv2d_then_bias_add_then_relu) {
   struct geometry {
     std::vector<int64_t> x, f, strides;
   };
+  // The third, one image, in a band of output rows per thread.
   const geometry cases[] = {{{3, 9, 8, 5}, {3, 3, 5, 7}, {1, 2, 1, 1}},
-                            {{32, 16, 16, 24}, {3, 3, 24, 32}, {1, 1, 1, 1}}};
+                            {{32, 16, 16, 24}, {3, 3, 24, 32}, {1, 1, 1, 1}},
+                            {{1, 25, 24, 64}, {3, 3, 64, 64}, {1, 2, 2, 1}}};
   std::mt19937 gen{11};
   for (const auto& g : cases) {
     for (auto type : {dtype::float32, dtype::float64}) {

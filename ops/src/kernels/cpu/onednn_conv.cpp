@@ -220,6 +220,8 @@ struct onednn_conv::impl {
                    const float* bias = nullptr, bool constant = false) {
     auto macs = s.batch * s.out_h * s.out_w * s.filter_size();
     parallel_split split{&ctx, macs >= split_threshold};
+    if (is_forward(p) && s.batch < split.threads())
+      return run_rows(ctx, split, p, s, image, filter, grid, bias, constant);
     auto parts = static_cast<int>(std::min<int64_t>(split.threads(), s.batch));
     auto filter_size = s.filter_size();
     // Each slice's part of the filter's gradient; the first slice writes
@@ -246,6 +248,43 @@ struct onednn_conv::impl {
       for (int64_t i = 0; i < filter_size; ++i)
         filter[i] += add[i];
     }
+    return core::status::ok();
+  }
+
+  /// A forward pass over fewer images than threads: each image's output
+  /// rows cut into bands, each band a convolution of its own over the
+  /// input rows it reads (NHWC keeps both contiguous: no copy), padded
+  /// only where the image's edge is (at batch 1 a ResNet50 on 2 threads
+  /// otherwise runs every convolution on one).
+  core::status run_rows(kernel_context& ctx, const parallel_split& split,
+                        pass p, const conv_shape& s, float* image,
+                        float* filter, float* grid, const float* bias,
+                        bool constant) {
+    auto bands
+      = std::min<int64_t>((split.threads() + s.batch - 1) / s.batch, s.out_h);
+    auto parts = static_cast<int>(s.batch * bands);
+    std::vector<core::status> failed(static_cast<size_t>(parts));
+    split.run(parts, [&](int part) {
+      auto b = part / bands, band = part % bands;
+      auto o0 = s.out_h * band / bands, o1 = s.out_h * (band + 1) / bands;
+      // The input rows the band's windows cover, padding included.
+      auto i0 = o0 * s.stride_h - s.pad_top;
+      auto i1
+        = (o1 - 1) * s.stride_h - s.pad_top + (s.kh - 1) * s.dilation_h + 1;
+      auto t = s;
+      t.batch = 1;
+      t.out_h = o1 - o0;
+      t.pad_top = std::max<int64_t>(-i0, 0);
+      t.pad_bottom = std::max<int64_t>(i1 - s.in_h, 0);
+      auto first = std::max<int64_t>(i0, 0);
+      t.in_h = std::min(i1, s.in_h) - first;
+      // SAME pads less than a window, VALID none: every band reads rows.
+      failed[static_cast<size_t>(part)] = run_slice(
+        ctx, p, t, 1, image + (b * s.in_h + first) * s.in_w * s.cin, filter,
+        grid + (b * s.out_h + o0) * s.out_w * s.cout, bias, constant);
+    });
+    for (const auto& st : failed)
+      ACTORFLOW_RETURN_IF_ERROR(st);
     return core::status::ok();
   }
 

@@ -43,6 +43,8 @@ conv_shape conv_shape_of(int64_t batch, int64_t cin, int64_t cout,
 /// One object per kernel keeps the primitives it made, by shape. The batch
 /// is cut into slices over the device's pool (`parallel_split`), each run
 /// by oneDNN on one OpenMP thread: no OpenMP team spins beside the actors.
+/// A forward pass of fewer images than threads cuts each image's output
+/// rows into bands instead.
 class onednn_conv {
 public:
   onednn_conv();
