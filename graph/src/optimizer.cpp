@@ -7,8 +7,8 @@ namespace actorflow::graph {
 namespace {
 
 const char* const standard_names[]
-  = {"cse",        "constant_folding", "fusion",    "arithmetic",
-     "identities", "loop_invariants",  "dead_nodes"};
+  = {"cse",        "constant_folding", "dead_branches",   "fusion",
+     "arithmetic", "identities",       "loop_invariants", "dead_nodes"};
 
 std::string standard_list() {
   std::string result;
@@ -69,6 +69,7 @@ pass_pipeline pass_pipeline::standard() {
   pass_pipeline p;
   p.add({"cse", passes::common_subexpressions});
   p.add({"constant_folding", passes::constant_folding});
+  p.add({"dead_branches", passes::dead_branches});
   p.add({"fusion", passes::fusion});
   p.add({"arithmetic", passes::arithmetic});
   p.add({"identities", passes::identities});

@@ -53,6 +53,14 @@ protected:
   ops::kernel_registry kernels;
 };
 
+/// Data input `i` of node `name` in `g`.
+core::input_ref input_of(const graph::graph& g, const std::string& name,
+                         size_t i = 0) {
+  core::input_ref in;
+  EXPECT_TRUE(core::input_ref::parse(g.find(name)->inputs.at(i), &in));
+  return in;
+}
+
 /// The op of node `name` in `g`, or "" if it is gone.
 std::string op_of(const graph::graph& g, const std::string& name) {
   const auto* n = g.find(name);
@@ -605,6 +613,60 @@ TEST_F(optimization_passes, identities_drop_control_inputs_data_implies) {
             (std::vector<std::string>{sw[1].name(), "^" + behind.node_name()}));
 }
 
+TEST_F(optimization_passes, dead_branches_go_where_a_predicate_is_constant) {
+  // Keras' learning phase, folded to false: the cond's true branch goes,
+  // the Switches and the Merge forward what the false branch computes.
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {4});
+  auto learning = graph::constant(s.sub("learning"), false);
+  graph::output train, infer;
+  auto out = graph::cond(
+    s.sub("bn"), learning,
+    [&](const graph::scope& b) {
+      train = graph::mul(b.sub("train"), x, x);
+      return std::vector<graph::output>{train};
+    },
+    [&](const graph::scope& b) {
+      infer = graph::neg(b.sub("infer"), x);
+      return std::vector<graph::output>{infer};
+    });
+  auto y = graph::relu(s.sub("y"), out[0]);
+  // A cond on a fed predicate stays.
+  auto p = graph::placeholder(s.sub("p"), dtype::bool_);
+  auto kept = graph::cond(
+    s.sub("fed"), p,
+    [&](const graph::scope& b) {
+      return std::vector<graph::output>{graph::exp(b.sub("e"), x)};
+    },
+    [&](const graph::scope& b) {
+      return std::vector<graph::output>{graph::log(b.sub("l"), x)};
+    });
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::dead_branches, &log);
+  EXPECT_EQ(op_of(g, train.node_name()), "") << "the branch that never runs";
+  EXPECT_EQ(op_of(g, infer.node_name()), "Neg");
+  int switches = 0, merges = 0;
+  for (const auto& n : g.nodes()) {
+    bool fed = n.name.rfind("fed/", 0) == 0;
+    switches += n.op == "Switch" && !fed ? 1 : 0;
+    merges += n.op == "Merge" && !fed ? 1 : 0;
+  }
+  EXPECT_EQ(switches, 0);
+  EXPECT_EQ(merges, 0);
+  // y reads the Neg (through the branch's output Identity, if any).
+  auto in = input_of(g, y.node_name());
+  while (g.find(in.node)->op == "Identity")
+    in = input_of(g, in.node);
+  EXPECT_EQ(in.node, infer.node_name());
+  EXPECT_EQ(op_of(g, kept[0].node_name()), "Merge");
+  EXPECT_FALSE(log.empty());
+  // A target in the branch that never runs: nothing changes.
+  log.clear();
+  auto same = run(s, graph::passes::dead_branches, &log, {train.node_name()});
+  EXPECT_EQ(same.size(), s.graph_def().size());
+  EXPECT_TRUE(log.empty());
+}
+
 TEST_F(optimization_passes, dead_nodes_go_with_what_only_they_read) {
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32);
@@ -631,20 +693,20 @@ TEST_F(optimization_passes, selections_parse_and_name_the_passes) {
   graph::pass_selection sel;
   ASSERT_TRUE(graph::pass_selection::parse("all", &sel).is_ok());
   EXPECT_EQ(sel.to_string(),
-            "cse,constant_folding,fusion,arithmetic,identities,loop_invariants,"
-            "dead_nodes");
+            "cse,constant_folding,dead_branches,fusion,arithmetic,identities,"
+            "loop_invariants,dead_nodes");
   ASSERT_TRUE(graph::pass_selection::parse("none", &sel).is_ok());
   EXPECT_EQ(sel.to_string(), "none");
   ASSERT_TRUE(graph::pass_selection::parse("fusion,cse", &sel).is_ok());
   EXPECT_EQ(sel.to_string(), "cse,fusion");
   ASSERT_TRUE(graph::pass_selection::parse("-fusion", &sel).is_ok());
   EXPECT_EQ(sel.to_string(),
-            "cse,constant_folding,arithmetic,identities,loop_invariants,"
-            "dead_nodes");
+            "cse,constant_folding,dead_branches,arithmetic,identities,"
+            "loop_invariants,dead_nodes");
   ASSERT_TRUE(graph::pass_selection::parse("all,-cse", &sel).is_ok());
   EXPECT_EQ(sel.to_string(),
-            "constant_folding,fusion,arithmetic,identities,loop_invariants,"
-            "dead_nodes");
+            "constant_folding,dead_branches,fusion,arithmetic,identities,"
+            "loop_invariants,dead_nodes");
   auto st = graph::pass_selection::parse("cse,remapper", &sel);
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_NE(st.message().find("'remapper'"), std::string::npos);

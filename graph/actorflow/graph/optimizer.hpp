@@ -121,6 +121,17 @@ core::status common_subexpressions(graph& g, const pass_context& ctx,
 core::status constant_folding(graph& g, const pass_context& ctx,
                               std::vector<std::string>* log);
 
+/// Removes the branch of a cond whose predicate is a constant (Keras'
+/// learning phase once constant folding made the unfed
+/// PlaceholderWithDefault its default): the nodes that would be dead in
+/// every run go, the constant Switches and the Merges left with one input
+/// go too, their readers reading what they forwarded (Grappler's dead
+/// branch elimination). A loop whose entry is in that branch goes whole.
+/// The graph stays as it is where a dead node is kept or the session's,
+/// a constant Switch has a control reader, or a Merge's index is read.
+core::status dead_branches(graph& g, const pass_context& ctx,
+                           std::vector<std::string>* log);
+
 /// Replaces MatMul or Conv2D -> BiasAdd (-> Relu) chains whose
 /// intermediate values have no other consumer by one `_FusedMatMul` or
 /// `_FusedConv2D` node named after the last node of the chain (TensorFlow's

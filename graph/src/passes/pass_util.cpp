@@ -5,10 +5,14 @@
 
 namespace actorflow::graph::detail {
 
+bool is_runtime_op(const std::string& op) {
+  return op == ops::runtime_op::feed || op == ops::runtime_op::fetch
+         || op == ops::runtime_op::send || op == ops::runtime_op::recv;
+}
+
 bool is_fixed_op(const std::string& op) {
   return flow_role_of(op) != flow_role::none || op == "Placeholder"
-         || op == ops::runtime_op::feed || op == ops::runtime_op::fetch
-         || op == ops::runtime_op::send || op == ops::runtime_op::recv;
+         || is_runtime_op(op);
 }
 
 bool is_ref_output(const ops::op_registry& ops, const core::node_def& producer,

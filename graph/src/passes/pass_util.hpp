@@ -13,6 +13,10 @@
 
 namespace actorflow::graph::detail {
 
+/// Whether `op` is a node the session adds: `_Feed`, `_Fetch`, `_Send`,
+/// `_Recv`.
+bool is_runtime_op(const std::string& op);
+
 /// Whether `op` is one of the control-flow primitives (or a runtime node
 /// the session adds: `_Feed`, `_Fetch`, `_Send`, `_Recv`), which no pass
 /// merges, folds or removes.
