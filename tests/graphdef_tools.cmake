@@ -34,7 +34,7 @@ execute_process(COMMAND ${CLI} benchmark --graph ${model}
                 TIMEOUT 120)
 string(REGEX MATCH "[^\n]+\n?$" last "${out}")
 if(NOT rc EQUAL 0 OR NOT out MATCHES "time by op type"
-   OR NOT out MATCHES "FusedBatchNormV3"
+   OR NOT out MATCHES "_FusedConvBatchNorm"
    OR NOT last MATCHES "^{\"graph\": .*\"first_run_ms\": [0-9.]+, \"ms_per_run\": [0-9.]+, .*\"peak_rss_mb\": [0-9.]+}")
   message(FATAL_ERROR "benchmark: ${rc}:\n${out}${err}")
 endif()

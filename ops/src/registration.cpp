@@ -62,6 +62,7 @@ void register_cpu_kernels(kernel_registry& registry) {
   cpu::register_nn_kernels(registry);
   cpu::register_conv_kernels(registry);
   cpu::register_depthwise_conv_kernels(registry);
+  cpu::register_fused_conv_kernels(registry);
   cpu::register_einsum_kernels(registry);
   cpu::register_resize_kernels(registry);
   cpu::register_space_batch_kernels(registry);

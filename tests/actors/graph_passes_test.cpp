@@ -416,6 +416,86 @@ TEST_F(graph_passes, a_fused_gelu_gives_what_its_five_nodes_give) {
   }
 }
 
+TEST_F(graph_passes, a_keras_block_of_constant_learning_phase_fuses_exactly) {
+  // What tf.compat.v1 Keras writes: a batch norm's training and inference
+  // forms in a cond on the learning phase, a PlaceholderWithDefault(false),
+  // after Conv2D + BiasAdd, then Relu6; then a depthwise convolution, an
+  // inference batch norm and Relu. Unfed, the cond goes (dead_branches)
+  // and each chain is one _FusedConvBatchNorm (batch 1 in bands of rows),
+  // bit for bit what the nodes give one by one; fed true, the cond stays
+  // and the training branch runs.
+  auto values
+    = [](std::vector<int64_t> dims, double seed, double lo, double hi) {
+        core::shape shape{dims};
+        std::vector<float> v(static_cast<size_t>(shape.num_elements()));
+        for (size_t i = 0; i < v.size(); ++i)
+          v[i] = static_cast<float>(
+            lo + (hi - lo) * (0.5 + 0.5 * std::sin(seed + 1.7 * double(i))));
+        return tensor::from_vector<float>(shape, v);
+      };
+  std::string x_name, learning_name, y_name;
+  auto build = [&](graph::scope& s) {
+    auto c = [&](std::vector<int64_t> dims, double seed, double lo = -1,
+                 double hi = 1) {
+      return graph::constant(s, values(std::move(dims), seed, lo, hi));
+    };
+    auto x = graph::placeholder(s.sub("x"), dtype::float32,
+                                core::shape{-1, 32, 32, 16});
+    auto learning = s.add_node(
+      "PlaceholderWithDefault", "learning", {graph::constant(s, false)},
+      {{"dtype", dtype::bool_}, {"shape", core::shape{}}});
+    auto conv = graph::bias_add(s, graph::conv2d(s, x, c({3, 3, 16, 32}, 0.1)),
+                                c({32}, 0.2));
+    auto g = c({32}, 0.3, 0.5, 2), o = c({32}, 0.4), m = c({32}, 0.5),
+         v = c({32}, 0.6, 0.5, 3);
+    auto normed = graph::cond(
+      s.sub("bn"), learning.at(0),
+      [&](const graph::scope& b) {
+        return std::vector<graph::output>{
+          graph::fused_batch_norm(b, conv, g, o, m, v, true).y};
+      },
+      [&](const graph::scope& b) {
+        return std::vector<graph::output>{
+          graph::fused_batch_norm(b, conv, g, o, m, v, false, 1e-3).y};
+      });
+    auto dw = s.add_node("DepthwiseConv2dNative", "dw",
+                         {graph::relu6(s, normed[0]), c({3, 3, 32, 2}, 0.7)},
+                         {{"T", dtype::float32},
+                          {"strides", std::vector<int64_t>{1, 2, 2, 1}},
+                          {"padding", std::string{"SAME"}}});
+    auto y = graph::relu(s, graph::fused_batch_norm(
+                              s, dw.at(0), c({64}, 0.8, 0.5, 2), c({64}, 0.9),
+                              c({64}, 1.0), c({64}, 1.1, 0.5, 3), false)
+                              .y);
+    x_name = x.name();
+    learning_name = learning[0].name();
+    y_name = y.name();
+  };
+  { // the names are known once the graph is built
+    graph::scope s{e.context().ops};
+    build(s);
+  }
+  for (int64_t batch : {1, 3}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    auto x = values({batch, 32, 32, 16}, 1.2, -2, 2);
+    actors::run_metadata all_md, none_md;
+    auto all = run("all", build, {y_name}, {}, {{x_name, x}}, 2, &all_md);
+    auto none = run("none", build, {y_name}, {}, {{x_name, x}}, 1, &none_md);
+    EXPECT_EQ(count_op(all_md, "_FusedConvBatchNorm"), 2);
+    EXPECT_EQ(count_op(all_md, "Switch"), 0);
+    ASSERT_EQ(all.size(), 1u);
+    ASSERT_EQ(none.size(), 1u);
+    EXPECT_EQ(all[0], none[0]);
+    actors::feed_list training{{x_name, x},
+                               {learning_name, tensor::scalar(true)}};
+    all = run("all", build, {y_name}, {}, training, 1, &all_md);
+    none = run("none", build, {y_name}, {}, training, 1, &none_md);
+    EXPECT_EQ(count_op(all_md, "_FusedConvBatchNorm"), 1);
+    EXPECT_GT(count_op(all_md, "Switch"), 0);
+    EXPECT_EQ(all[0], none[0]);
+  }
+}
+
 TEST_F(graph_passes, a_run_option_overrides_the_session) {
   graph::scope s{e.context().ops};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {2, 2});

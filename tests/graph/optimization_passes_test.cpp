@@ -667,6 +667,61 @@ TEST_F(optimization_passes, dead_branches_go_where_a_predicate_is_constant) {
   EXPECT_TRUE(log.empty());
 }
 
+TEST_F(optimization_passes, fusion_makes_one_node_of_conv_batch_norm_relu6) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32, {1, 6, 6, 4});
+  auto vec = [&](const char* name, float v) {
+    return graph::constant(s.sub(name),
+                           core::tensor::from_vector<float>({4}, {v, v, v, v}));
+  };
+  auto f = graph::placeholder(s.sub("f"), dtype::float32, {3, 3, 4, 4});
+  // Conv2D -> BiasAdd -> inference batch norm -> Relu6.
+  auto conv = graph::conv2d(s.sub("conv"), x, f);
+  auto biased = graph::bias_add(s.sub("bias"), conv, vec("b", 0.5f));
+  auto norm = graph::fused_batch_norm(s.sub("norm"), biased, vec("g", 2.0f),
+                                      vec("o", 0.1f), vec("m", 0.2f),
+                                      vec("v", 3.0f), false);
+  auto y = graph::relu6(s.sub("y"), norm.y);
+  // DepthwiseConv2dNative -> inference batch norm, nothing after.
+  auto fd = graph::placeholder(s.sub("fd"), dtype::float32, {3, 3, 4, 1});
+  auto dw = s.add_node("DepthwiseConv2dNative", "dw", {y, fd},
+                       {{"T", dtype::float32},
+                        {"strides", std::vector<int64_t>{1, 1, 1, 1}},
+                        {"padding", std::string{"SAME"}}});
+  ASSERT_EQ(dw.size(), 1u);
+  auto norm2 = graph::fused_batch_norm(s.sub("norm2"), dw[0], vec("g2", 1.0f),
+                                       vec("o2", 0.0f), vec("m2", 0.0f),
+                                       vec("v2", 1.0f), false);
+  // A training batch norm, and one whose mean output is read, stay.
+  auto training = graph::fused_batch_norm(
+    s.sub("training"), graph::conv2d(s.sub("conv3"), x, f), vec("g3", 1.0f),
+    vec("o3", 0.0f), vec("m3", 0.0f), vec("v3", 1.0f), true);
+  auto read = graph::fused_batch_norm(
+    s.sub("read"), graph::conv2d(s.sub("conv4"), x, f), vec("g4", 1.0f),
+    vec("o4", 0.0f), vec("m4", 0.0f), vec("v4", 1.0f), false);
+  auto mean = graph::identity(s.sub("mean"), read.batch_mean);
+  std::vector<std::string> log;
+  auto g = run(s, graph::passes::fusion, &log);
+  const auto* fused = g.find(y.node_name());
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op, "_FusedConvBatchNorm");
+  EXPECT_EQ(std::get<std::vector<std::string>>(fused->attrs.at("fused_ops")),
+            (std::vector<std::string>{"BiasAdd", "FusedBatchNorm", "Relu6"}));
+  EXPECT_EQ(std::get<int64_t>(fused->attrs.at("num_args")), 5);
+  EXPECT_EQ(input_of(g, fused->name, 2).node, "b/Const");
+  for (const auto& gone : {conv, biased, norm.y})
+    EXPECT_EQ(op_of(g, gone.node_name()), "") << gone.node_name();
+  const auto* fused2 = g.find(norm2.y.node_name());
+  ASSERT_NE(fused2, nullptr);
+  EXPECT_EQ(fused2->op, "_FusedConvBatchNorm");
+  EXPECT_TRUE(std::get<bool>(fused2->attrs.at("depthwise")));
+  EXPECT_EQ(std::get<std::vector<std::string>>(fused2->attrs.at("fused_ops")),
+            (std::vector<std::string>{"FusedBatchNorm"}));
+  EXPECT_EQ(op_of(g, training.y.node_name()), "FusedBatchNorm");
+  EXPECT_EQ(op_of(g, read.y.node_name()), "FusedBatchNorm");
+  EXPECT_EQ(op_of(g, mean.node_name()), "Identity");
+}
+
 TEST_F(optimization_passes, dead_nodes_go_with_what_only_they_read) {
   graph::scope s{registry};
   auto x = graph::placeholder(s.sub("x"), dtype::float32);

@@ -3,7 +3,9 @@
 /// Graph optimization passes (white paper §5, TensorFlow's Grappler): a
 /// pipeline the master runs over a run signature's pruned graph before
 /// placement. The standard passes are common subexpression elimination,
-/// constant folding, fusion (MatMul or Conv2D + BiasAdd (+ Relu), a
+/// constant folding, the removal of branches a constant predicate never
+/// takes, fusion (a convolution + its inference batch norm (+ Relu or
+/// Relu6), MatMul or Conv2D + BiasAdd (+ Relu), a
 /// weight's gradient product + its update, an input gradient's product +
 /// its ReluGrad, gelu's five nodes), algebraic rewrites, the removal of
 /// Identities that only forward, constant loop variables and the removal
@@ -132,7 +134,11 @@ core::status constant_folding(graph& g, const pass_context& ctx,
 core::status dead_branches(graph& g, const pass_context& ctx,
                            std::vector<std::string>* log);
 
-/// Replaces MatMul or Conv2D -> BiasAdd (-> Relu) chains whose
+/// Replaces Conv2D or DepthwiseConv2dNative (-> BiasAdd) -> an inference
+/// FusedBatchNorm (-> Relu or Relu6) chains, float32 and NHWC, by one
+/// `_FusedConvBatchNorm` (oneDNN post-ops, bit for bit the chain's
+/// result);
+/// MatMul or Conv2D -> BiasAdd (-> Relu) chains whose
 /// intermediate values have no other consumer by one `_FusedMatMul` or
 /// `_FusedConv2D` node named after the last node of the chain (TensorFlow's
 /// remapper), and ApplyGradientDescent(var, alpha, MatMul(a, b)) by one

@@ -1,47 +1,21 @@
+// The fusion pass: chains of nodes that one kernel computes in a single
+// pass (TensorFlow's remapper); the rules with a file of their own are in
+// fusion_rules.hpp.
+
 #include <algorithm>
 #include <set>
 
-#include "actorflow/core/device_name.hpp"
 #include "actorflow/graph/optimizer.hpp"
-#include "actorflow/ops/kernel_registry.hpp"
+#include "fusion_rules.hpp"
 #include "pass_util.hpp"
 
 namespace actorflow::graph::passes {
 
 namespace {
 
-/// The node that reads data input `port` of `node`, if it is an `op`.
-const core::node_def* input_of(const graph& g, const core::node_def& node,
-                               size_t port, const char* op) {
-  auto args = detail::data_inputs(node);
-  if (port >= args.size() || args[port].port != 0)
-    return nullptr;
-  const auto* producer = g.find(args[port].node);
-  return producer != nullptr && producer->op == op ? producer : nullptr;
-}
-
-/// Whether the device `node` will be placed on has a kernel of `op`: the
-/// type it asks for, else the default device's, else a CPU's.
-bool has_kernel(const pass_context& ctx, const core::node_def& node,
-                const std::string& op) {
-  auto name = core::device_name::parse(node.device);
-  auto fallback = core::device_name::parse(ctx.default_device);
-  auto type = name && name->type           ? *name->type
-              : fallback && fallback->type ? *fallback->type
-                                           : std::string{"cpu"};
-  return ctx.kernels.supports(op, type);
-}
-
-/// Puts each fused node in place of the node of its name, then removes
-/// the nodes `removed` marks (the ones fused into them).
-core::status replace(graph& g, std::vector<core::node_def>& fused,
-                     const std::vector<bool>& removed) {
-  if (fused.empty())
-    return core::status::ok();
-  for (auto& node : fused)
-    *g.find(node.name) = std::move(node);
-  return detail::remove_nodes(g, removed);
-}
+using fusion_rules::has_kernel;
+using fusion_rules::input_of;
+using fusion_rules::replace;
 
 /// The product a BiasAdd adds to that can take it in: a MatMul or a
 /// Conv2D, float or double, read by nothing else.
@@ -333,7 +307,8 @@ core::status fuse_gelus(graph& g, const pass_context& ctx,
 void mark_constant_filters(graph& g, const pass_context& ctx) {
   for (auto& node : g.mutable_nodes()) {
     if (node.op != "Conv2D" && node.op != "_FusedConv2D"
-        && node.op != "DepthwiseConv2dNative")
+        && node.op != "DepthwiseConv2dNative"
+        && node.op != "_FusedConvBatchNorm")
       continue;
     auto args = detail::data_inputs(node);
     const auto* filter = args.size() > 1 ? g.find(args[1].node) : nullptr;
@@ -350,6 +325,7 @@ core::status fusion(graph& g, const pass_context& ctx,
   ACTORFLOW_RETURN_IF_ERROR(fuse_updates(g, ctx, log));
   ACTORFLOW_RETURN_IF_ERROR(fuse_relu_grads(g, ctx, log));
   ACTORFLOW_RETURN_IF_ERROR(fuse_gelus(g, ctx, log));
+  ACTORFLOW_RETURN_IF_ERROR(fusion_rules::fuse_batch_norms(g, ctx, log));
   detail::consumers c{g};
   std::vector<bool> removed(g.size(), false);
   std::vector<core::node_def> fused; // replaces the node of its name

@@ -312,6 +312,26 @@ core::status register_nn_ops(op_registry& r) {
                          false)
                   .attr("fused_ops: list(string)")
                   .shape_fn(conv2d_shape));
+  // Conv2D or (with `depthwise`) DepthwiseConv2dNative, optionally
+  // BiasAdd, an inference FusedBatchNorm, optionally Relu or Relu6, in one
+  // kernel: written by the fusion pass, never by users. `fused_ops` names
+  // them ("BiasAdd", "FusedBatchNorm", "Relu" or "Relu6"); `args` are the
+  // bias if fused, then the batch norm's scale, offset, mean and variance.
+  ops.push_back(windowed(op_def_builder("_FusedConvBatchNorm")
+                           .input("input: T")
+                           .input("filter: T")
+                           .input("args: num_args * T")
+                           .output("output: T"),
+                         false)
+                  .attr("num_args: int")
+                  .attr("fused_ops: list(string)")
+                  .attr("epsilon: float = 0.0001")
+                  .attr("depthwise: bool = false")
+                  .shape_fn([](shape_context& ctx) {
+                    return ctx.attr_or("depthwise", false)
+                             ? depthwise_shape(ctx)
+                             : conv2d_shape(ctx);
+                  }));
   // One filter per input channel (`multiplier` outputs each): MobileNet's
   // and EfficientNet's depthwise convolutions.
   ops.push_back(windowed(op_def_builder("DepthwiseConv2dNative")

@@ -123,10 +123,13 @@ public:
     if constexpr (std::is_same_v<T, float>) {
       auto s = conv_shape_of(batch, cin, cout, groups, h, w);
       if (onednn_conv::supports(s)) {
+        conv_epilogue post;
+        post.bias = bias;
+        if (fused_relu_)
+          post.act = conv_epilogue::activation::relu;
         ACTORFLOW_OP_REQUIRES_OK(
-          ctx, dnn_.forward(ctx, s, x.data<float>(), f.data<float>(), bias,
-                            fused_relu_, out->mutable_data<float>(),
-                            constant_filter_));
+          ctx, dnn_.forward(ctx, s, x.data<float>(), f.data<float>(), post,
+                            out->mutable_data<float>(), constant_filter_));
         return;
       }
     }

@@ -134,7 +134,7 @@ public:
       if (grouped(s, &g)) {
         ACTORFLOW_OP_REQUIRES_OK(
           ctx,
-          dnn_.forward(ctx, g, x.data<float>(), f.data<float>(), nullptr, false,
+          dnn_.forward(ctx, g, x.data<float>(), f.data<float>(), {},
                        out->mutable_data<float>(), constant_filter_));
         return;
       }

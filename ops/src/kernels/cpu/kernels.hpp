@@ -43,6 +43,7 @@ void register_concat_kernels(kernel_registry& r);
 void register_nn_kernels(kernel_registry& r);
 void register_conv_kernels(kernel_registry& r);
 void register_depthwise_conv_kernels(kernel_registry& r);
+void register_fused_conv_kernels(kernel_registry& r);
 void register_einsum_kernels(kernel_registry& r);
 void register_resize_kernels(kernel_registry& r);
 void register_space_batch_kernels(kernel_registry& r);

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -18,18 +19,14 @@ using dnnl::memory;
 using tag = memory::format_tag;
 
 /// Which computation.
-enum class pass : int64_t {
-  forward,
-  forward_bias,      ///< With a bias per output channel.
-  forward_bias_relu, ///< With a bias, then Relu.
-  backward_input,
-  backward_filter
-};
+enum class pass : int64_t { forward, backward_input, backward_filter };
 
 bool is_forward(pass p) {
-  return p == pass::forward || p == pass::forward_bias
-         || p == pass::forward_bias_relu;
+  return p == pass::forward;
 }
+
+/// The epilogue of a pass that is not forward: none.
+const conv_epilogue no_epilogue;
 
 /// Multiply-adds below which a convolution runs on the calling thread.
 constexpr int64_t split_threshold = int64_t{1} << 22;
@@ -70,9 +67,14 @@ struct onednn_conv::impl {
   std::mutex constant_mtx;
   std::vector<std::pair<memory::desc, core::tensor>> constant_weights;
 
-  /// The plan of `p` over `batch` images of shape `s`, made on first use.
-  std::shared_ptr<const plan> get(pass p, const conv_shape& s, int64_t batch) {
+  /// The plan of `p` over `batch` images of shape `s`, then `post`, made
+  /// on first use.
+  std::shared_ptr<const plan> get(pass p, const conv_shape& s, int64_t batch,
+                                  const conv_epilogue& post) {
     std::vector<int64_t> key{static_cast<int64_t>(p),
+                             post.bias != nullptr,
+                             post.scale != nullptr,
+                             static_cast<int64_t>(post.act),
                              batch,
                              s.in_h,
                              s.in_w,
@@ -92,7 +94,7 @@ struct onednn_conv::impl {
                              s.pad_right,
                              s.groups};
     return plans.get(std::move(key), [&](const dnnl::engine& engine) {
-      return make(engine, p, s, batch);
+      return make(engine, p, s, batch, post);
     });
   }
 
@@ -108,11 +110,12 @@ struct onednn_conv::impl {
   /// step: 590 ms with it, 430-470 without). Else the direct convolution
   /// on NHWC, which needs no reorder.
   static std::shared_ptr<const plan> make(const dnnl::engine& engine, pass p,
-                                          const conv_shape& s, int64_t batch) {
+                                          const conv_shape& s, int64_t batch,
+                                          const conv_epilogue& post) {
     onednn::one_omp_thread();
     if (is_forward(p) && winograd_shape(s)) {
       try {
-        auto chosen = make_with(engine, p, s, batch,
+        auto chosen = make_with(engine, p, s, batch, post,
                                 dnnl::algorithm::convolution_auto, tag::any);
         if (chosen.second.find("wino") != std::string::npos)
           return chosen.first;
@@ -120,16 +123,35 @@ struct onednn_conv::impl {
         // none for this shape or pass: direct
       }
     }
-    return make_with(engine, p, s, batch, dnnl::algorithm::convolution_direct,
-                     tag::nhwc)
+    return make_with(engine, p, s, batch, post,
+                     dnnl::algorithm::convolution_direct, tag::nhwc)
       .first;
+  }
+
+  /// oneDNN's post-ops for `post` after the bias: a per-channel multiply
+  /// and add (binary post-ops 0 and 1), then the activation.
+  static dnnl::post_ops post_ops_of(const conv_epilogue& post,
+                                    int64_t channels) {
+    dnnl::post_ops ops;
+    if (post.scale != nullptr) {
+      memory::desc per_channel{
+        {1, channels, 1, 1}, memory::data_type::f32, tag::nchw};
+      ops.append_binary(dnnl::algorithm::binary_mul, per_channel);
+      ops.append_binary(dnnl::algorithm::binary_add, per_channel);
+    }
+    if (post.act == conv_epilogue::activation::relu)
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    else if (post.act == conv_epilogue::activation::relu6)
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 6.0f);
+    return ops;
   }
 
   /// The plan of `p` with algorithm `algo` on images in `layout` (nhwc,
   /// or any: the primitive's choice), and the implementation's name.
   static std::pair<std::shared_ptr<const plan>, std::string>
   make_with(const dnnl::engine& engine, pass p, const conv_shape& s,
-            int64_t batch, dnnl::algorithm algo, tag layout) {
+            int64_t batch, const conv_epilogue& post, dnnl::algorithm algo,
+            tag layout) {
     auto f32 = memory::data_type::f32;
     memory::desc src{{batch, s.cin, s.in_h, s.in_w}, f32, layout};
     memory::desc dst{{batch, s.cout, s.out_h, s.out_w}, f32, layout};
@@ -147,18 +169,16 @@ struct onednn_conv::impl {
     auto training = dnnl::prop_kind::forward_training;
     // The gradients' primitives take the plain forward's as a hint.
     dnnl::convolution_forward::primitive_desc fwd;
-    if (p == pass::forward || !is_forward(p)) {
+    if (post.bias == nullptr) {
+      auto fused = attr;
+      fused.set_post_ops(post_ops_of(post, s.cout));
       fwd = {
         {training, algo, src, any_weights, dst, strides, dilates, pad_l, pad_r},
-        attr,
+        fused,
         engine};
     } else {
       auto fused = attr;
-      if (p == pass::forward_bias_relu) {
-        dnnl::post_ops relu;
-        relu.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
-        fused.set_post_ops(relu);
-      }
+      fused.set_post_ops(post_ops_of(post, s.cout));
       memory::desc bias{{s.cout}, f32, tag::a};
       fwd = {{training, algo, src, any_weights, bias, dst, strides, dilates,
               pad_l, pad_r},
@@ -171,8 +191,6 @@ struct onednn_conv::impl {
     std::string impl;
     switch (p) {
       case pass::forward:
-      case pass::forward_bias:
-      case pass::forward_bias_relu:
         result->primitive = dnnl::convolution_forward{fwd};
         result->weights = fwd.weights_desc();
         result->image = fwd.src_desc();
@@ -217,11 +235,12 @@ struct onednn_conv::impl {
   /// the pass writes the one it computes.
   core::status run(kernel_context& ctx, pass p, const conv_shape& s,
                    float* image, float* filter, float* grid,
-                   const float* bias = nullptr, bool constant = false) {
+                   const conv_epilogue& post = no_epilogue,
+                   bool constant = false) {
     auto macs = s.batch * s.out_h * s.out_w * s.filter_size();
     parallel_split split{&ctx, macs >= split_threshold};
     if (is_forward(p) && s.batch < split.threads())
-      return run_rows(ctx, split, p, s, image, filter, grid, bias, constant);
+      return run_rows(ctx, split, p, s, image, filter, grid, post, constant);
     auto parts = static_cast<int>(std::min<int64_t>(split.threads(), s.batch));
     auto filter_size = s.filter_size();
     // Each slice's part of the filter's gradient; the first slice writes
@@ -239,7 +258,7 @@ struct onednn_conv::impl {
       float* target = own ? floats(partial[static_cast<size_t>(part)]) : filter;
       failed[static_cast<size_t>(part)] = run_slice(
         ctx, p, s, size, image + first * s.in_h * s.in_w * s.cin, target,
-        grid + first * s.out_h * s.out_w * s.cout, bias, constant);
+        grid + first * s.out_h * s.out_w * s.cout, post, constant);
     });
     for (const auto& st : failed)
       ACTORFLOW_RETURN_IF_ERROR(st);
@@ -258,7 +277,7 @@ struct onednn_conv::impl {
   /// otherwise runs every convolution on one).
   core::status run_rows(kernel_context& ctx, const parallel_split& split,
                         pass p, const conv_shape& s, float* image,
-                        float* filter, float* grid, const float* bias,
+                        float* filter, float* grid, const conv_epilogue& post,
                         bool constant) {
     auto bands
       = std::min<int64_t>((split.threads() + s.batch - 1) / s.batch, s.out_h);
@@ -281,7 +300,7 @@ struct onednn_conv::impl {
       // SAME pads less than a window, VALID none: every band reads rows.
       failed[static_cast<size_t>(part)] = run_slice(
         ctx, p, t, 1, image + (b * s.in_h + first) * s.in_w * s.cin, filter,
-        grid + (b * s.out_h + o0) * s.out_w * s.cout, bias, constant);
+        grid + (b * s.out_h + o0) * s.out_w * s.cout, post, constant);
     });
     for (const auto& st : failed)
       ACTORFLOW_RETURN_IF_ERROR(st);
@@ -318,9 +337,10 @@ struct onednn_conv::impl {
 
   core::status run_slice(kernel_context& ctx, pass p, const conv_shape& s,
                          int64_t batch, float* image, float* filter,
-                         float* grid, const float* bias, bool constant) {
+                         float* grid, const conv_epilogue& post,
+                         bool constant) {
     return onednn::guarded("convolution", [&] {
-      auto pl = get(p, s, batch);
+      auto pl = get(p, s, batch, post);
       const auto& engine = plans.engine();
       onednn::one_omp_thread();
       dnnl::stream stream{engine};
@@ -369,22 +389,31 @@ struct onednn_conv::impl {
       ACTORFLOW_RETURN_IF_ERROR(
         in_layout(pl->grid, user_y, !is_forward(p), &y_copy, &y));
       switch (p) {
-        case pass::forward:
-          prim.execute(stream, {{DNNL_ARG_SRC, x},
-                                {DNNL_ARG_WEIGHTS, weights},
-                                {DNNL_ARG_DST, y},
-                                {DNNL_ARG_SCRATCHPAD, pad}});
-          break;
-        case pass::forward_bias:
-        case pass::forward_bias_relu: {
-          memory b{{{s.cout}, memory::data_type::f32, tag::a},
-                   engine,
-                   const_cast<float*>(bias)};
-          prim.execute(stream, {{DNNL_ARG_SRC, x},
-                                {DNNL_ARG_WEIGHTS, weights},
-                                {DNNL_ARG_BIAS, b},
-                                {DNNL_ARG_DST, y},
-                                {DNNL_ARG_SCRATCHPAD, pad}});
+        case pass::forward: {
+          std::unordered_map<int, memory> args{{DNNL_ARG_SRC, x},
+                                               {DNNL_ARG_WEIGHTS, weights},
+                                               {DNNL_ARG_DST, y},
+                                               {DNNL_ARG_SCRATCHPAD, pad}};
+          auto vector = [&](const float* v) {
+            return memory{{{s.cout}, memory::data_type::f32, tag::a},
+                          engine,
+                          const_cast<float*>(v)};
+          };
+          if (post.bias != nullptr)
+            args.emplace(DNNL_ARG_BIAS, vector(post.bias));
+          if (post.scale != nullptr) {
+            auto per_channel = [&](const float* v) {
+              return memory{
+                {{1, s.cout, 1, 1}, memory::data_type::f32, tag::nchw},
+                engine,
+                const_cast<float*>(v)};
+            };
+            args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
+                         per_channel(post.scale));
+            args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
+                         per_channel(post.shift));
+          }
+          prim.execute(stream, args);
           break;
         }
         case pass::backward_input:
@@ -458,14 +487,11 @@ bool onednn_conv::supports(const conv_shape& s) noexcept {
 
 core::status onednn_conv::forward(kernel_context& ctx, const conv_shape& s,
                                   const float* x, const float* f,
-                                  const float* bias, bool relu, float* y,
+                                  const conv_epilogue& post, float* y,
                                   bool constant_filter) {
-  auto p = bias == nullptr ? pass::forward
-           : relu          ? pass::forward_bias_relu
-                           : pass::forward_bias;
   // oneDNN's memory objects take non-const handles; x and f are only read.
-  return impl_->run(ctx, p, s, const_cast<float*>(x), const_cast<float*>(f), y,
-                    bias, constant_filter);
+  return impl_->run(ctx, pass::forward, s, const_cast<float*>(x),
+                    const_cast<float*>(f), y, post, constant_filter);
 }
 
 core::status onednn_conv::backward_input(kernel_context& ctx,

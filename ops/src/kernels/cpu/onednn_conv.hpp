@@ -30,6 +30,21 @@ struct conv_shape {
   }
 };
 
+/// What a forward convolution does to its output within oneDNN's kernel
+/// (its post-ops: no pass of their own), in this order.
+struct conv_epilogue {
+  enum class activation { none, relu, relu6 };
+  /// Added per output channel (BiasAdd), unless null.
+  const float* bias = nullptr;
+  /// Then y * scale + shift per output channel, unless null (an inference
+  /// batch norm: scale = gamma / sqrt(var + epsilon), shift = beta - mean
+  /// * scale, two roundings as FusedBatchNorm's kernel).
+  const float* scale = nullptr;
+  const float* shift = nullptr;
+  /// Then Relu or Relu6.
+  activation act = activation::none;
+};
+
 /// The geometry of a convolution of `groups` groups with windows `h` and
 /// `w` over `batch` images.
 conv_shape conv_shape_of(int64_t batch, int64_t cin, int64_t cout,
@@ -55,12 +70,11 @@ public:
   /// image not negative, something to compute).
   static bool supports(const conv_shape& s) noexcept;
 
-  /// y = conv(x, f), plus `bias` per output channel unless null, then
-  /// Relu if `relu` (oneDNN's post-ops: no pass of their own). With
-  /// `constant_filter` (f never changes: a Const) the filter's reorder to
-  /// oneDNN's layout is done once and kept.
+  /// y = conv(x, f), then `post`. With `constant_filter` (f never
+  /// changes: a Const) the filter's reorder to oneDNN's layout is done
+  /// once and kept.
   core::status forward(kernel_context& ctx, const conv_shape& s, const float* x,
-                       const float* f, const float* bias, bool relu, float* y,
+                       const float* f, const conv_epilogue& post, float* y,
                        bool constant_filter = false);
 
   /// dx from dy and f (Conv2DBackpropInput).
