@@ -419,9 +419,10 @@ TEST_F(graph_passes, a_fused_gelu_gives_what_its_five_nodes_give) {
 TEST_F(graph_passes, a_keras_block_of_constant_learning_phase_fuses_exactly) {
   // What tf.compat.v1 Keras writes: a batch norm's training and inference
   // forms in a cond on the learning phase, a PlaceholderWithDefault(false),
-  // after Conv2D + BiasAdd, then Relu6; then a depthwise convolution, an
-  // inference batch norm and Relu. Unfed, the cond goes (dead_branches)
-  // and each chain is one _FusedConvBatchNorm (batch 1 in bands of rows),
+  // after Conv2D + BiasAdd, then Relu6; then a Pad, a VALID depthwise
+  // convolution, an inference batch norm and Relu. Unfed, the cond goes
+  // (dead_branches) and each chain is one _FusedConvBatchNorm (batch 1 in
+  // bands of rows; the Pad the convolution's padding),
   // bit for bit what the nodes give one by one; fed true, the cond stays
   // and the training branch runs.
   auto values
@@ -458,11 +459,19 @@ TEST_F(graph_passes, a_keras_block_of_constant_learning_phase_fuses_exactly) {
         return std::vector<graph::output>{
           graph::fused_batch_norm(b, conv, g, o, m, v, false, 1e-3).y};
       });
+    // ZeroPadding2D's Pad before a VALID strided DepthwiseConv2D, as
+    // MobileNetV2 writes it: the convolution pads instead.
+    auto padded
+      = s.add_node("Pad", "pad",
+                   {graph::relu6(s, normed[0]),
+                    graph::constant(s, tensor::from_vector<int32_t>(
+                                         {4, 2}, {0, 0, 0, 1, 0, 1, 0, 0}))},
+                   {{"T", dtype::float32}, {"Tpaddings", dtype::int32}});
     auto dw = s.add_node("DepthwiseConv2dNative", "dw",
-                         {graph::relu6(s, normed[0]), c({3, 3, 32, 2}, 0.7)},
+                         {padded.at(0), c({3, 3, 32, 2}, 0.7)},
                          {{"T", dtype::float32},
                           {"strides", std::vector<int64_t>{1, 2, 2, 1}},
-                          {"padding", std::string{"SAME"}}});
+                          {"padding", std::string{"VALID"}}});
     auto y = graph::relu(s, graph::fused_batch_norm(
                               s, dw.at(0), c({64}, 0.8, 0.5, 2), c({64}, 0.9),
                               c({64}, 1.0), c({64}, 1.1, 0.5, 3), false)
@@ -483,6 +492,7 @@ TEST_F(graph_passes, a_keras_block_of_constant_learning_phase_fuses_exactly) {
     auto none = run("none", build, {y_name}, {}, {{x_name, x}}, 1, &none_md);
     EXPECT_EQ(count_op(all_md, "_FusedConvBatchNorm"), 2);
     EXPECT_EQ(count_op(all_md, "Switch"), 0);
+    EXPECT_EQ(count_op(all_md, "Pad"), 0);
     ASSERT_EQ(all.size(), 1u);
     ASSERT_EQ(none.size(), 1u);
     EXPECT_EQ(all[0], none[0]);

@@ -700,8 +700,41 @@ TEST_F(optimization_passes, fusion_makes_one_node_of_conv_batch_norm_relu6) {
     s.sub("read"), graph::conv2d(s.sub("conv4"), x, f), vec("g4", 1.0f),
     vec("o4", 0.0f), vec("m4", 0.0f), vec("v4", 1.0f), false);
   auto mean = graph::identity(s.sub("mean"), read.batch_mean);
+  // A zero Pad before a VALID convolution becomes its padding; a Pad of
+  // ones stays.
+  auto pad_of = [&](const char* name, const char* op, float fill) {
+    std::vector<graph::output> in{
+      x, graph::constant(s.sub(std::string{name} + "_p"),
+                         core::tensor::from_vector<int32_t>(
+                           {4, 2}, {0, 0, 1, 2, 0, 1, 0, 0}))};
+    if (std::string{op} == "PadV2")
+      in.push_back(graph::constant(s.sub(std::string{name} + "_c"), fill));
+    return s
+      .add_node(op, name, in,
+                {{"T", dtype::float32}, {"Tpaddings", dtype::int32}})
+      .at(0);
+  };
+  graph::window_options valid;
+  valid.padding = "VALID";
+  auto norm5 = graph::fused_batch_norm(
+    s.sub("norm5"),
+    graph::conv2d(s.sub("conv5"), pad_of("zeros", "Pad", 0), f, valid),
+    vec("g5", 1.0f), vec("o5", 0.0f), vec("m5", 0.0f), vec("v5", 1.0f), false);
+  auto ones = pad_of("ones", "PadV2", 1.0f);
+  auto norm6 = graph::fused_batch_norm(
+    s.sub("norm6"), graph::conv2d(s.sub("conv6"), ones, f, valid),
+    vec("g6", 1.0f), vec("o6", 0.0f), vec("m6", 0.0f), vec("v6", 1.0f), false);
   std::vector<std::string> log;
   auto g = run(s, graph::passes::fusion, &log);
+  EXPECT_EQ(op_of(g, "zeros"), "");
+  EXPECT_EQ(input_of(g, norm5.y.node_name()).node, x.node_name());
+  EXPECT_EQ(std::get<std::vector<int64_t>>(
+              g.find(norm5.y.node_name())->attrs.at("pads")),
+            (std::vector<int64_t>{1, 2, 0, 1}));
+  EXPECT_EQ(op_of(g, ones.node_name()), "PadV2");
+  const auto& attrs6 = g.find(norm6.y.node_name())->attrs;
+  EXPECT_TRUE(attrs6.count("pads") == 0
+              || std::get<std::vector<int64_t>>(attrs6.at("pads")).empty());
   const auto* fused = g.find(y.node_name());
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(fused->op, "_FusedConvBatchNorm");

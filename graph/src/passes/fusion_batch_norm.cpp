@@ -2,6 +2,8 @@
 // Keras' Conv2D / DepthwiseConv2D + BatchNormalization (+ ReLU) blocks as
 // one oneDNN convolution.
 
+#include <optional>
+
 #include "actorflow/graph/optimizer.hpp"
 #include "fusion_rules.hpp"
 #include "pass_util.hpp"
@@ -17,6 +19,49 @@ bool only_first_output_read(const graph& g, const core::node_def& node) {
       if (in.node == node.name && in.port != 0)
         return false;
   return true;
+}
+
+/// The zeros a Pad before a VALID convolution adds around its image, as
+/// [top, bottom, left, right], when the convolution can take them as its
+/// own padding: constant paddings on H and W only, a zero fill (Pad, or
+/// PadV2 of a constant 0), read by the convolution alone.
+std::optional<std::vector<int64_t>> absorbed_pads(const graph& g,
+                                                  const detail::consumers& c,
+                                                  const pass_context& ctx,
+                                                  const core::node_def& conv) {
+  auto padding = conv.attrs.find("padding");
+  if (padding == conv.attrs.end()
+      || std::get<std::string>(padding->second) != "VALID")
+    return std::nullopt;
+  const auto* pad = input_of(g, conv, 0, "Pad");
+  if (pad == nullptr)
+    pad = input_of(g, conv, 0, "PadV2");
+  if (pad == nullptr || !detail::only_read_by(g, c, ctx.keep, *pad, conv))
+    return std::nullopt;
+  auto args = detail::data_inputs(*pad);
+  auto constant = [&](size_t i) -> const core::tensor* {
+    const auto* node = i < args.size() ? g.find(args[i].node) : nullptr;
+    return node != nullptr && node->op == "Const" && args[i].port == 0
+             ? &std::get<core::tensor>(node->attrs.at("value"))
+             : nullptr;
+  };
+  if (pad->op == "PadV2") {
+    const auto* fill = constant(2);
+    if (fill == nullptr || fill->dtype() != core::dtype::float32
+        || fill->num_elements() != 1 || fill->data<float>()[0] != 0.0f)
+      return std::nullopt;
+  }
+  const auto* paddings = constant(1);
+  if (paddings == nullptr || paddings->shape() != core::shape{4, 2})
+    return std::nullopt;
+  std::vector<int64_t> p(8);
+  for (int64_t i = 0; i < 8; ++i)
+    p[static_cast<size_t>(i)] = paddings->dtype() == core::dtype::int32
+                                  ? paddings->data<int32_t>()[i]
+                                  : paddings->data<int64_t>()[i];
+  if (p[0] != 0 || p[1] != 0 || p[6] != 0 || p[7] != 0)
+    return std::nullopt;
+  return std::vector<int64_t>{p[2], p[3], p[4], p[5]};
 }
 
 } // namespace
@@ -64,6 +109,14 @@ core::status fuse_batch_norms(graph& g, const pass_context& ctx,
     }
     auto conv_args = detail::data_inputs(*conv);
     auto norm_args = detail::data_inputs(norm);
+    // A Pad before a VALID convolution (Keras' ZeroPadding2D before a
+    // strided DepthwiseConv2D): the convolution pads instead.
+    auto pads = absorbed_pads(g, c, ctx, *conv);
+    const core::node_def* pad = nullptr;
+    if (pads) {
+      pad = g.find(conv_args[0].node);
+      conv_args[0] = detail::data_inputs(*pad)[0];
+    }
     core::node_def node{last->name,
                         "_FusedConvBatchNorm",
                         {conv_args[0].to_string(), conv_args[1].to_string()},
@@ -84,7 +137,9 @@ core::status fuse_batch_norms(graph& g, const pass_context& ctx,
     node.attrs["depthwise"] = conv->op == "DepthwiseConv2dNative";
     if (auto eps = norm.attrs.find("epsilon"); eps != norm.attrs.end())
       node.attrs["epsilon"] = eps->second;
-    for (const auto* part : {conv, bias, &norm, last})
+    if (pads)
+      node.attrs["pads"] = *pads;
+    for (const auto* part : {pad, conv, bias, &norm, last})
       if (part != nullptr)
         for (const auto& ctl : detail::control_inputs(*part))
           node.inputs.push_back("^" + ctl);
@@ -96,6 +151,10 @@ core::status fuse_batch_norms(graph& g, const pass_context& ctx,
       chain += " + " + part->name;
     }
     removed[static_cast<size_t>(g.index_of(conv->name))] = true;
+    if (pad != nullptr) {
+      removed[static_cast<size_t>(g.index_of(pad->name))] = true;
+      chain = pad->name + " + " + chain;
+    }
     if (log != nullptr)
       log->push_back(chain + " are " + last->name + " (_FusedConvBatchNorm)");
     fused.push_back(std::move(node));

@@ -80,6 +80,10 @@ core::status conv2d_shape(shape_context& ctx) {
   return core::status::ok();
 }
 
+/// _FusedConvBatchNorm: its convolution's, over the image its `pads`
+/// make.
+core::status fused_conv_batch_norm_shape(shape_context& ctx);
+
 /// DepthwiseConv2dNative: an NHWC input, a filter [kh, kw, in, multiplier],
 /// an output of in * multiplier channels.
 core::status depthwise_shape(shape_context& ctx) {
@@ -113,6 +117,35 @@ core::status depthwise_shape(shape_context& ctx) {
                         : channels * filter.dim(3);
   ctx.set_output(0,
                  core::shape{in.dim(0), out_dim(1), out_dim(2), out_channels});
+  return core::status::ok();
+}
+
+core::status fused_conv_batch_norm_shape(shape_context& ctx) {
+  auto pads = ctx.attr_or("pads", std::vector<int64_t>{});
+  auto in = ctx.input(0);
+  if (!pads.empty()) {
+    if (pads.size() != 4)
+      return core::invalid_argument_error("pads are [top, bottom, left, "
+                                          "right], got ",
+                                          pads.size(), " values");
+    if (in.known_rank() && in.rank() == 4) {
+      auto dims = in.dims();
+      for (int d : {1, 2})
+        if (dims[static_cast<size_t>(d)] >= 0)
+          dims[static_cast<size_t>(d)]
+            += pads[static_cast<size_t>(2 * d - 2)]
+               + pads[static_cast<size_t>(2 * d - 1)];
+      in = core::shape{dims};
+    }
+  }
+  std::vector<core::shape> inputs{in};
+  for (size_t i = 1; i < ctx.num_inputs(); ++i)
+    inputs.push_back(ctx.input(i));
+  shape_context padded{ctx.node(), std::move(inputs), 1};
+  ACTORFLOW_RETURN_IF_ERROR(ctx.attr_or("depthwise", false)
+                              ? depthwise_shape(padded)
+                              : conv2d_shape(padded));
+  ctx.set_output(0, padded.outputs()[0]);
   return core::status::ok();
 }
 
@@ -316,7 +349,9 @@ core::status register_nn_ops(op_registry& r) {
   // BiasAdd, an inference FusedBatchNorm, optionally Relu or Relu6, in one
   // kernel: written by the fusion pass, never by users. `fused_ops` names
   // them ("BiasAdd", "FusedBatchNorm", "Relu" or "Relu6"); `args` are the
-  // bias if fused, then the batch norm's scale, offset, mean and variance.
+  // bias if fused, then the batch norm's scale, offset, mean and variance;
+  // `pads` ([top, bottom, left, right]) are zeros around the image that a
+  // VALID convolution reads as if a Pad had added them.
   ops.push_back(windowed(op_def_builder("_FusedConvBatchNorm")
                            .input("input: T")
                            .input("filter: T")
@@ -327,11 +362,8 @@ core::status register_nn_ops(op_registry& r) {
                   .attr("fused_ops: list(string)")
                   .attr("epsilon: float = 0.0001")
                   .attr("depthwise: bool = false")
-                  .shape_fn([](shape_context& ctx) {
-                    return ctx.attr_or("depthwise", false)
-                             ? depthwise_shape(ctx)
-                             : conv2d_shape(ctx);
-                  }));
+                  .attr("pads: list(int) = []")
+                  .shape_fn(fused_conv_batch_norm_shape));
   // One filter per input channel (`multiplier` outputs each): MobileNet's
   // and EfficientNet's depthwise convolutions.
   ops.push_back(windowed(op_def_builder("DepthwiseConv2dNative")

@@ -4,6 +4,7 @@
 // over memory (Keras' Conv2D / DepthwiseConv2D + BatchNormalization + ReLU
 // blocks, once the learning phase's cond is gone).
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -22,6 +23,13 @@ public:
     constant_filter_ = ctx.attr_or("_constant_filter", false);
     depthwise_ = ctx.attr_or("depthwise", false);
     epsilon_ = static_cast<float>(ctx.attr_or("epsilon", 0.0001));
+    pads_ = ctx.attr_or("pads", std::vector<int64_t>{});
+    if (init_.is_ok() && !pads_.empty()
+        && (pads_.size() != 4 || attrs_.same
+            || *std::min_element(pads_.begin(), pads_.end()) < 0))
+      init_ = core::invalid_argument_error(
+        "pads are four sizes >= 0 [top, bottom, left, right] of a VALID "
+        "convolution");
     std::vector<std::string> fused;
     if (init_.is_ok())
       init_ = ctx.get_attr("fused_ops", &fused);
@@ -75,10 +83,8 @@ public:
         core::invalid_argument_error("arg ", i - 2, " has shape ",
                                      ctx.input(i).shape().to_string(),
                                      ", the output has ", cout, " channels"));
-    auto h = plan_window(x.shape().dim(1), f.shape().dim(0), attrs_.strides[1],
-                         attrs_.dilations[1], attrs_.same);
-    auto w = plan_window(x.shape().dim(2), f.shape().dim(1), attrs_.strides[2],
-                         attrs_.dilations[2], attrs_.same);
+    auto h = window_of(x.shape().dim(1), f.shape().dim(0), 1);
+    auto w = window_of(x.shape().dim(2), f.shape().dim(1), 2);
     auto s = conv_shape_of(x.shape().dim(0), cin, cout, groups, h, w);
     ACTORFLOW_OP_REQUIRES(
       ctx, onednn_conv::supports(s),
@@ -113,7 +119,25 @@ public:
   }
 
 private:
+  /// The window along dimension `d` (1: H, 2: W) of a `k`-tap filter over
+  /// `in` positions, with the zeros of `pads_` around them.
+  window window_of(int64_t in, int64_t k, int d) const {
+    if (pads_.empty())
+      return plan_window(in, k, attrs_.strides[static_cast<size_t>(d)],
+                         attrs_.dilations[static_cast<size_t>(d)], attrs_.same);
+    auto before = pads_[static_cast<size_t>(2 * d - 2)];
+    auto after = pads_[static_cast<size_t>(2 * d - 1)];
+    // VALID over the padded image, reading the image itself.
+    auto w = plan_window(in + before + after, k,
+                         attrs_.strides[static_cast<size_t>(d)],
+                         attrs_.dilations[static_cast<size_t>(d)], false);
+    w.in = in;
+    w.pad = before;
+    return w;
+  }
+
   window_attrs attrs_;
+  std::vector<int64_t> pads_; ///< [top, bottom, left, right], or none.
   bool depthwise_ = false;
   bool bias_ = false;
   float epsilon_ = 0.0001f;
