@@ -13,14 +13,13 @@
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/math_ops.hpp"
-#include "common/central_differences.hpp"
+#include "common/session_gradients.hpp"
 
 using namespace actorflow;
 using core::dtype;
 using core::tensor;
 using graph::output;
 using outputs = std::vector<graph::output>;
-using test::worst_gradient_error;
 
 namespace {
 
@@ -98,25 +97,7 @@ protected:
     ASSERT_TRUE(g.at(0) && g.at(1));
     actors::session sess{e};
     ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
-    std::vector<tensor> grads;
-    auto st = sess.run({{x.name(), xt}, {w.name(), wt}},
-                       {g[0]->name(), g[1]->name()}, {}, &grads);
-    ASSERT_TRUE(st.is_ok()) << st.to_string();
-    auto loss_at = [&](const tensor& xa, const tensor& wa) {
-      std::vector<tensor> out;
-      EXPECT_TRUE(
-        sess.run({{x.name(), xa}, {w.name(), wa}}, {loss.name()}, {}, &out)
-          .is_ok());
-      return out.empty() ? NAN : out[0].scalar_value<double>();
-    };
-    EXPECT_LT(worst_gradient_error(
-                xt, grads[0], [&](const tensor& v) { return loss_at(v, wt); }),
-              1e-8)
-      << "d/dx " << grads[0].debug_string();
-    EXPECT_LT(worst_gradient_error(
-                wt, grads[1], [&](const tensor& v) { return loss_at(xt, v); }),
-              1e-8)
-      << "d/dw " << grads[1].debug_string();
+    test::expect_gradients_match(sess, loss, x, w, g, xt, wt, "");
   }
 
   /// sum(x * weights) for a constant `weights` of x's shape, made from

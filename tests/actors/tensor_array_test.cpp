@@ -18,6 +18,7 @@
 #include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/tensor_array.hpp"
 #include "common/central_differences.hpp"
+#include "common/session_gradients.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -25,6 +26,7 @@ using core::tensor;
 using graph::output;
 using graph::tensor_array;
 using outputs = std::vector<graph::output>;
+using test::expect_gradients_match;
 using test::worst_gradient_error;
 
 namespace {
@@ -52,34 +54,6 @@ protected:
     auto st = run(s, feeds, fetches, &out);
     EXPECT_TRUE(st.is_ok()) << st.to_string();
     return out;
-  }
-
-  /// Expects the gradients `g` of `loss` with respect to the placeholders
-  /// `x` and `w`, at `xt` and `wt`, to match central differences.
-  void expect_gradients_match(actors::session& sess, const output& loss,
-                              const output& x, const output& w,
-                              const std::vector<std::optional<output>>& g,
-                              const tensor& xt, const tensor& wt,
-                              const std::string& what) {
-    std::vector<tensor> grads;
-    auto st = sess.run({{x.name(), xt}, {w.name(), wt}},
-                       {g.at(0)->name(), g.at(1)->name()}, {}, &grads);
-    ASSERT_TRUE(st.is_ok()) << st.to_string();
-    auto loss_at = [&](const tensor& xa, const tensor& wa) {
-      std::vector<tensor> out;
-      EXPECT_TRUE(
-        sess.run({{x.name(), xa}, {w.name(), wa}}, {loss.name()}, {}, &out)
-          .is_ok());
-      return out.empty() ? NAN : out[0].scalar_value<double>();
-    };
-    EXPECT_LT(worst_gradient_error(
-                xt, grads[0], [&](const tensor& v) { return loss_at(v, wt); }),
-              1e-8)
-      << "d/dx" << what;
-    EXPECT_LT(worst_gradient_error(
-                wt, grads[1], [&](const tensor& v) { return loss_at(xt, v); }),
-              1e-8)
-      << "d/dw" << what;
   }
 
   actors::engine e;
