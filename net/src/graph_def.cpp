@@ -7,6 +7,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/text_format.h>
 
+#include "actorflow/core/file.hpp"
 #include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/layout.hpp"
 #include "actorflow/net/graph_codec.hpp"
@@ -70,15 +71,6 @@ core::status parse_graph_def(const std::string& data, graph_def_format format,
   return core::status::ok();
 }
 
-/// Reads the file at `path` into `data`.
-core::status read_file(const std::string& path, std::string* data) {
-  std::ifstream in{path, std::ios::binary};
-  if (!in)
-    return core::not_found_error("cannot open GraphDef file '", path, "'");
-  data->assign(std::istreambuf_iterator<char>{in}, {});
-  return core::status::ok();
-}
-
 graph_def_format format_of(const std::string& path) {
   return ends_with(path, ".pbtxt") || ends_with(path, ".pbtext")
            ? graph_def_format::text
@@ -134,7 +126,7 @@ core::status load_any_graph(const std::string& path,
 core::status load_graph_def(const std::string& path,
                             const ops::op_registry& ops, graph::graph* out) {
   std::string data;
-  ACTORFLOW_RETURN_IF_ERROR(read_file(path, &data));
+  ACTORFLOW_RETURN_IF_ERROR(core::read_file(path, &data, "GraphDef file"));
   auto st = from_graph_def(data, format_of(path), ops, out);
   return st.is_ok() ? st : st.prefixed("GraphDef file '" + path + "'");
 }
@@ -143,7 +135,7 @@ core::status find_missing_ops(const std::string& path,
                               const ops::op_registry& ops,
                               std::vector<missing_op>* out) {
   std::string data;
-  ACTORFLOW_RETURN_IF_ERROR(read_file(path, &data));
+  ACTORFLOW_RETURN_IF_ERROR(core::read_file(path, &data, "GraphDef file"));
   tfproto::GraphDef def;
   auto st = parse_graph_def(data, format_of(path), &def);
   if (!st.is_ok())

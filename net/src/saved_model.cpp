@@ -7,6 +7,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 
+#include "actorflow/core/file.hpp"
 #include "graph_def_import.hpp"
 #include "saved_model.pb.h"
 #include "tf_proto.hpp"
@@ -41,13 +42,14 @@ core::status read_meta_graph(const std::string& dir,
                              tfproto::SavedModel* model,
                              const tfproto::MetaGraphDef** out) {
   auto path = (std::filesystem::path{dir} / "saved_model.pb").string();
-  std::ifstream in{path, std::ios::binary};
-  if (!in)
+  std::string data;
+  auto read = core::read_file(path, &data, "SavedModel file");
+  if (read.code() == core::errc::not_found)
     return core::not_found_error(
       "cannot open '", path,
       "': not a SavedModel directory (TensorFlow 2's tf.saved_model.save "
       "writes one)");
-  std::string data{std::istreambuf_iterator<char>{in}, {}};
+  ACTORFLOW_RETURN_IF_ERROR(read);
   google::protobuf::io::CodedInputStream stream{
     reinterpret_cast<const uint8_t*>(data.data()),
     static_cast<int>(std::min<size_t>(data.size(), INT32_MAX))};

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "actorflow/core/file.hpp"
 #include "checkpoint.capnp.h"
 #include "tensor_codec.hpp"
 
@@ -146,18 +147,8 @@ core::status read_checkpoint(const std::string& path,
   if (std::filesystem::is_directory(path, ec))
     return core::data_loss_error("checkpoint '", path,
                                  "' is a directory, not a file");
-  std::ifstream in{path, std::ios::binary};
-  if (!in)
-    return core::not_found_error("cannot open checkpoint '", path,
-                                 "': ", std::strerror(errno));
   std::string bytes;
-  try {
-    bytes.assign(std::istreambuf_iterator<char>{in},
-                 std::istreambuf_iterator<char>{});
-  } catch (const std::exception& e) { // libstdc++'s filebuf on a read error
-    return core::data_loss_error("cannot read checkpoint '", path,
-                                 "': ", e.what());
-  }
+  ACTORFLOW_RETURN_IF_ERROR(core::read_file(path, &bytes, "checkpoint"));
   return decode_checkpoint(bytes, path, out);
 }
 

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "actorflow/core/crc32c.hpp"
+#include "actorflow/core/file.hpp"
 #include "saved_model.pb.h"
 #include "tf_types.hpp"
 
@@ -112,14 +113,6 @@ core::status for_each_entry(std::string_view block, const std::string& path,
   return core::status::ok();
 }
 
-core::status read_file(const std::string& path, std::string* out) {
-  std::ifstream in{path, std::ios::binary};
-  if (!in)
-    return core::not_found_error("cannot open tensor bundle file '", path, "'");
-  out->assign(std::istreambuf_iterator<char>{in}, {});
-  return core::status::ok();
-}
-
 std::string shard_path(const std::string& prefix, int shard, int shards) {
   char suffix[48];
   std::snprintf(suffix, sizeof(suffix), ".data-%05d-of-%05d", shard, shards);
@@ -132,7 +125,7 @@ core::status tensor_bundle::open(const std::string& prefix,
                                  tensor_bundle* out) {
   auto path = prefix + ".index";
   std::string file;
-  ACTORFLOW_RETURN_IF_ERROR(read_file(path, &file));
+  ACTORFLOW_RETURN_IF_ERROR(core::read_file(path, &file, "tensor bundle file"));
   if (file.size() < footer_size)
     return core::data_loss_error("tensor bundle index '", path,
                                  "' is too short for a table (truncated?)");
