@@ -4,6 +4,7 @@
 // and the Switches and Merges around the branch that runs with it.
 
 #include <algorithm>
+#include <map>
 
 #include "actorflow/graph/optimizer.hpp"
 #include "pass_util.hpp"
@@ -68,12 +69,33 @@ std::vector<bool> dead_nodes_of(const graph& g, const std::vector<int>& taken) {
   return dead;
 }
 
-/// Makes every reader of `from` (output `port`, or any output when -1, or
-/// its control output) read `to` instead, and wait for `controls`.
-void rewire(graph& g, const std::string& from, int port,
+/// Who reads each node (by name): the indices of its readers, kept
+/// current as readers are rewired.
+using reader_index = std::map<std::string, std::vector<size_t>>;
+
+reader_index readers_of(const graph& g) {
+  reader_index readers;
+  const auto& nodes = g.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& text : nodes[i].inputs) {
+      core::input_ref in;
+      if (core::input_ref::parse(text, &in))
+        readers[in.node].push_back(i);
+    }
+  return readers;
+}
+
+/// Makes every reader of `from` (its output `port`, or its control output)
+/// read `to` instead, and wait for `controls`.
+void rewire(graph& g, reader_index& readers, const std::string& from, int port,
             const core::input_ref& to,
             const std::vector<std::string>& controls) {
-  for (auto& reader : g.mutable_nodes()) {
+  auto& nodes = g.mutable_nodes();
+  auto list = readers[from];
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+  for (auto r : list) {
+    auto& reader = nodes[r];
     bool read = false;
     for (auto& text : reader.inputs) {
       core::input_ref in;
@@ -81,7 +103,7 @@ void rewire(graph& g, const std::string& from, int port,
         continue;
       if (in.control)
         text = "^" + to.node;
-      else if (port < 0 || in.port == port)
+      else if (in.port == port)
         text = to.to_string();
       else
         continue;
@@ -89,10 +111,13 @@ void rewire(graph& g, const std::string& from, int port,
     }
     if (!read)
       continue;
+    readers[to.node].push_back(r);
     for (const auto& c : controls)
       if (std::find(reader.inputs.begin(), reader.inputs.end(), "^" + c)
-          == reader.inputs.end())
+          == reader.inputs.end()) {
         reader.inputs.push_back("^" + c);
+        readers[c].push_back(r);
+      }
   }
 }
 
@@ -133,13 +158,15 @@ core::status dead_branches(graph& g, const pass_context& ctx,
     }
   }
   std::vector<bool> removed = dead;
+  auto readers = readers_of(g);
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (dead[i])
       continue;
     const auto node = nodes[i]; // a copy: rewire changes the nodes
     auto data = detail::data_inputs(node);
     if (taken[i] >= 0) {
-      rewire(g, node.name, taken[i], data[0], detail::control_inputs(node));
+      rewire(g, readers, node.name, taken[i], data[0],
+             detail::control_inputs(node));
       removed[i] = true;
       if (log != nullptr)
         log->push_back(node.name + " (Switch) always forwards to port "
@@ -166,7 +193,7 @@ core::status dead_branches(graph& g, const pass_context& ctx,
       merge.attrs["N"] = static_cast<int64_t>(live.size());
       continue;
     }
-    rewire(g, node.name, 0, live[0], detail::control_inputs(node));
+    rewire(g, readers, node.name, 0, live[0], detail::control_inputs(node));
     removed[i] = true;
     if (log != nullptr)
       log->push_back(node.name + " (" + node.op + ") always forwards "
