@@ -133,9 +133,8 @@ public:
       conv_shape g;
       if (grouped(s, &g)) {
         ACTORFLOW_OP_REQUIRES_OK(
-          ctx,
-          dnn_.forward(ctx, g, x.data<float>(), f.data<float>(), {},
-                       out->mutable_data<float>(), constant_filter_));
+          ctx, dnn_.forward(ctx, g, x.data<float>(), f.data<float>(), {},
+                            out->mutable_data<float>(), constant_filter_));
         return;
       }
     }
