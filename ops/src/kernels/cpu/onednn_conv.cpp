@@ -169,16 +169,14 @@ struct onednn_conv::impl {
     auto training = dnnl::prop_kind::forward_training;
     // The gradients' primitives take the plain forward's as a hint.
     dnnl::convolution_forward::primitive_desc fwd;
+    auto fused = attr;
+    fused.set_post_ops(post_ops_of(post, s.cout));
     if (post.bias == nullptr) {
-      auto fused = attr;
-      fused.set_post_ops(post_ops_of(post, s.cout));
       fwd = {
         {training, algo, src, any_weights, dst, strides, dilates, pad_l, pad_r},
         fused,
         engine};
     } else {
-      auto fused = attr;
-      fused.set_post_ops(post_ops_of(post, s.cout));
       memory::desc bias{{s.cout}, f32, tag::a};
       fwd = {{training, algo, src, any_weights, bias, dst, strides, dilates,
               pad_l, pad_r},
