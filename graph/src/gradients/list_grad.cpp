@@ -30,13 +30,23 @@ output row_shape(const scope& s, const output& x) {
   return slice(s, shape_of(s, x), {1}, {-1});
 }
 
+/// The element shape of `list`, int32.
+output element_shape_of(const scope& s, const output& list) {
+  return first(s.add_node("TensorListElementShape", "ElementShape", {list},
+                          {{"shape_type", core::dtype::int32}}));
+}
+
+/// The number of items of `list`.
+output length_of(const scope& s, const output& list) {
+  return first(s.add_node("TensorListLength", "Length", {list}, {}));
+}
+
 /// A list of `like`'s length and element shape with no item set: what a
 /// gradient written into some of its items starts from.
 output empty_like(const scope& s, const output& like, core::dtype type) {
-  auto shape = first(s.add_node("TensorListElementShape", "ElementShape",
-                                {like}, {{"shape_type", core::dtype::int32}}));
-  auto length = first(s.add_node("TensorListLength", "Length", {like}, {}));
-  return first(list_op(s, "TensorListReserve", {shape, length}, type, true));
+  return first(list_op(s, "TensorListReserve",
+                       {element_shape_of(s, like), length_of(s, like)}, type,
+                       true));
 }
 
 core::dtype element_type(const gradient_op& op) {
@@ -155,11 +165,10 @@ void register_list_gradients(gradient_registry& r) {
   r.add("TensorListConcatV2", [](const scope& s, const gradient_op& op,
                                  const std::vector<output>& g,
                                  std::vector<output>* in) {
-    auto shape
-      = first(s.add_node("TensorListElementShape", "ElementShape",
-                         {op.inputs[0]}, {{"shape_type", core::dtype::int32}}));
-    (*in)[0] = first(list_op(s, "TensorListSplit", {g[0], shape, op.outputs[1]},
-                             element_type(op), true));
+    (*in)[0]
+      = first(list_op(s, "TensorListSplit",
+                      {g[0], element_shape_of(s, op.inputs[0]), op.outputs[1]},
+                      element_type(op), true));
     return status::ok();
   });
   // list = Split(tensor, shape, lengths): the list's gradient concatenated.
@@ -178,15 +187,13 @@ void register_list_gradients(gradient_registry& r) {
   });
   // out = Resize(list, size): out's gradient cut (or padded) back to the
   // list's length.
-  r.add("TensorListResize", [](const scope& s, const gradient_op& op,
-                               const std::vector<output>& g,
-                               std::vector<output>* in) {
-    auto length
-      = first(s.add_node("TensorListLength", "Length", {op.inputs[0]}, {}));
-    (*in)[0] = first(
-      s.add_node("TensorListResize", "TensorListResize", {g[0], length}, {}));
-    return status::ok();
-  });
+  r.add("TensorListResize",
+        [](const scope& s, const gradient_op& op, const std::vector<output>& g,
+           std::vector<output>* in) {
+          (*in)[0] = first(s.add_node("TensorListResize", "TensorListResize",
+                                      {g[0], length_of(s, op.inputs[0])}, {}));
+          return status::ok();
+        });
 }
 
 } // namespace actorflow::graph::detail

@@ -1,6 +1,7 @@
 // Batch normalisation on the CPU: FusedBatchNorm and FusedBatchNormV3
 // (NHWC and NCHW; training and inference) and their gradients.
 
+#include "batch_norm_affine.hpp"
 #include "kernels.hpp"
 #include "parallel_split.hpp"
 
@@ -200,11 +201,8 @@ public:
     // offset - mean * a, as TensorFlow's CPU kernel), over blocks of the
     // outer dimension on the device's pool.
     std::vector<T> a(static_cast<size_t>(c)), b(a.size());
-    for (int64_t j = 0; j < c; ++j) {
-      auto ju = static_cast<size_t>(j);
-      a[ju] = scale[j] / std::sqrt(var[ju] + epsilon_);
-      b[ju] = offset[j] - mean[ju] * a[ju];
-    }
+    batch_norm_affine(c, scale, offset, mean.data(), var.data(), epsilon_,
+                      a.data(), b.data());
     parallel_split split{&ctx, x.num_elements() >= parallel_threshold};
     const T* ap = a.data();
     const T* bp = b.data();

@@ -5,10 +5,10 @@
 // blocks, once the learning phase's cond is gone).
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
+#include "batch_norm_affine.hpp"
 #include "onednn_conv.hpp"
 #include "window.hpp"
 
@@ -96,18 +96,12 @@ public:
       ctx, ctx.allocate_output(0, {s.batch, h.out, w.out, cout}, &out));
     if (out->num_elements() == 0)
       return;
-    // y * a + b, a = scale / sqrt(var + epsilon), b = offset - mean * a:
     // FusedBatchNorm's inference, rounding for rounding.
-    const float* scale = ctx.input(first).data<float>();
-    const float* offset = ctx.input(first + 1).data<float>();
-    const float* mean = ctx.input(first + 2).data<float>();
-    const float* var = ctx.input(first + 3).data<float>();
     std::vector<float> a(static_cast<size_t>(cout)), b(a.size());
-    for (int64_t c = 0; c < cout; ++c) {
-      auto cu = static_cast<size_t>(c);
-      a[cu] = scale[c] / std::sqrt(var[c] + epsilon_);
-      b[cu] = offset[c] - mean[c] * a[cu];
-    }
+    batch_norm_affine(
+      cout, ctx.input(first).data<float>(), ctx.input(first + 1).data<float>(),
+      ctx.input(first + 2).data<float>(), ctx.input(first + 3).data<float>(),
+      epsilon_, a.data(), b.data());
     conv_epilogue post;
     post.bias = bias_ ? ctx.input(2).data<float>() : nullptr;
     post.scale = a.data();

@@ -156,8 +156,8 @@ public:
 
 class element_shape_kernel : public cheap_kernel {
 public:
-  explicit element_shape_kernel(kernel_construction& ctx) {
-    type_ = ctx.attr_or("shape_type", core::dtype::int32);
+  explicit element_shape_kernel(kernel_construction&) {
+    // nop
   }
 
   void compute(kernel_context& ctx) override {
@@ -165,20 +165,11 @@ public:
     ACTORFLOW_OP_REQUIRES_OK(ctx, list_of(ctx, 0, &list));
     // A scalar -1 for an unknown rank, else the dimensions (-1: unknown).
     const auto& s = list->element_shape();
-    auto dims = s.known_rank() ? s.dims() : std::vector<int64_t>{-1};
-    core::tensor out{type_, s.known_rank()
-                              ? core::shape{static_cast<int64_t>(dims.size())}
-                              : core::shape{}};
-    for (size_t i = 0; i < dims.size(); ++i)
-      if (type_ == core::dtype::int32)
-        out.mutable_data<int32_t>()[i] = static_cast<int32_t>(dims[i]);
-      else
-        out.mutable_data<int64_t>()[i] = dims[i];
-    ctx.set_output(0, std::move(out));
+    if (s.known_rank())
+      emit_ints(ctx, s.dims(), false);
+    else
+      emit_ints(ctx, {-1}, true);
   }
-
-private:
-  core::dtype type_;
 };
 
 class push_back_kernel : public list_kernel {
