@@ -91,6 +91,31 @@ tensor::tensor(core::dtype type, const core::shape& s) {
     throw std::invalid_argument(st.to_string());
 }
 
+status tensor::borrow(core::dtype type, const core::shape& s, void* data,
+                      std::shared_ptr<const void> owner, tensor* out) {
+  if (type == core::dtype::invalid || type == core::dtype::string
+      || type == core::dtype::variant)
+    return invalid_argument_error("cannot borrow memory for a tensor of dtype ",
+                                  to_string(type));
+  if (!s.fully_defined())
+    return invalid_argument_error("cannot borrow memory for shape ",
+                                  s.to_string(), ": not fully defined");
+  if (reinterpret_cast<uintptr_t>(data) % 16 != 0)
+    return invalid_argument_error(
+      "cannot borrow memory at ", reinterpret_cast<uintptr_t>(data) % 16,
+      " bytes past a 16-byte boundary: it must be aligned to 16 bytes");
+  if (owner == nullptr)
+    return invalid_argument_error("cannot borrow memory without an owner");
+  auto b = std::make_shared<body>();
+  b->type = type;
+  b->dims = s;
+  b->size = s.num_elements();
+  b->data = data;
+  b->lender = std::move(owner);
+  *out = tensor{std::move(b)};
+  return status::ok();
+}
+
 const core::shape& tensor::no_shape() noexcept {
   static const core::shape empty;
   return empty;
@@ -149,7 +174,8 @@ bool tensor::shares_buffer_with(const tensor& other) const noexcept {
 
 bool tensor::unique() const noexcept {
   return body_ && body_.use_count() == 1
-         && (!body_->base || body_->base.use_count() == 1);
+         && (!body_->base || body_->base.use_count() == 1)
+         && !body_->owner()->lender;
 }
 
 bool tensor::equals(const tensor& other) const {

@@ -128,6 +128,36 @@ TEST(tensor, copies_share_the_buffer_and_reshape_views_it) {
                std::invalid_argument);
 }
 
+TEST(tensor, borrowed_memory_is_shared_kept_alive_and_never_written) {
+  alignas(16) float data[6] = {1, 2, 3, 4, 5, 6};
+  auto owner = std::make_shared<int>(0);
+  std::weak_ptr<int> watch = owner;
+  tensor t;
+  ASSERT_TRUE(
+    tensor::borrow(dtype::float32, {2, 3}, data, std::move(owner), &t).is_ok());
+  EXPECT_EQ(t.raw_data(), data);
+  EXPECT_EQ(t.matrix<float>()(1, 2), 6.0f);
+  // The only handle, yet not unique: kernels copy before writing.
+  EXPECT_FALSE(t.unique());
+  tensor r;
+  ASSERT_TRUE(t.reshaped({6}, &r).is_ok());
+  EXPECT_FALSE(r.unique());
+  t = tensor{};
+  EXPECT_FALSE(watch.expired()); // the view keeps the owner
+  r = tensor{};
+  EXPECT_TRUE(watch.expired());
+  // What cannot be borrowed.
+  auto keep = std::make_shared<int>(0);
+  EXPECT_EQ(tensor::borrow(dtype::float32, {2}, data + 1, keep, &t).code(),
+            errc::invalid_argument); // 4 bytes past alignment
+  EXPECT_EQ(tensor::borrow(dtype::string, {1}, data, keep, &t).code(),
+            errc::invalid_argument);
+  EXPECT_EQ(tensor::borrow(dtype::float32, {-1}, data, keep, &t).code(),
+            errc::invalid_argument);
+  EXPECT_EQ(tensor::borrow(dtype::float32, {1}, data, nullptr, &t).code(),
+            errc::invalid_argument);
+}
+
 TEST(tensor, a_small_host_tensor_keeps_its_elements_in_its_header) {
   // 16 floats (tensor::inline_bytes) take no block from the allocator but
   // count as its bytes; 17 take a block. Either way 64-byte aligned, and a

@@ -43,6 +43,15 @@ public:
   /// exhausted. For tests, feeds and builders.
   tensor(core::dtype type, const core::shape& s);
 
+  /// Wraps host memory that someone else owns (a numpy array, say) without
+  /// copying it: `owner` is kept alive as long as any handle to the buffer
+  /// is, and released on whatever thread drops the last one. Such a tensor
+  /// is never `unique()`, so no kernel writes into it in place. `data` must
+  /// hold `s.num_elements()` elements of `type` (neither string nor
+  /// variant), aligned to 16 bytes (Eigen's `Aligned`).
+  static status borrow(core::dtype type, const core::shape& s, void* data,
+                       std::shared_ptr<const void> owner, tensor* out);
+
   /// Makes a scalar.
   template <class T>
   static tensor scalar(T value) {
@@ -185,6 +194,8 @@ private:
     /// The allocator of owned elements (a block of it, or `local` counted
     /// as its), and their size; nullptr when this body views another's.
     std::shared_ptr<allocator> alloc;
+    /// What keeps borrowed memory alive (`borrow`); null otherwise.
+    std::shared_ptr<const void> lender;
     size_t bytes = 0;
     /// Room for `inline_bytes` at a 64-byte boundary, as an allocator's
     /// blocks (the body itself is 16-byte aligned).

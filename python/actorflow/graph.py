@@ -1,0 +1,325 @@
+"""Graphs under construction: ``Graph``, its ``Tensor``s and ``Operation``s,
+name scopes, device scopes and control dependencies, as in TensorFlow 1."""
+
+import contextlib
+import threading
+
+import numpy as np
+
+from . import _core
+from . import dtypes as _dtypes
+
+__all__ = [
+    "Graph", "Tensor", "Operation", "get_default_graph",
+    "reset_default_graph", "name_scope", "device", "control_dependencies",
+    "convert_to_tensor",
+]
+
+
+class Operation:
+    """A node of a graph (what a run may take as a target)."""
+
+    __slots__ = ("graph", "name")
+
+    def __init__(self, graph, name):
+        self.graph = graph
+        self.name = name
+
+    @property
+    def outputs(self):
+        scope = self.graph._root
+        return [Tensor(self.graph, scope.output_of(self.name, i))
+                for i in range(scope.num_outputs(self.name))]
+
+    def __repr__(self):
+        return f"<af.Operation {self.name!r}>"
+
+    def __eq__(self, other):
+        return (isinstance(other, Operation) and other.graph is self.graph
+                and other.name == self.name)
+
+    def __hash__(self):
+        return hash((id(self.graph), self.name))
+
+
+class Tensor:
+    """One output of a node: what op functions take and return.
+
+    ``name`` is TensorFlow's ``node:port``; ``dtype`` a DType; ``shape`` a
+    tuple with None for unknown dimensions, or None for unknown rank.
+    Arithmetic operators build the matching ops in the tensor's graph.
+    """
+
+    __slots__ = ("graph", "_out")
+
+    def __init__(self, graph, out):
+        self.graph = graph
+        self._out = out
+
+    @property
+    def name(self):
+        return f"{self._out.node}:{self._out.port}"
+
+    @property
+    def op(self):
+        return Operation(self.graph, self._out.node)
+
+    @property
+    def value_index(self):
+        return self._out.port
+
+    @property
+    def dtype(self):
+        return _dtypes.as_dtype(self._out.dtype)
+
+    @property
+    def shape(self):
+        s = self._out.shape
+        return None if s is None else tuple(s)
+
+    def get_shape(self):
+        return self.shape
+
+    def __repr__(self):
+        return (f"<af.Tensor {self.name!r} shape={self.shape} "
+                f"dtype={self.dtype.name}>")
+
+    def __hash__(self):
+        return hash((id(self.graph), self._out.node, self._out.port))
+
+    def __eq__(self, other):  # identity, as tf.Tensor in graph mode
+        return self is other or (
+            isinstance(other, Tensor) and other.graph is self.graph
+            and other._out.node == self._out.node
+            and other._out.port == self._out.port)
+
+    def __bool__(self):
+        raise TypeError("a graph Tensor has no truth value before a run; "
+                        "use af.cond or af.while_loop")
+
+    # The operators; the functions come from ops.py (set there).
+    def __add__(self, y): return _operators["add"](self, y)
+    def __radd__(self, x): return _operators["add"](x, self)
+    def __sub__(self, y): return _operators["sub"](self, y)
+    def __rsub__(self, x): return _operators["sub"](x, self)
+    def __mul__(self, y): return _operators["mul"](self, y)
+    def __rmul__(self, x): return _operators["mul"](x, self)
+    def __truediv__(self, y): return _operators["div"](self, y)
+    def __rtruediv__(self, x): return _operators["div"](x, self)
+    def __matmul__(self, y): return _operators["matmul"](self, y)
+    def __rmatmul__(self, x): return _operators["matmul"](x, self)
+    def __neg__(self): return _operators["neg"](self)
+    def __pow__(self, y): return _operators["pow"](self, y)
+    def __lt__(self, y): return _operators["less"](self, y)
+    def __le__(self, y): return _operators["less_equal"](self, y)
+    def __gt__(self, y): return _operators["greater"](self, y)
+    def __ge__(self, y): return _operators["greater_equal"](self, y)
+    def __and__(self, y): return _operators["logical_and"](self, y)
+    def __or__(self, y): return _operators["logical_or"](self, y)
+    def __invert__(self): return _operators["logical_not"](self)
+
+
+_operators = {}
+
+
+class Graph:
+    """A graph under construction, like ``tf.Graph``.
+
+    Op functions build into the default graph (``as_default``); a graph
+    only grows, and a session given it runs whatever it holds at each run.
+    """
+
+    def __init__(self):
+        self._root = _core.Scope()
+        self._scopes = [self._root]
+        self._imported = []
+        self._collections = {}
+        self._lock = threading.RLock()
+
+    # -- building --------------------------------------------------------
+    @property
+    def _scope(self):
+        return self._scopes[-1]
+
+    @contextlib.contextmanager
+    def _push(self, scope):
+        self._scopes.append(scope)
+        try:
+            yield
+        finally:
+            self._scopes.pop()
+
+    def create_op(self, op_type, inputs, attrs=None, name=None):
+        """Adds a node of ``op_type``; returns its Operation and outputs.
+
+        ``inputs`` are Tensors of this graph (lists for list arguments are
+        flattened); ``attrs`` Python values of the op's attr types.
+        """
+        flat = []
+        for x in inputs:
+            if isinstance(x, (list, tuple)):
+                flat.extend(t._out for t in x)
+            else:
+                flat.append(x._out)
+        with self._lock:
+            node, outs = self._scope.add(op_type, name or "", flat,
+                                         attrs or {})
+        return Operation(self, node), [Tensor(self, o) for o in outs]
+
+    def as_default(self):
+        """Makes this the graph op functions build in, while in the block."""
+        return _default_graphs.use(self)
+
+    def name_scope(self, name):
+        """Names nodes built in the block ``name/...``."""
+        return self._push(self._scope.sub(name))
+
+    def device(self, device_name):
+        """Puts nodes built in the block on ``device_name``
+        (``"/job:worker/task:1/cpu:0"``, ``"cpu:1"``)."""
+        return self._push(self._scope.with_device(device_name or ""))
+
+    def control_dependencies(self, control_inputs):
+        """Makes nodes built in the block run after ``control_inputs``."""
+        names = [_op_name(x) for x in control_inputs]
+        return self._push(self._scope.with_control_dependencies(names))
+
+    # -- looking things up -----------------------------------------------
+    def get_operation_by_name(self, name):
+        if not self._root.has_node(name):
+            raise KeyError(f"no node named {name!r} in the graph")
+        return Operation(self, name)
+
+    def get_tensor_by_name(self, name):
+        node, _, port = name.partition(":")
+        return Tensor(self, self._root.output_of(node, int(port or 0)))
+
+    def as_graph_def(self):
+        """The graph as a serialized TensorFlow GraphDef (bytes): the nodes
+        built here (imported graphs are kept apart, as they came)."""
+        return self._root.graph.serialize()
+
+    @property
+    def num_nodes(self):
+        return self._root.num_nodes()
+
+    def _extend_session(self, session, seen):
+        """Hands the nodes ``session`` has not seen to it; returns what it
+        has seen now (the built nodes' count, the imports')."""
+        built, imported = seen
+        with self._lock:
+            n = self._root.num_nodes()
+            if n > built:
+                session.extend(self._root.nodes_from(built))
+            for g in self._imported[imported:]:
+                session.extend(g)
+            return n, len(self._imported)
+
+
+def _op_name(x):
+    if isinstance(x, Operation):
+        return x.name
+    if isinstance(x, Tensor):
+        return x._out.node
+    if isinstance(x, str):
+        return x.partition(":")[0]
+    raise TypeError(f"not an operation or tensor: {x!r}")
+
+
+class _DefaultGraphs(threading.local):
+    """The stack of default graphs, per thread as in TensorFlow."""
+
+    def __init__(self):
+        self.stack = []
+
+    @contextlib.contextmanager
+    def use(self, graph):
+        self.stack.append(graph)
+        try:
+            yield graph
+        finally:
+            self.stack.pop()
+
+
+_default_graphs = _DefaultGraphs()
+_global_graph = [Graph()]
+
+
+def get_default_graph():
+    """The graph op functions build in now."""
+    stack = _default_graphs.stack
+    return stack[-1] if stack else _global_graph[0]
+
+
+def reset_default_graph():
+    """Replaces the global default graph with a new, empty one."""
+    if _default_graphs.stack:
+        raise RuntimeError("reset_default_graph inside a graph's as_default")
+    _global_graph[0] = Graph()
+
+
+def name_scope(name):
+    return get_default_graph().name_scope(name)
+
+
+def device(device_name):
+    return get_default_graph().device(device_name)
+
+
+def control_dependencies(control_inputs):
+    return get_default_graph().control_dependencies(control_inputs)
+
+
+def convert_to_tensor(value, dtype=None, name=None, graph=None):
+    """A Tensor of ``value``: itself, or a Const of a number, a list or an
+    array (Python floats become float32 and ints int32, as in TensorFlow,
+    unless ``dtype`` says otherwise)."""
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype != _dtypes.as_dtype(dtype):
+            raise TypeError(f"{value.name} is {value.dtype.name}, "
+                            f"not {_dtypes.as_dtype(dtype).name}")
+        return value
+    if isinstance(value, Operation):
+        raise TypeError(f"operation {value.name!r} has no value; pass one "
+                        "of its outputs")
+    graph = graph or get_default_graph()
+    array = _const_array(value, dtype)
+    _, outs = graph.create_op(
+        "Const", [], {"dtype": _dtypes.as_dtype(array_dtype(array)).name,
+                      "value": array_attr(array)}, name or "Const")
+    return outs[0]
+
+
+def _const_array(value, dtype):
+    if dtype is not None:
+        dt = _dtypes.as_dtype(dtype)
+        if dt.name == "string":
+            return np.asarray(value, dtype=object)
+        return np.asarray(value, dtype=dt.as_numpy_dtype)
+    array = np.asarray(value)
+    if array.dtype == np.float64 and not isinstance(value, np.ndarray):
+        array = array.astype(np.float32)
+    elif array.dtype == np.int64 and not isinstance(value, np.ndarray):
+        if array.size == 0 or (np.abs(array) < 2**31).all():
+            array = array.astype(np.int32)
+    return array
+
+
+def array_dtype(array):
+    """The engine's name for an array's dtype."""
+    return _dtypes.as_dtype(array.dtype).name
+
+
+def array_attr(array):
+    """An array as an attr or feed value of the extension module: strings
+    and bfloat16 (viewed as uint16) made ready, the rest as it is."""
+    kind = array.dtype.kind
+    if kind in "SUO":
+        flat = [x.encode() if isinstance(x, str) else bytes(x)
+                for x in array.reshape(-1).tolist()]
+        return _core.tensor_from_strings(flat, list(array.shape))
+    if _dtypes.as_dtype(array.dtype).name == "bfloat16":
+        t, _ = _core.tensor_from_array(
+            np.ascontiguousarray(array).view(np.uint16), "bfloat16")
+        return t
+    return array

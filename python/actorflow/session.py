@@ -1,0 +1,207 @@
+"""Sessions, as ``tf.compat.v1.Session``: run fetches (any nesting of
+lists, tuples, namedtuples and dicts) with a ``feed_dict``, get numpy
+arrays back in the same structure."""
+
+import threading
+
+import numpy as np
+
+from . import _core
+from . import dtypes as _dtypes
+from . import nest
+from .graph import Operation, Tensor, array_attr, get_default_graph
+
+__all__ = ["Session", "RunOptions", "RunMetadata"]
+
+
+class RunOptions:
+    """Options of one run, by TensorFlow's names: ``timeout_in_ms`` (0: no
+    limit), ``trace_level`` (``NO_TRACE`` or ``FULL_TRACE``: every node
+    firing, into ``RunMetadata.trace_json``), ``output_partition_graphs``."""
+
+    NO_TRACE = 0
+    SOFTWARE_TRACE = 1
+    HARDWARE_TRACE = 2
+    FULL_TRACE = 3
+
+    def __init__(self, timeout_in_ms=0, trace_level=NO_TRACE,
+                 output_partition_graphs=False):
+        self.timeout_in_ms = timeout_in_ms
+        self.trace_level = trace_level
+        self.output_partition_graphs = output_partition_graphs
+
+
+class RunMetadata:
+    """What a run reports of itself: ``placement`` (node -> device),
+    ``trace_json`` (a Chrome trace of the step when traced; Perfetto opens
+    it) and ``partition_graphs`` (GraphDefs, when asked for)."""
+
+    def __init__(self):
+        self.placement = {}
+        self.trace_json = None
+        self.partition_graphs = []
+
+
+def _engine_name(name):
+    """``node:0`` -> ``node``: how the engine names a node's first output."""
+    node, colon, port = name.rpartition(":")
+    if colon and port.isdigit():
+        return node if port == "0" else name
+    return name
+
+
+class Session:
+    """A session on an engine of its own, running ``graph`` (default: the
+    default graph) as it is at each run.
+
+    ``config``: a dict of ``num_cpu_devices``, ``num_gpu_devices``,
+    ``intra_op_parallelism_threads``, ``inter_op_parallelism_threads``,
+    ``default_device``, ``log_device_placement``.
+
+    ``run`` may be called from several threads at once (the GIL is released
+    while a step runs); Ctrl-C cancels a step run from the main thread.
+    """
+
+    def __init__(self, target="", graph=None, config=None):
+        if target:
+            raise NotImplementedError(
+                "sessions on a cluster are not available from Python yet; "
+                "run `actorflow run --config` or the C++ API")
+        self.graph = graph or get_default_graph()
+        self._handle = _core.Session(dict(config or {}))
+        self._seen = (0, 0)
+        self._lock = threading.Lock()
+
+    # -- the context manager TensorFlow users write ----------------------
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Ends the session and frees its engine."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            handle.close()
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Runs one step: returns ``fetches`` with each Tensor (or
+        ``"node:port"``) replaced by its value as a numpy array and each
+        Operation (or ``"node"``) by None."""
+        if self._handle is None:
+            raise RuntimeError("attempted to use a closed Session")
+        feeds = [] if not feed_dict else [
+            self._feed(k, v) for k, v in feed_dict.items()]
+        nested = isinstance(fetches, (list, tuple, dict))
+        leaves = nest.flatten(fetches) if nested else [fetches]
+        names, targets, slots = [], [], []
+        for f in leaves:
+            if isinstance(f, Tensor):
+                name = self._name_of(f)
+            elif isinstance(f, Operation):
+                name = None
+                targets.append(f.name)
+            elif isinstance(f, str):
+                name = _engine_name(f) if ":" in f else None
+                if name is None:
+                    targets.append(f)
+            else:
+                raise TypeError(f"fetch {f!r} is neither a Tensor, an "
+                                "Operation nor a name")
+            if name is None:
+                slots.append(None)
+            else:
+                slots.append(self._slot(name, feeds, names))
+        self._sync()
+        timeout, trace, parts = 0, False, False
+        if options is not None:
+            timeout = int(options.timeout_in_ms or 0)
+            trace = options.trace_level == RunOptions.FULL_TRACE
+            parts = bool(options.output_partition_graphs)
+        arrays, meta = self._handle.run(feeds, names, targets, timeout,
+                                        trace, parts,
+                                        run_metadata is not None)
+        if run_metadata is not None and meta is not None:
+            run_metadata.placement = meta["placement"]
+            run_metadata.trace_json = meta.get("trace_json")
+            run_metadata.partition_graphs = meta["partition_graphs"]
+        values = [None if s is None else _scalar(
+            s.numpy() if isinstance(s, _core.Tensor) else arrays[s])
+            for s in slots]
+        return nest.pack_sequence_as(fetches, values) if nested else values[0]
+
+    # -- helpers ---------------------------------------------------------
+    def _sync(self):
+        with self._lock:
+            self._seen = self.graph._extend_session(self._handle, self._seen)
+
+    @staticmethod
+    def _slot(name, feeds, names):
+        """Where a fetch's value comes from: the fed tensor itself, as in
+        TensorFlow, or its index among the engine's fetches."""
+        for fed, t in feeds:
+            if fed == name:
+                return t
+        names.append(name)
+        return len(names) - 1
+
+    def _name_of(self, t):
+        if t.graph is not self.graph:
+            raise ValueError(f"{t.name} is not an element of this "
+                             "session's graph")
+        return t._out.name
+
+    def _feed(self, key, value):
+        if isinstance(key, Tensor):
+            name, dtype = self._name_of(key), key.dtype
+        elif isinstance(key, str):
+            name, dtype = _engine_name(key), self._dtype_of(key)
+        else:
+            raise TypeError(f"feed key {key!r} is neither a Tensor nor a "
+                            "name")
+        if isinstance(value, (Tensor, Operation)):
+            raise TypeError(f"the value fed to {name} is a graph element; "
+                            "feed arrays, numbers or lists")
+        return name, _feed_tensor(value, dtype, name)
+
+    def _dtype_of(self, key):
+        node, _, port = key.partition(":")
+        root = self.graph._root
+        if root.has_node(node):
+            return _dtypes.as_dtype(
+                root.output_of(node, int(port or 0)).dtype)
+        return None
+
+
+def _scalar(array):
+    """A 0-d array as its numpy scalar, as TensorFlow returns it."""
+    return array[()] if array.ndim == 0 else array
+
+
+def _feed_tensor(value, dtype, name):
+    """The engine's tensor of a fed value: the array's own memory where its
+    layout allows (C-contiguous, native byte order, aligned), else a copy."""
+    want = None
+    if dtype is not None and dtype.name not in ("string", "variant"):
+        want = dtype.numpy_dtype
+    if type(value) is np.ndarray and value.dtype.kind in "biufc" \
+            and value.dtype.isnative and (want is None
+                                          or value.dtype == want):
+        return _core.tensor_from_array(value)[0]  # the common case
+    if not isinstance(value, np.ndarray) and hasattr(value, "__dlpack__"):
+        t, _ = _core.tensor_from_array(value)  # PyTorch, JAX: DLPack
+        return t
+    try:
+        array = np.asarray(value, dtype=want)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"cannot feed {value!r} to {name} "
+                        f"({dtype.name if dtype else 'unknown dtype'}): {e}"
+                        ) from None
+    if array.dtype.kind in "SUO" or _dtypes.as_dtype(array.dtype).name \
+            == "bfloat16":
+        return array_attr(array)
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    t, _ = _core.tensor_from_array(array)
+    return t

@@ -1,0 +1,19 @@
+// The parts of the extension module actorflow._core, each bound by its file.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace actorflow::python {
+
+/// `_core.Output`, `_core.Scope` (graph building), `_core.GraphDef`
+/// (imported graphs) and `_core.op_defs` (graph_bindings.cpp).
+void bind_graph(nanobind::module_& m);
+
+/// The builders that take Python functions or build many nodes: while
+/// loops, conds, gradients, variables, optimizers (builder_bindings.cpp).
+void bind_builders(nanobind::module_& m);
+
+/// `_core.Session` (session_bindings.cpp).
+void bind_session(nanobind::module_& m);
+
+} // namespace actorflow::python

@@ -1,0 +1,196 @@
+// Sessions from Python: an engine and a session of its own, steps run with
+// the GIL released and cancelled by Ctrl-C.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include "actorflow/actors/cancellation.hpp"
+#include "actorflow/actors/chrome_trace.hpp"
+#include "actorflow/actors/engine.hpp"
+#include "actorflow/actors/session.hpp"
+#include "bindings.hpp"
+#include "errors.hpp"
+#include "tensor_conversion.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace actorflow::python {
+
+namespace {
+
+/// An engine and one session on it, as `actorflow.Session` holds them.
+class session_handle {
+public:
+  session_handle(actors::engine_options eopts, actors::session_options sopts)
+    : engine_(std::make_unique<actors::engine>(std::move(eopts))) {
+    throw_if_error(engine_->init_status());
+    session_ = std::make_unique<actors::session>(*engine_, std::move(sopts));
+  }
+
+  session_handle(const session_handle&) = delete;
+  session_handle& operator=(const session_handle&) = delete;
+
+  ~session_handle() {
+    // Actors may drop the last reference to a fed array, which takes the
+    // GIL: let them while the session ends.
+    nb::gil_scoped_release release;
+    session_.reset();
+    engine_.reset();
+  }
+
+  void extend(const graph::graph& g) {
+    check_open();
+    core::status st;
+    {
+      nb::gil_scoped_release release;
+      st = session_->extend(g);
+    }
+    throw_if_error(st);
+  }
+
+  /// Runs one step; returns the fetched arrays and, when asked for, the
+  /// run's metadata as a dict.
+  nb::tuple run(const actors::feed_list& feeds,
+                const std::vector<std::string>& fetches,
+                const std::vector<std::string>& targets, int64_t timeout_ms,
+                bool trace, bool partition_graphs, bool metadata) {
+    check_open();
+    actors::run_options options;
+    options.timeout = std::chrono::milliseconds{timeout_ms};
+    options.trace
+      = trace ? actors::trace_level::full : actors::trace_level::none;
+    options.output_partition_graphs = partition_graphs;
+    // Only the main thread sees Ctrl-C (Python's rule): it wakes every
+    // 100 ms to look, and cancels the step when it has come.
+    std::optional<actors::cancellation> cancel;
+    std::optional<nb::python_error> interrupt;
+    if (PyThread_get_thread_ident() == main_thread_) {
+      cancel.emplace();
+      options.cancel = &*cancel;
+      options.on_wait = [&] {
+        nb::gil_scoped_acquire gil;
+        if (!interrupt && PyErr_CheckSignals() != 0) {
+          interrupt.emplace();
+          cancel->cancel();
+        }
+      };
+    }
+    std::vector<core::tensor> outputs;
+    actors::run_metadata md;
+    core::status st;
+    {
+      nb::gil_scoped_release release;
+      st = session_->run(options, feeds, fetches, targets, &outputs,
+                         metadata || trace || partition_graphs ? &md
+                                                               : nullptr);
+    }
+    if (interrupt)
+      throw std::move(*interrupt);
+    throw_if_error(st);
+    nb::list arrays;
+    for (auto& t : outputs)
+      arrays.append(to_numpy(std::move(t)));
+    nb::object meta = nb::none();
+    if (metadata || trace || partition_graphs) {
+      nb::dict d;
+      d["placement"] = md.placement;
+      if (trace) {
+        actors::chrome_trace ct;
+        ct.add(std::move(md.stats));
+        d["trace_json"] = ct.to_json();
+      }
+      nb::list parts;
+      for (auto& g : md.partition_graphs)
+        parts.append(std::move(g));
+      d["partition_graphs"] = parts;
+      meta = std::move(d);
+    }
+    return nb::make_tuple(arrays, meta);
+  }
+
+  void close() {
+    if (!session_)
+      return;
+    core::status st;
+    {
+      nb::gil_scoped_release release;
+      st = session_->close();
+    }
+    throw_if_error(st);
+  }
+
+  static void set_main_thread(unsigned long id) {
+    main_thread_ = id;
+  }
+
+private:
+  void check_open() const {
+    if (!session_)
+      throw status_error{
+        core::failed_precondition_error("the session is closed")};
+  }
+
+  /// The thread Python delivers signals to (`threading.main_thread()`).
+  static inline unsigned long main_thread_ = 0;
+
+  std::unique_ptr<actors::engine> engine_;
+  std::unique_ptr<actors::session> session_;
+};
+
+std::unique_ptr<session_handle> make_session(nb::dict config) {
+  actors::engine_options eopts;
+  // No GPU unless asked for: a Python process may not own the device.
+  eopts.num_gpu_devices = 0;
+  actors::session_options sopts;
+  for (auto [key, value] : config) {
+    auto k = nb::cast<std::string>(key);
+    if (k == "num_cpu_devices")
+      eopts.num_cpu_devices = nb::cast<int>(value);
+    else if (k == "intra_op_parallelism_threads")
+      eopts.threads_per_device = nb::cast<int>(value);
+    else if (k == "inter_op_parallelism_threads")
+      eopts.scheduler_threads = nb::cast<int>(value);
+    else if (k == "default_device")
+      eopts.default_device = nb::cast<std::string>(value);
+    else if (k == "num_gpu_devices")
+      eopts.num_gpu_devices = nb::cast<int>(value);
+    else if (k == "log_device_placement")
+      sopts.log_device_placement = nb::cast<bool>(value);
+    else
+      throw status_error{core::invalid_argument_error(
+        "unknown session config key '", k,
+        "'; known: num_cpu_devices, num_gpu_devices, "
+        "intra_op_parallelism_threads, inter_op_parallelism_threads, "
+        "default_device, log_device_placement")};
+  }
+  return std::make_unique<session_handle>(std::move(eopts), std::move(sopts));
+}
+
+} // namespace
+
+void bind_session(nb::module_& m) {
+  session_handle::set_main_thread(nb::cast<unsigned long>(
+    nb::module_::import_("threading").attr("main_thread")().attr("ident")));
+  nb::class_<session_handle>(m, "Session",
+                             "An engine of its own and a session on it.")
+    .def(nb::new_(&make_session), "config"_a = nb::dict())
+    .def("extend", &session_handle::extend, "graph"_a,
+         "Adds the nodes of `graph` to the session's graph.")
+    .def("run", &session_handle::run, "feeds"_a, "fetches"_a, "targets"_a,
+         "timeout_ms"_a = 0, "trace"_a = false, "partition_graphs"_a = false,
+         "metadata"_a = false,
+         "Runs one step; returns (fetched arrays, metadata or None).")
+    .def("close", &session_handle::close, "Closes the session.");
+}
+
+} // namespace actorflow::python
