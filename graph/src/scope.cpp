@@ -1,5 +1,7 @@
 #include "actorflow/graph/scope.hpp"
 
+#include <utility>
+
 #include "actorflow/graph/validate.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "actorflow/ops/shape_context.hpp"
@@ -79,6 +81,14 @@ const core::status& scope::status() const {
 void scope::record_error(core::status st) const {
   if (state_->first_error.is_ok())
     state_->first_error = std::move(st);
+}
+
+const ops::op_registry& scope::ops() const noexcept {
+  return *state_->registry;
+}
+
+core::status scope::take_error() const {
+  return std::exchange(state_->first_error, core::status::ok());
 }
 
 const graph& scope::graph_def() const {

@@ -4,6 +4,7 @@
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/scope_guard.hpp"
+#include "actorflow/ops/op_registry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,20 @@ TEST(builder, dtype_errors_are_reported_at_build_time_with_the_node) {
   auto later = graph::relu(s, f);
   EXPECT_FALSE(later.valid());
   EXPECT_EQ(s.status().node(), "mix/Add");
+}
+
+TEST(builder, take_error_lets_building_go_on) {
+  graph::scope s;
+  auto f = graph::constant(s, 1.0, dtype::float32);
+  auto d = graph::constant(s, 1.0, dtype::float64);
+  auto nodes = s.graph_def().size();
+  EXPECT_FALSE(graph::add(s.sub("mix"), f, d).valid());
+  auto st = s.take_error();
+  EXPECT_EQ(st.node(), "mix/Add");
+  EXPECT_TRUE(s.ok());
+  EXPECT_EQ(s.graph_def().size(), nodes); // the failed op left nothing
+  EXPECT_TRUE(graph::relu(s, f).valid());
+  EXPECT_NE(s.ops().find("Relu"), nullptr);
 }
 
 TEST(builder, shape_errors_are_reported_at_build_time_when_known) {

@@ -93,6 +93,11 @@ public:
   /// functions that find an error before adding a node.
   void record_error(core::status st) const;
 
+  /// Returns the first build error and forgets it, so that building goes
+  /// on: for front ends that report each op's error where it happens (the
+  /// Python package). A failed op leaves no node behind.
+  core::status take_error() const;
+
   /// The region of control flow this scope builds in now, or nullptr.
   const std::shared_ptr<detail::flow_context>& flow_context() const noexcept;
 
@@ -105,6 +110,9 @@ public:
   const std::shared_ptr<detail::builder_state>& state() const noexcept {
     return state_;
   }
+
+  /// The ops this graph is checked against.
+  const ops::op_registry& ops() const noexcept;
 
   /// Returns the graph built so far.
   const graph& graph_def() const;
