@@ -56,16 +56,32 @@ core::status session::run(const run_options& options, const feed_list& feeds,
       return core::cancelled_error("the run was cancelled before it started");
   }
   core::status result;
+  bool done = false;
+  auto on_result = [&](run_result& r) {
+    if (outputs != nullptr)
+      *outputs = std::move(r.outputs);
+    if (metadata != nullptr)
+      *metadata = std::move(r.metadata);
+    done = true;
+  };
+  auto on_error = [&](caf::error& err) {
+    result = core::from_error(err);
+    done = true;
+  };
   auto self = callers_->borrow();
-  self->request(handle_, caf::infinite, run_atom::value, std::move(req))
-    .receive(
-      [&](run_result& r) {
-        if (outputs != nullptr)
-          *outputs = std::move(r.outputs);
-        if (metadata != nullptr)
-          *metadata = std::move(r.metadata);
-      },
-      [&](caf::error& err) { result = core::from_error(err); });
+  auto response
+    = self->request(handle_, caf::infinite, run_atom::value, std::move(req));
+  if (!options.on_wait) {
+    response.receive(on_result, on_error);
+  } else {
+    // Wait for this response alone, waking every poll_interval.
+    while (!done) {
+      caf::blocking_actor::accept_one_cond once;
+      self->varargs_receive(
+        once, response.id(), on_result, on_error,
+        caf::after(options.poll_interval) >> [&] { options.on_wait(); });
+    }
+  }
   if (options.cancel != nullptr)
     options.cancel->remove(handle_, run_id);
   return result;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <future>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -139,4 +140,43 @@ TEST_F(run_options, a_run_is_cancelled_from_another_thread) {
   // Cancelled for good: a later run given it fails before it starts.
   st = sess.run(opts, {}, {i.name()}, {}, &out);
   EXPECT_EQ(st.code(), core::errc::cancelled) << st.to_string();
+}
+
+TEST_F(run_options, on_wait_is_called_while_the_run_is_in_flight) {
+  // The caller's hook (the Python package's Ctrl-C check) runs on the
+  // calling thread every poll_interval and may cancel the run.
+  auto i = endless_loop(s);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  actors::cancellation stop;
+  actors::run_options opts;
+  opts.cancel = &stop;
+  opts.poll_interval = 5ms;
+  auto caller = std::this_thread::get_id();
+  int calls = 0;
+  bool same_thread = true;
+  opts.on_wait = [&] {
+    same_thread = same_thread && std::this_thread::get_id() == caller;
+    if (++calls == 3)
+      stop.cancel();
+  };
+  std::vector<tensor> out;
+  auto st = sess.run(opts, {}, {i.name()}, {}, &out);
+  EXPECT_EQ(st.code(), core::errc::cancelled) << st.to_string();
+  EXPECT_EQ(calls, 3);
+  EXPECT_TRUE(same_thread);
+  EXPECT_TRUE(worker_idle(e));
+  // A quick run answers before the first poll.
+  actors::session fresh{e};
+  graph::scope t{e.context().ops};
+  auto c = graph::constant(t.sub("c"), 1.0, dtype::float32);
+  ASSERT_TRUE(fresh.extend(t.graph_def()).is_ok());
+  calls = 0;
+  actors::run_options quick;
+  quick.poll_interval = 10s;
+  quick.on_wait = [&] { ++calls; };
+  ASSERT_TRUE(fresh.run(quick, {}, {c.name()}, {}, &out).is_ok());
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(out[0].scalar_value<float>(), 1.0f);
 }

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,12 @@ struct run_options {
   /// session's `session_options::pass_selection`. Each choice compiles
   /// its own plan.
   std::optional<graph::pass_selection> passes;
+  /// Called on the calling thread every `poll_interval` while the run is
+  /// in flight, e.g. to look for an interrupt and cancel the run through
+  /// `cancel` (the Python package checks for Ctrl-C this way); none: the
+  /// caller just waits.
+  std::function<void()> on_wait;
+  std::chrono::milliseconds poll_interval{100};
 };
 
 /// A blocking client of one session actor, for plain C++ code.
