@@ -10,6 +10,11 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 dir="${ACTORFLOW_BUILD_DIR:-build}"
+# The Python package builds with the venv scripts/setup.sh made (nanobind).
+python=()
+if [ -x build-tools/venv/bin/python ]; then
+  python=("-DPython_EXECUTABLE=$PWD/build-tools/venv/bin/python")
+fi
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DACTORFLOW_WARNINGS_AS_ERRORS=ON "${launcher[@]}" "$@"
+  -DACTORFLOW_WARNINGS_AS_ERRORS=ON "${launcher[@]}" "${python[@]}" "$@"
 cmake --build "$dir" -j "$jobs"

@@ -297,9 +297,11 @@ def _const_array(value, dtype):
             return np.asarray(value, dtype=object)
         return np.asarray(value, dtype=dt.as_numpy_dtype)
     array = np.asarray(value)
-    if array.dtype == np.float64 and not isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, np.generic)):
+        return array  # numpy's own dtype stays
+    if array.dtype == np.float64:
         array = array.astype(np.float32)
-    elif array.dtype == np.int64 and not isinstance(value, np.ndarray):
+    elif array.dtype == np.int64:
         if array.size == 0 or (np.abs(array) < 2**31).all():
             array = array.astype(np.int32)
     return array

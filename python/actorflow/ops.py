@@ -2,6 +2,9 @@
 registry when the package is imported (``af.ops.conv2d``, ...), named as
 TensorFlow's generated op functions name them (``MatMul`` -> ``mat_mul``).
 
+They live in this module alone (``af.ops.sum`` is the op Sum, not
+Python's ``sum``), so the module's own code names builtins explicitly.
+
 Each takes the op's inputs first (Tensors, or values made into constants),
 then its attrs, then ``name``; type and length attrs are inferred from the
 inputs. It returns the Tensor of a one-output op, a list for several, the
@@ -9,6 +12,7 @@ Operation for none. ``af.ops.raw_ops.MatMul(a=..., b=...)`` takes keywords
 only, by the op's own names.
 """
 
+import builtins as _builtins
 import inspect
 import keyword
 import types
@@ -134,12 +138,19 @@ def apply_op(op_type, inputs, attrs=None, name=None):
 
 def _has_tensor(v):
     if isinstance(v, (list, tuple)):
-        return any(isinstance(x, Tensor) for x in v)
+        return _builtins.any(isinstance(x, Tensor) for x in v)
     return isinstance(v, Tensor)
 
 
 def _lists_outputs(d):
-    return len(d["outputs"]) != 1 or bool(d["outputs"][0]["number_attr"])
+    """Whether an op's function returns a list: several outputs, or one
+    that stands for a list (``N * T``, ``list(type)``)."""
+    if len(d["outputs"]) != 1:
+        return True
+    out = d["outputs"][0]
+    types = {a["name"]: a["type"] for a in d["attrs"]}
+    return bool(out["number_attr"]) or types.get(out["type_attr"]) \
+        == "list(type)"
 
 
 def _set_type(attrs, arg, items, op_type):

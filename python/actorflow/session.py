@@ -166,11 +166,17 @@ class Session:
         return name, _feed_tensor(value, dtype, name)
 
     def _dtype_of(self, key):
+        """The dtype of the tensor a name feeds: from the graph built here,
+        or the ``dtype`` attr of an imported placeholder."""
         node, _, port = key.partition(":")
         root = self.graph._root
         if root.has_node(node):
             return _dtypes.as_dtype(
                 root.output_of(node, int(port or 0)).dtype)
+        for g in self.graph._imported:
+            t = g.attr(node, "dtype")
+            if t is not None:
+                return _dtypes.as_dtype(t)
         return None
 
 

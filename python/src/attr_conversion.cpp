@@ -79,7 +79,8 @@ core::attr_value to_attr(const std::string& type, nb::handle x) {
   if (type == "tensor")
     return to_attr_tensor(x);
   if (type == "list(int)")
-    return to_list<int64_t>(x, [](nb::handle v) { return nb::cast<int64_t>(v); });
+    return to_list<int64_t>(x,
+                            [](nb::handle v) { return nb::cast<int64_t>(v); });
   if (type == "list(float)")
     return to_list<double>(x, [](nb::handle v) { return nb::cast<double>(v); });
   if (type == "list(bool)")
@@ -92,8 +93,8 @@ core::attr_value to_attr(const std::string& type, nb::handle x) {
     return to_list<core::shape>(x, to_shape);
   if (type == "list(tensor)")
     return to_list<core::tensor>(x, to_attr_tensor);
-  throw status_error{core::unimplemented_error(
-    "attrs of type ", type, " cannot be set from Python")};
+  throw status_error{core::unimplemented_error("attrs of type ", type,
+                                               " cannot be set from Python")};
 }
 
 nb::object from_shape(const core::shape& s) {
@@ -125,8 +126,8 @@ core::attr_map to_attrs(const ops::op_def& op, nb::dict attrs) {
         out[name] = nb::cast<std::string>(value);
         continue;
       }
-      throw status_error{core::invalid_argument_error(
-        op.name, " has no attr '", name, "'")};
+      throw status_error{
+        core::invalid_argument_error(op.name, " has no attr '", name, "'")};
     }
     try {
       out[name] = to_attr(def->type, value);
@@ -150,9 +151,8 @@ nb::object from_attr(const core::attr_value& value) {
       else if constexpr (std::is_same_v<T, core::tensor>)
         return to_numpy(x);
       else if constexpr (std::is_same_v<T, std::vector<core::dtype>>)
-        return from_list(x, [](core::dtype t) {
-          return nb::str(dtype_name(t).c_str());
-        });
+        return from_list(
+          x, [](core::dtype t) { return nb::str(dtype_name(t).c_str()); });
       else if constexpr (std::is_same_v<T, std::vector<core::shape>>)
         return from_list(x, from_shape);
       else if constexpr (std::is_same_v<T, std::vector<core::tensor>>)

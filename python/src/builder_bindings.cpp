@@ -91,13 +91,12 @@ std::vector<graph::output> while_loop(const graph::scope& s, nb::callable cond,
 }
 
 std::vector<graph::output> cond(const graph::scope& s,
-                                const graph::output& pred,
-                                nb::callable then_fn, nb::callable else_fn) {
+                                const graph::output& pred, nb::callable then_fn,
+                                nb::callable else_fn) {
   python_calls call{s};
   auto branch = [&](nb::callable& fn) {
     return [&](const graph::scope& at) {
-      return call(
-        [&] { return nb::cast<std::vector<graph::output>>(fn(at)); });
+      return call([&] { return nb::cast<std::vector<graph::output>>(fn(at)); });
     };
   };
   auto out = graph::cond(s, pred, branch(then_fn), branch(else_fn));
@@ -159,12 +158,13 @@ std::string minimize(const graph::scope& s, const graph::output& loss,
   return op.name;
 }
 
-std::string apply_gradients(
-  const graph::scope& s, const std::vector<std::optional<graph::output>>& grads,
-  const std::vector<graph::output>& var_list, const std::string& name,
-  nb::dict options) {
-  auto op = graph::apply_gradients(s, grads, var_list,
-                                   make_optimizer(name, options));
+std::string
+apply_gradients(const graph::scope& s,
+                const std::vector<std::optional<graph::output>>& grads,
+                const std::vector<graph::output>& var_list,
+                const std::string& name, nb::dict options) {
+  auto op
+    = graph::apply_gradients(s, grads, var_list, make_optimizer(name, options));
   throw_if_error(s.take_error());
   return op.name;
 }
@@ -172,9 +172,9 @@ std::string apply_gradients(
 } // namespace
 
 void bind_builders(nb::module_& m) {
-  m.def("while_loop", &while_loop, "scope"_a, "cond"_a, "body"_a,
-        "loop_vars"_a, "parallel_iterations"_a = 10,
-        "maximum_iterations"_a = nb::none(), "shape_invariants"_a = nb::none(),
+  m.def("while_loop", &while_loop, "scope"_a, "cond"_a, "body"_a, "loop_vars"_a,
+        "parallel_iterations"_a = 10, "maximum_iterations"_a = nb::none(),
+        "shape_invariants"_a = nb::none(),
         "`while cond(vars): vars = body(vars)` in the graph; cond and body "
         "get the scope to build in and the loop variables.");
   m.def("cond", &cond, "scope"_a, "pred"_a, "then_fn"_a, "else_fn"_a,
@@ -187,8 +187,8 @@ void bind_builders(nb::module_& m) {
   m.def("minimize", &minimize, "scope"_a, "loss"_a, "var_list"_a,
         "optimizer"_a = "sgd", "options"_a = nb::dict(),
         "One training step of `optimizer`; returns the NoOp that runs it.");
-  m.def("apply_gradients", &apply_gradients, "scope"_a, "grads"_a,
-        "var_list"_a, "optimizer"_a = "sgd", "options"_a = nb::dict(),
+  m.def("apply_gradients", &apply_gradients, "scope"_a, "grads"_a, "var_list"_a,
+        "optimizer"_a = "sgd", "options"_a = nb::dict(),
         "The updates of `var_list` from `grads`; returns the NoOp.");
 }
 

@@ -52,8 +52,9 @@ nb::tuple add_node(const graph::scope& s, const std::string& op,
 nb::dict arg_dict(const ops::arg_def& a) {
   nb::dict d;
   d["name"] = a.name;
-  d["type"] = a.type == core::dtype::invalid ? nb::none()
-                                              : nb::str(dtype_name(a.type).c_str());
+  d["type"] = a.type == core::dtype::invalid
+                ? nb::none()
+                : nb::str(dtype_name(a.type).c_str());
   d["type_attr"] = a.type_attr;
   d["number_attr"] = a.number_attr;
   d["is_ref"] = a.is_ref;
@@ -100,10 +101,10 @@ graph::graph load_graph_def(nb::bytes data, bool text) {
   ops::op_registry registry;
   throw_if_error(ops::register_ops(registry));
   graph::graph g;
-  throw_if_error(net::from_graph_def(
-    std::string{data.c_str(), data.size()},
-    text ? net::graph_def_format::text : net::graph_def_format::binary,
-    registry, &g));
+  throw_if_error(net::from_graph_def(std::string{data.c_str(), data.size()},
+                                     text ? net::graph_def_format::text
+                                          : net::graph_def_format::binary,
+                                     registry, &g));
   return g;
 }
 
@@ -152,6 +153,17 @@ void bind_graph(nb::module_& m) {
                            "GraphDef or built (`Scope.graph`).")
     .def_prop_ro("node_names", &node_names)
     .def("__len__", [](const graph::graph& g) { return g.nodes().size(); })
+    .def(
+      "attr",
+      [](const graph::graph& g, const std::string& node,
+         const std::string& name) -> nb::object {
+        const auto* n = g.find(node);
+        if (n == nullptr)
+          return nb::none();
+        auto it = n->attrs.find(name);
+        return it == n->attrs.end() ? nb::none() : from_attr(it->second);
+      },
+      "node"_a, "name"_a, "Attr `name` of node `node`, or None.")
     .def("serialize", &graph_def_bytes,
          "The graph as TensorFlow's GraphDef, serialized.");
   m.def("load_graph_def", &load_graph_def, "data"_a, "text"_a = false,
@@ -205,8 +217,7 @@ void bind_graph(nb::module_& m) {
       },
       "start"_a, "The nodes built since the first `start`, as a graph.")
     .def_prop_ro("graph", &graph::scope::graph_def,
-                 nb::rv_policy::reference_internal,
-                 "The graph built so far.")
+                 nb::rv_policy::reference_internal, "The graph built so far.")
     .def("add_initializer",
          [](const graph::scope& s, const std::string& node) {
            s.add_initializer(graph::operation{node});

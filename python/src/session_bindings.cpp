@@ -91,8 +91,7 @@ public:
     {
       nb::gil_scoped_release release;
       st = session_->run(options, feeds, fetches, targets, &outputs,
-                         metadata || trace || partition_graphs ? &md
-                                                               : nullptr);
+                         metadata || trace || partition_graphs ? &md : nullptr);
     }
     if (interrupt)
       throw std::move(*interrupt);

@@ -51,37 +51,23 @@ nb::dlpack::dtype dlpack_of(core::dtype t) {
                              static_cast<uint8_t>(bits), 1};
   };
   switch (t) {
-    case core::dtype::bool_:
-      return make(code::Bool, 8);
-    case core::dtype::int8:
-      return make(code::Int, 8);
-    case core::dtype::int16:
-      return make(code::Int, 16);
-    case core::dtype::int32:
-      return make(code::Int, 32);
-    case core::dtype::int64:
-      return make(code::Int, 64);
-    case core::dtype::uint8:
-      return make(code::UInt, 8);
+    case core::dtype::bool_: return make(code::Bool, 8);
+    case core::dtype::int8: return make(code::Int, 8);
+    case core::dtype::int16: return make(code::Int, 16);
+    case core::dtype::int32: return make(code::Int, 32);
+    case core::dtype::int64: return make(code::Int, 64);
+    case core::dtype::uint8: return make(code::UInt, 8);
     case core::dtype::uint16:
     case core::dtype::bfloat16: // as uint16; viewed as bfloat16 in Python
       return make(code::UInt, 16);
-    case core::dtype::uint32:
-      return make(code::UInt, 32);
-    case core::dtype::uint64:
-      return make(code::UInt, 64);
-    case core::dtype::float16:
-      return make(code::Float, 16);
-    case core::dtype::float32:
-      return make(code::Float, 32);
-    case core::dtype::float64:
-      return make(code::Float, 64);
-    case core::dtype::complex64:
-      return make(code::Complex, 64);
-    case core::dtype::complex128:
-      return make(code::Complex, 128);
-    default:
-      return {};
+    case core::dtype::uint32: return make(code::UInt, 32);
+    case core::dtype::uint64: return make(code::UInt, 64);
+    case core::dtype::float16: return make(code::Float, 16);
+    case core::dtype::float32: return make(code::Float, 32);
+    case core::dtype::float64: return make(code::Float, 64);
+    case core::dtype::complex64: return make(code::Complex, 64);
+    case core::dtype::complex128: return make(code::Complex, 128);
+    default: return {};
   }
 }
 
@@ -89,12 +75,9 @@ nb::dlpack::dtype dlpack_of(core::dtype t) {
 
 std::string dtype_name(core::dtype t) {
   switch (t) {
-    case core::dtype::float32:
-      return "float32";
-    case core::dtype::float64:
-      return "float64";
-    default:
-      return std::string{core::to_string(t)};
+    case core::dtype::float32: return "float32";
+    case core::dtype::float64: return "float64";
+    default: return std::string{core::to_string(t)};
   }
 }
 
@@ -106,36 +89,25 @@ core::dtype dtype_of(nb::dlpack::dtype t) {
       return t.bits == 8 ? core::dtype::bool_ : core::dtype::invalid;
     case code::Int:
       switch (t.bits) {
-        case 8:
-          return core::dtype::int8;
-        case 16:
-          return core::dtype::int16;
-        case 32:
-          return core::dtype::int32;
-        case 64:
-          return core::dtype::int64;
+        case 8: return core::dtype::int8;
+        case 16: return core::dtype::int16;
+        case 32: return core::dtype::int32;
+        case 64: return core::dtype::int64;
       }
       break;
     case code::UInt:
       switch (t.bits) {
-        case 8:
-          return core::dtype::uint8;
-        case 16:
-          return core::dtype::uint16;
-        case 32:
-          return core::dtype::uint32;
-        case 64:
-          return core::dtype::uint64;
+        case 8: return core::dtype::uint8;
+        case 16: return core::dtype::uint16;
+        case 32: return core::dtype::uint32;
+        case 64: return core::dtype::uint64;
       }
       break;
     case code::Float:
       switch (t.bits) {
-        case 16:
-          return core::dtype::float16;
-        case 32:
-          return core::dtype::float32;
-        case 64:
-          return core::dtype::float64;
+        case 16: return core::dtype::float16;
+        case 32: return core::dtype::float32;
+        case 64: return core::dtype::float64;
       }
       break;
     case code::Bfloat:
@@ -172,8 +144,8 @@ core::tensor to_tensor(const host_array& a, core::dtype as, bool* copied) {
   if (c_contiguous(a) && reinterpret_cast<uintptr_t>(data) % 16 == 0
       && a.size() > 0) {
     core::tensor t;
-    throw_if_error(core::tensor::borrow(
-      type, s, data, std::make_shared<host_array>(a), &t));
+    throw_if_error(
+      core::tensor::borrow(type, s, data, std::make_shared<host_array>(a), &t));
     *copied = false;
     return t;
   }
@@ -195,13 +167,11 @@ core::tensor to_tensor(const host_array& a, core::dtype as, bool* copied) {
 core::tensor to_string_tensor(std::vector<std::string> values,
                               const std::vector<int64_t>& shape) {
   core::tensor t;
-  throw_if_error(core::tensor::make(core::host_allocator(),
-                                    core::dtype::string, core::shape{shape},
-                                    &t));
+  throw_if_error(core::tensor::make(core::host_allocator(), core::dtype::string,
+                                    core::shape{shape}, &t));
   if (static_cast<int64_t>(values.size()) != t.num_elements())
     throw status_error{core::invalid_argument_error(
-      values.size(), " strings for a tensor of shape ",
-      t.shape().to_string())};
+      values.size(), " strings for a tensor of shape ", t.shape().to_string())};
   auto* dst = t.mutable_data<std::string>();
   for (auto& v : values)
     *dst++ = std::move(v);
@@ -234,9 +204,8 @@ nb::object to_numpy(core::tensor t) {
     t = std::move(copy);
   }
   auto* kept = new core::tensor(std::move(t));
-  nb::capsule owner(kept, [](void* p) noexcept {
-    delete static_cast<core::tensor*>(p);
-  });
+  nb::capsule owner(
+    kept, [](void* p) noexcept { delete static_cast<core::tensor*>(p); });
   nb::ndarray<nb::numpy> array(kept->raw_mutable_data(), shape.size(),
                                shape.data(), owner, nullptr, dl);
   auto result = array.cast();
@@ -258,9 +227,11 @@ void bind_tensors(nb::module_& m) {
                            "A value of the engine: dtype, shape, elements.")
     .def_prop_ro("dtype",
                  [](const core::tensor& t) { return dtype_name(t.dtype()); })
-    .def_prop_ro("shape", [](const core::tensor& t) { return t.shape().dims(); })
-    .def("numpy", [](const core::tensor& t) { return to_numpy(t); },
-         "The elements as a numpy array (a copy when the buffer is shared).")
+    .def_prop_ro("shape",
+                 [](const core::tensor& t) { return t.shape().dims(); })
+    .def(
+      "numpy", [](const core::tensor& t) { return to_numpy(t); },
+      "The elements as a numpy array (a copy when the buffer is shared).")
     .def("__repr__", [](const core::tensor& t) { return t.debug_string(); });
   m.def(
     "tensor_from_array",
@@ -280,8 +251,17 @@ void bind_tensors(nb::module_& m) {
     "array"_a, "as_dtype"_a = "",
     "Makes a tensor of `array` (numpy, or any DLPack producer), borrowing "
     "its memory where it can; returns (tensor, copied).");
-  m.def("tensor_from_strings", &to_string_tensor, "values"_a, "shape"_a,
-        "Makes a string tensor of `shape` from `values` (row-major).");
+  m.def(
+    "tensor_from_strings",
+    [](const std::vector<nb::bytes>& values,
+       const std::vector<int64_t>& shape) {
+      std::vector<std::string> strings;
+      for (const auto& v : values)
+        strings.emplace_back(v.c_str(), v.size());
+      return to_string_tensor(std::move(strings), shape);
+    },
+    "values"_a, "shape"_a,
+    "Makes a string tensor of `shape` from `values` (row-major).");
 }
 
 } // namespace actorflow::python
