@@ -11,7 +11,7 @@ __all__ = [
     "reduce_sum", "reduce_mean", "reduce_max", "reshape", "identity",
     "less", "less_equal", "greater", "greater_equal", "equal",
     "logical_and", "logical_or", "logical_not", "cast", "zeros", "ones",
-    "fill", "shape", "concat", "stack",
+    "fill", "shape", "concat", "stack", "zeros_like", "ones_like",
 ]
 
 
@@ -162,6 +162,14 @@ def ones(shape, dtype="float32", name=None):
     from .dtypes import as_dtype
     return fill(shape, _graph.convert_to_tensor(1, as_dtype(dtype)),
                 name=name)
+
+
+def zeros_like(x, name=None):
+    return _ops.zeros_like(x, name=name)
+
+
+def ones_like(x, name=None):
+    return _ops.ones_like(x, name=name)
 
 
 def shape(x, name=None):
