@@ -50,11 +50,20 @@ class Tensor:
     Arithmetic operators build the matching ops in the tensor's graph.
     """
 
-    __slots__ = ("graph", "_out")
+    __slots__ = ("graph", "_out", "_fetch_name")
 
     def __init__(self, graph, out):
         self.graph = graph
         self._out = out
+        self._fetch_name = None
+
+    @property
+    def _engine_name(self):
+        """How the engine names it in feeds and fetches (``node`` for port
+        0), kept: a session asks at every run."""
+        if self._fetch_name is None:
+            self._fetch_name = self._out.name
+        return self._fetch_name
 
     @property
     def name(self):

@@ -133,8 +133,12 @@ class Session:
 
     # -- helpers ---------------------------------------------------------
     def _sync(self):
+        g = self.graph
+        if g._root.num_nodes() == self._seen[0] \
+                and len(g._imported) == self._seen[1]:
+            return  # nothing new since the last run
         with self._lock:
-            self._seen = self.graph._extend_session(self._handle, self._seen)
+            self._seen = g._extend_session(self._handle, self._seen)
 
     @staticmethod
     def _slot(name, feeds, names):
@@ -150,7 +154,7 @@ class Session:
         if t.graph is not self.graph:
             raise ValueError(f"{t.name} is not an element of this "
                              "session's graph")
-        return t._out.name
+        return t._engine_name
 
     def _feed(self, key, value):
         if isinstance(key, Tensor):

@@ -97,15 +97,6 @@ core::attr_value to_attr(const std::string& type, nb::handle x) {
                                                " cannot be set from Python")};
 }
 
-nb::object from_shape(const core::shape& s) {
-  if (!s.known_rank())
-    return nb::none();
-  nb::list dims;
-  for (auto d : s.dims())
-    dims.append(d < 0 ? nb::none() : nb::int_(d));
-  return std::move(dims);
-}
-
 template <class T, class F>
 nb::object from_list(const std::vector<T>& xs, F each) {
   nb::list out;
@@ -115,6 +106,15 @@ nb::object from_list(const std::vector<T>& xs, F each) {
 }
 
 } // namespace
+
+nb::object from_shape(const core::shape& s) {
+  if (!s.known_rank())
+    return nb::none();
+  nb::list dims;
+  for (auto d : s.dims())
+    dims.append(d < 0 ? nb::none() : nb::int_(d));
+  return std::move(dims);
+}
 
 core::attr_map to_attrs(const ops::op_def& op, nb::dict attrs) {
   core::attr_map out;

@@ -15,6 +15,10 @@ namespace actorflow::python {
 /// and are refused otherwise.
 core::attr_map to_attrs(const ops::op_def& op, nanobind::dict attrs);
 
+/// Returns `s` as Python sees a shape: None for an unknown rank, else a
+/// list with None for each unknown dimension.
+nanobind::object from_shape(const core::shape& s);
+
 /// Returns `value` as Python sees it (the inverse of `to_attrs`).
 nanobind::object from_attr(const core::attr_value& value);
 

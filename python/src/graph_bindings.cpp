@@ -22,15 +22,6 @@ namespace actorflow::python {
 
 namespace {
 
-nb::object shape_of(const core::shape& s) {
-  if (!s.known_rank())
-    return nb::none();
-  nb::list dims;
-  for (auto d : s.dims())
-    dims.append(d < 0 ? nb::none() : nb::int_(d));
-  return std::move(dims);
-}
-
 /// Adds a node of `op` and returns (its name, its outputs); raises the
 /// build error, which the graph then forgets.
 nb::tuple add_node(const graph::scope& s, const std::string& op,
@@ -141,7 +132,7 @@ void bind_graph(nb::module_& m) {
     .def_prop_ro("dtype",
                  [](const graph::output& x) { return dtype_name(x.dtype()); })
     .def_prop_ro("shape",
-                 [](const graph::output& x) { return shape_of(x.shape()); })
+                 [](const graph::output& x) { return from_shape(x.shape()); })
     .def_prop_ro("is_ref", &graph::output::is_ref)
     .def("__repr__", [](const graph::output& x) {
       return "<Output " + x.name() + " " + dtype_name(x.dtype()) + " "
