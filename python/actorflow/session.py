@@ -2,6 +2,7 @@
 lists, tuples, namedtuples and dicts) with a ``feed_dict``, get numpy
 arrays back in the same structure."""
 
+import os
 import threading
 
 import numpy as np
@@ -58,19 +59,34 @@ class Session:
     ``intra_op_parallelism_threads``, ``inter_op_parallelism_threads``,
     ``default_device``, ``log_device_placement``.
 
+    ``cluster``: a cluster file (YAML, docs/cluster.md) or a dict of jobs
+    (``{"worker": ["host:port", ...]}``) whose ``actorflow worker``
+    processes the session connects to and runs on; device scopes place
+    nodes on their tasks. ``Session.from_tf_config()`` reads TF_CONFIG.
+
     ``run`` may be called from several threads at once (the GIL is released
     while a step runs); Ctrl-C cancels a step run from the main thread.
     """
 
-    def __init__(self, target="", graph=None, config=None):
+    def __init__(self, target="", graph=None, config=None, cluster=None,
+                 _tf_config=False):
         if target:
-            raise NotImplementedError(
-                "sessions on a cluster are not available from Python yet; "
-                "run `actorflow run --config` or the C++ API")
+            raise ValueError(
+                f"target {target!r}: give a cluster as cluster= (a cluster "
+                "file or a dict of jobs) or use Session.from_tf_config()")
         self.graph = graph or get_default_graph()
-        self._handle = _core.Session(dict(config or {}))
+        if isinstance(cluster, os.PathLike):
+            cluster = os.fspath(cluster)
+        self._handle = _core.Session(dict(config or {}), cluster, _tf_config)
         self._seen = (0, 0)
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_tf_config(cls, graph=None, config=None):
+        """A client of the cluster in the TF_CONFIG environment variable
+        (TensorFlow's JSON); its nodes go to the tasks by their device
+        scopes (``/job:worker/task:1/cpu:0``)."""
+        return cls(graph=graph, config=config, _tf_config=True)
 
     # -- the context manager TensorFlow users write ----------------------
     def __enter__(self):

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
@@ -15,8 +16,10 @@
 
 #include "actorflow/actors/cancellation.hpp"
 #include "actorflow/actors/chrome_trace.hpp"
+#include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/session.hpp"
+#include "actorflow/actors/tf_config.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
 #include "tensor_conversion.hpp"
@@ -31,9 +34,20 @@ namespace {
 /// An engine and one session on it, as `actorflow.Session` holds them.
 class session_handle {
 public:
-  session_handle(actors::engine_options eopts, actors::session_options sopts)
+  /// A session on an engine of `eopts`: in this process, or -- given
+  /// `cluster` -- a client of the cluster's workers.
+  session_handle(actors::engine_options eopts, actors::session_options sopts,
+                 const actors::cluster_spec* cluster)
     : engine_(std::make_unique<actors::engine>(std::move(eopts))) {
     throw_if_error(engine_->init_status());
+    if (cluster != nullptr) {
+      core::status st;
+      {
+        nb::gil_scoped_release release;
+        st = actors::connect_cluster(*engine_, *cluster);
+      }
+      throw_if_error(st);
+    }
     session_ = std::make_unique<actors::session>(*engine_, std::move(sopts));
   }
 
@@ -146,8 +160,36 @@ private:
   std::unique_ptr<actors::session> session_;
 };
 
-std::unique_ptr<session_handle> make_session(nb::dict config) {
-  actors::engine_options eopts;
+/// The cluster a session is a client of: a cluster file's path, a dict
+/// of jobs (`{"worker": ["host:port", ...]}`, as tf.train.ClusterSpec
+/// takes), or TensorFlow's TF_CONFIG from the environment.
+std::optional<actors::cluster_spec> cluster_of(nb::handle cluster,
+                                               bool tf_config) {
+  actors::cluster_spec spec;
+  if (tf_config) {
+    std::string task;
+    throw_if_error(actors::tf_config_from_environment(&spec, &task));
+    return spec;
+  }
+  if (cluster.is_none())
+    return std::nullopt;
+  if (nb::isinstance<nb::dict>(cluster)) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> jobs;
+    for (auto [job, tasks] : nb::borrow<nb::dict>(cluster))
+      jobs.emplace_back(nb::cast<std::string>(job),
+                        nb::cast<std::vector<std::string>>(tasks));
+    throw_if_error(actors::cluster_spec::from_jobs(jobs, &spec));
+    return spec;
+  }
+  throw_if_error(
+    actors::cluster_spec::load(nb::cast<std::string>(nb::str(cluster)), &spec));
+  return spec;
+}
+
+std::unique_ptr<session_handle>
+make_session(nb::dict config, nb::object cluster, bool tf_config) {
+  auto spec = cluster_of(cluster, tf_config);
+  auto eopts = spec ? actors::client_options(*spec) : actors::engine_options{};
   // No GPU unless asked for: a Python process may not own the device.
   eopts.num_gpu_devices = 0;
   actors::session_options sopts;
@@ -172,7 +214,8 @@ std::unique_ptr<session_handle> make_session(nb::dict config) {
         "intra_op_parallelism_threads, inter_op_parallelism_threads, "
         "default_device, log_device_placement")};
   }
-  return std::make_unique<session_handle>(std::move(eopts), std::move(sopts));
+  return std::make_unique<session_handle>(std::move(eopts), std::move(sopts),
+                                          spec ? &*spec : nullptr);
 }
 
 } // namespace
@@ -182,7 +225,10 @@ void bind_session(nb::module_& m) {
     nb::module_::import_("threading").attr("main_thread")().attr("ident")));
   nb::class_<session_handle>(m, "Session",
                              "An engine of its own and a session on it.")
-    .def(nb::new_(&make_session), "config"_a = nb::dict())
+    .def(nb::new_(&make_session), "config"_a = nb::dict(),
+         "cluster"_a = nb::none(), "tf_config"_a = false,
+         "A session in this process, or a client of `cluster` (a cluster "
+         "file, a dict of jobs) or of TF_CONFIG's cluster.")
     .def("extend", &session_handle::extend, "graph"_a,
          "Adds the nodes of `graph` to the session's graph.")
     .def("run", &session_handle::run, "feeds"_a, "fetches"_a, "targets"_a,
