@@ -27,6 +27,7 @@ from .builders import (Variable, cond, constant, gradients, global_variables,
 from .importer import import_graph_def
 from .session import RunMetadata, RunOptions, Session
 from . import train
+from . import summary
 from . import nest
 from .math import *  # noqa: F401,F403 (add, matmul, relu, ...)
 

@@ -2,11 +2,11 @@
 training step's updates with the engine's Apply* kernels."""
 
 from . import _core
-from .builders import gradients, trainable_variables
-from .graph import Operation
+from .builders import global_variables, gradients, trainable_variables
+from .graph import Operation, get_default_graph
 
 __all__ = [
-    "Optimizer", "GradientDescentOptimizer", "MomentumOptimizer",
+    "Saver", "Optimizer", "GradientDescentOptimizer", "MomentumOptimizer",
     "AdagradOptimizer", "RMSPropOptimizer", "AdamOptimizer",
 ]
 
@@ -88,3 +88,41 @@ class AdamOptimizer(Optimizer):
                  epsilon=1e-8, name="Adam"):
         super().__init__("adam", name, learning_rate=learning_rate,
                          beta1=beta1, beta2=beta2, epsilon=epsilon)
+
+
+class Saver:
+    """Saves and restores variables in TensorFlow's checkpoint format (a
+    tensor bundle), as ``tf.compat.v1.train.Saver``: ``var_list`` a list
+    (saved by node name) or a dict (by the names given); default: every
+    variable of the graph."""
+
+    def __init__(self, var_list=None, name="save"):
+        graph = get_default_graph()
+        if var_list is None:
+            var_list = global_variables(graph)
+        if isinstance(var_list, dict):
+            pairs = list(var_list.items())
+        else:
+            pairs = [(v.op.name, v) for v in var_list]
+        if not pairs:
+            raise ValueError("no variables to save")
+        graph = pairs[0][1].graph
+        with graph._lock:
+            filename, save, restore = _core.make_saver(
+                graph._scope.sub(name), [(n, v._out) for n, v in pairs])
+        from .graph import Tensor
+        self._filename = Tensor(graph, filename)
+        self._save = Operation(graph, save)
+        self._restore = Operation(graph, restore)
+
+    def save(self, sess, save_path, global_step=None):
+        """Writes the checkpoint ``save_path`` (``-<global_step>`` added
+        when given); returns its path."""
+        if global_step is not None:
+            save_path = f"{save_path}-{int(global_step)}"
+        sess.run(self._save, {self._filename: str(save_path)})
+        return str(save_path)
+
+    def restore(self, sess, save_path):
+        """Assigns every variable its value in the checkpoint."""
+        sess.run(self._restore, {self._filename: str(save_path)})

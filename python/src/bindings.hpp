@@ -10,10 +10,11 @@ namespace actorflow::python {
 void bind_graph(nanobind::module_& m);
 
 /// The builders that take Python functions or build many nodes: while
-/// loops, conds, gradients, variables, optimizers (builder_bindings.cpp).
+/// loops, conds, gradients, variables, optimizers, savers
+/// (builder_bindings.cpp).
 void bind_builders(nanobind::module_& m);
 
-/// `_core.Session` (session_bindings.cpp).
+/// `_core.Session` and `_core.EventWriter` (session_bindings.cpp).
 void bind_session(nanobind::module_& m);
 
 } // namespace actorflow::python
