@@ -25,6 +25,7 @@ from .builders import (Variable, cond, constant, gradients, global_variables,
                        global_variables_initializer, placeholder,
                        trainable_variables, while_loop)
 from .importer import import_graph_def
+from .saved_model import load_saved_model
 from .session import RunMetadata, RunOptions, Session
 from . import train
 from . import summary

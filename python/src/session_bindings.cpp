@@ -18,9 +18,11 @@
 #include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
+#include "actorflow/actors/saved_model_session.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/actors/tf_config.hpp"
 #include "actorflow/net/summary_writer.hpp"
+#include "attr_conversion.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
 #include "tensor_conversion.hpp"
@@ -187,37 +189,127 @@ std::optional<actors::cluster_spec> cluster_of(nb::handle cluster,
   return spec;
 }
 
-std::unique_ptr<session_handle>
-make_session(nb::dict config, nb::object cluster, bool tf_config) {
-  auto spec = cluster_of(cluster, tf_config);
-  auto eopts = spec ? actors::client_options(*spec) : actors::engine_options{};
+/// Sets what a session's `config` dict says in `eo` and `so` (so may be
+/// null where there is no session of one's own to set).
+void apply_config(nb::dict config, actors::engine_options* eo,
+                  actors::session_options* so) {
   // No GPU unless asked for: a Python process may not own the device.
-  eopts.num_gpu_devices = 0;
-  actors::session_options sopts;
+  eo->num_gpu_devices = 0;
   for (auto [key, value] : config) {
     auto k = nb::cast<std::string>(key);
     if (k == "num_cpu_devices")
-      eopts.num_cpu_devices = nb::cast<int>(value);
+      eo->num_cpu_devices = nb::cast<int>(value);
     else if (k == "intra_op_parallelism_threads")
-      eopts.threads_per_device = nb::cast<int>(value);
+      eo->threads_per_device = nb::cast<int>(value);
     else if (k == "inter_op_parallelism_threads")
-      eopts.scheduler_threads = nb::cast<int>(value);
+      eo->scheduler_threads = nb::cast<int>(value);
     else if (k == "default_device")
-      eopts.default_device = nb::cast<std::string>(value);
+      eo->default_device = nb::cast<std::string>(value);
     else if (k == "num_gpu_devices")
-      eopts.num_gpu_devices = nb::cast<int>(value);
-    else if (k == "log_device_placement")
-      sopts.log_device_placement = nb::cast<bool>(value);
+      eo->num_gpu_devices = nb::cast<int>(value);
+    else if (k == "log_device_placement" && so != nullptr)
+      so->log_device_placement = nb::cast<bool>(value);
     else
       throw status_error{core::invalid_argument_error(
         "unknown session config key '", k,
         "'; known: num_cpu_devices, num_gpu_devices, "
         "intra_op_parallelism_threads, inter_op_parallelism_threads, "
-        "default_device, log_device_placement")};
+        "default_device",
+        so != nullptr ? ", log_device_placement" : "")};
   }
+}
+
+std::unique_ptr<session_handle>
+make_session(nb::dict config, nb::object cluster, bool tf_config) {
+  auto spec = cluster_of(cluster, tf_config);
+  auto eopts = spec ? actors::client_options(*spec) : actors::engine_options{};
+  actors::session_options sopts;
+  apply_config(config, &eopts, &sopts);
   return std::make_unique<session_handle>(std::move(eopts), std::move(sopts),
                                           spec ? &*spec : nullptr);
 }
+
+/// A TensorFlow 2 SavedModel on an engine of its own, its variables
+/// restored: signatures run by key.
+class saved_model_handle {
+public:
+  saved_model_handle(const std::string& dir,
+                     const std::vector<std::string>& tags, nb::dict config)
+    : engine_(make_engine(config)) {
+    core::status st;
+    {
+      nb::gil_scoped_release release;
+      st = actors::saved_model_session::open(*engine_, dir, tags, &model_);
+    }
+    throw_if_error(st);
+  }
+
+  saved_model_handle(const saved_model_handle&) = delete;
+  saved_model_handle& operator=(const saved_model_handle&) = delete;
+
+  ~saved_model_handle() {
+    nb::gil_scoped_release release; // as session_handle's
+    model_.reset();
+    engine_.reset();
+  }
+
+  /// Every signature: key -> {method, inputs, outputs}, each input and
+  /// output a (key, dtype, shape) tuple.
+  nb::dict signatures() const {
+    nb::dict out;
+    for (const auto& [key, sig] : model_->model().signatures) {
+      auto tensors = [](const std::vector<net::signature_tensor>& ts) {
+        nb::list l;
+        for (const auto& t : ts)
+          l.append(
+            nb::make_tuple(t.key, dtype_name(t.type), from_shape(t.shape)));
+        return l;
+      };
+      nb::dict d;
+      d["method"] = sig.method;
+      d["inputs"] = tensors(sig.inputs);
+      d["outputs"] = tensors(sig.outputs);
+      out[key.c_str()] = d;
+    }
+    return out;
+  }
+
+  nb::dict run(const std::string& key,
+               const std::map<std::string, core::tensor>& inputs) {
+    std::map<std::string, core::tensor> outputs;
+    core::status st;
+    {
+      nb::gil_scoped_release release;
+      st = model_->run(key, inputs, &outputs);
+    }
+    throw_if_error(st);
+    nb::dict out;
+    for (auto& [k, t] : outputs)
+      out[k.c_str()] = to_numpy(std::move(t));
+    return out;
+  }
+
+  void save(const std::string& dir) {
+    core::status st;
+    {
+      nb::gil_scoped_release release;
+      st = model_->save(dir);
+    }
+    throw_if_error(st);
+  }
+
+private:
+  static std::unique_ptr<actors::engine> make_engine(nb::dict config) {
+    actors::engine_options eo;
+    apply_config(config, &eo, nullptr);
+    auto e = std::make_unique<actors::engine>(std::move(eo));
+    throw_if_error(e->init_status());
+    return e;
+  }
+
+  std::unique_ptr<actors::engine> engine_;
+  std::unique_ptr<actors::saved_model_session> model_;
+};
 
 /// TensorBoard's event file in a log directory, as tf.summary.FileWriter
 /// writes it.
@@ -255,6 +347,16 @@ private:
 } // namespace
 
 void bind_session(nb::module_& m) {
+  nb::class_<saved_model_handle>(m, "SavedModel",
+                                 "A TensorFlow 2 SavedModel, loaded.")
+    .def(
+      nb::init<const std::string&, const std::vector<std::string>&, nb::dict>(),
+      "dir"_a, "tags"_a, "config"_a = nb::dict())
+    .def_prop_ro("signatures", &saved_model_handle::signatures)
+    .def("run", &saved_model_handle::run, "key"_a, "inputs"_a,
+         "Runs signature `key`; returns its outputs by key.")
+    .def("save", &saved_model_handle::save, "dir"_a,
+         "Writes the model, its variables as they are now, to `dir`.");
   nb::class_<event_writer>(m, "EventWriter",
                            "TensorBoard's event file in a log directory.")
     .def(nb::init<const std::string&>(), "logdir"_a)
