@@ -26,6 +26,8 @@ from .builders import (Variable, cond, constant, gradients, global_variables,
                        trainable_variables, while_loop)
 from .importer import import_graph_def
 from .saved_model import load_saved_model
+from .sequences import foldl, foldr, map_fn, scan
+from . import nn
 from .session import RunMetadata, RunOptions, Session
 from . import train
 from . import summary

@@ -14,6 +14,10 @@ void bind_graph(nanobind::module_& m);
 /// (builder_bindings.cpp).
 void bind_builders(nanobind::module_& m);
 
+/// map_fn, scan, foldl, foldr and dynamic_rnn with its cells
+/// (sequence_bindings.cpp).
+void bind_sequences(nanobind::module_& m);
+
 /// `_core.Session` and `_core.EventWriter` (session_bindings.cpp).
 void bind_session(nanobind::module_& m);
 

@@ -17,6 +17,7 @@
 #include "actorflow/graph/training_ops.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
+#include "python_calls.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -24,42 +25,6 @@ using namespace nb::literals;
 namespace actorflow::python {
 
 namespace {
-
-/// Calls Python functions from inside a C++ builder. No exception crosses
-/// the builder: the first is kept, the scope records an error so that the
-/// builder stops, and `finish` raises it once the builder has returned.
-class python_calls {
-public:
-  explicit python_calls(const graph::scope& s) : scope_(s) {
-    // nop
-  }
-
-  template <class F>
-  auto operator()(F&& f) -> decltype(f()) {
-    if (error_)
-      return {};
-    try {
-      return f();
-    } catch (...) {
-      error_ = std::current_exception();
-      scope_.record_error(
-        core::cancelled_error("a Python function given to a builder raised"));
-      return {};
-    }
-  }
-
-  /// Raises what a Python function raised, else the builder's error.
-  void finish() {
-    auto st = scope_.take_error();
-    if (error_)
-      std::rethrow_exception(error_);
-    throw_if_error(st);
-  }
-
-private:
-  graph::scope scope_;
-  std::exception_ptr error_;
-};
 
 std::vector<graph::output> while_loop(const graph::scope& s, nb::callable cond,
                                       nb::callable body,

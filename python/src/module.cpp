@@ -13,5 +13,6 @@ NB_MODULE(_core, m) {
   actorflow::python::bind_tensors(m);
   actorflow::python::bind_graph(m);
   actorflow::python::bind_builders(m);
+  actorflow::python::bind_sequences(m);
   actorflow::python::bind_session(m);
 }
