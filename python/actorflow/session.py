@@ -143,7 +143,7 @@ class Session:
             run_metadata.trace_json = meta.get("trace_json")
             run_metadata.partition_graphs = meta["partition_graphs"]
         values = [None if s is None else _scalar(
-            s.numpy() if isinstance(s, _core.Tensor) else arrays[s])
+            arrays[s] if isinstance(s, int) else _fed_value(s[0]))
             for s in slots]
         return nest.pack_sequence_as(fetches, values) if nested else values[0]
 
@@ -162,7 +162,7 @@ class Session:
         TensorFlow, or its index among the engine's fetches."""
         for fed, t in feeds:
             if fed == name:
-                return t
+                return (t,)
         names.append(name)
         return len(names) - 1
 
@@ -200,24 +200,32 @@ class Session:
         return None
 
 
+def _fed_value(value):
+    """A fed value fetched back: a copy, as the engine would give it."""
+    if isinstance(value, _core.Tensor):
+        return value.numpy()
+    return np.array(value, copy=True)
+
+
 def _scalar(array):
     """A 0-d array as its numpy scalar, as TensorFlow returns it."""
     return array[()] if array.ndim == 0 else array
 
 
 def _feed_tensor(value, dtype, name):
-    """The engine's tensor of a fed value: the array's own memory where its
-    layout allows (C-contiguous, native byte order, aligned), else a copy."""
+    """A fed value as the extension module takes it: an array whose memory
+    the engine borrows where its layout allows (C-contiguous, native byte
+    order, aligned; it copies otherwise), or a tensor made here (strings,
+    bfloat16)."""
     want = None
     if dtype is not None and dtype.name not in ("string", "variant"):
         want = dtype.numpy_dtype
     if type(value) is np.ndarray and value.dtype.kind in "biufc" \
             and value.dtype.isnative and (want is None
                                           or value.dtype == want):
-        return _core.tensor_from_array(value)[0]  # the common case
+        return value  # the common case
     if not isinstance(value, np.ndarray) and hasattr(value, "__dlpack__"):
-        t, _ = _core.tensor_from_array(value)  # PyTorch, JAX: DLPack
-        return t
+        return value  # PyTorch, JAX: read through DLPack
     try:
         array = np.asarray(value, dtype=want)
     except (TypeError, ValueError) as e:
@@ -229,5 +237,4 @@ def _feed_tensor(value, dtype, name):
         return array_attr(array)
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
-    t, _ = _core.tensor_from_array(array)
-    return t
+    return array

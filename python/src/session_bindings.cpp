@@ -58,11 +58,12 @@ public:
   session_handle& operator=(const session_handle&) = delete;
 
   ~session_handle() {
-    // Actors may drop the last reference to a fed array, which takes the
-    // GIL: let them while the session ends.
-    nb::gil_scoped_release release;
-    session_.reset();
-    engine_.reset();
+    {
+      nb::gil_scoped_release release;
+      session_.reset();
+      engine_.reset();
+    }
+    releases_->drain();
   }
 
   void extend(const graph::graph& g) {
@@ -77,11 +78,14 @@ public:
 
   /// Runs one step; returns the fetched arrays and, when asked for, the
   /// run's metadata as a dict.
-  nb::tuple run(const actors::feed_list& feeds,
+  nb::tuple run(const std::vector<std::pair<std::string, nb::object>>& fed,
                 const std::vector<std::string>& fetches,
                 const std::vector<std::string>& targets, int64_t timeout_ms,
                 bool trace, bool partition_graphs, bool metadata) {
     check_open();
+    actors::feed_list feeds;
+    for (const auto& [name, value] : fed)
+      feeds.emplace_back(name, to_feed(value, releases_));
     actors::run_options options;
     options.timeout = std::chrono::milliseconds{timeout_ms};
     options.trace
@@ -110,6 +114,7 @@ public:
       st = session_->run(options, feeds, fetches, targets, &outputs,
                          metadata || trace || partition_graphs ? &md : nullptr);
     }
+    releases_->drain();
     if (interrupt)
       throw std::move(*interrupt);
     throw_if_error(st);
@@ -161,6 +166,8 @@ private:
 
   std::unique_ptr<actors::engine> engine_;
   std::unique_ptr<actors::session> session_;
+  /// Fed arrays the engine let go of, for the calling thread to drop.
+  std::shared_ptr<release_queue> releases_ = std::make_shared<release_queue>();
 };
 
 /// The cluster a session is a client of: a cluster file's path, a dict
@@ -248,9 +255,12 @@ public:
   saved_model_handle& operator=(const saved_model_handle&) = delete;
 
   ~saved_model_handle() {
-    nb::gil_scoped_release release; // as session_handle's
-    model_.reset();
-    engine_.reset();
+    {
+      nb::gil_scoped_release release;
+      model_.reset();
+      engine_.reset();
+    }
+    releases_->drain();
   }
 
   /// Every signature: key -> {method, inputs, outputs}, each input and
@@ -275,13 +285,16 @@ public:
   }
 
   nb::dict run(const std::string& key,
-               const std::map<std::string, core::tensor>& inputs) {
-    std::map<std::string, core::tensor> outputs;
+               const std::map<std::string, nb::object>& fed) {
+    std::map<std::string, core::tensor> inputs, outputs;
+    for (const auto& [name, value] : fed)
+      inputs.emplace(name, to_feed(value, releases_));
     core::status st;
     {
       nb::gil_scoped_release release;
       st = model_->run(key, inputs, &outputs);
     }
+    releases_->drain();
     throw_if_error(st);
     nb::dict out;
     for (auto& [k, t] : outputs)
@@ -309,6 +322,7 @@ private:
 
   std::unique_ptr<actors::engine> engine_;
   std::unique_ptr<actors::saved_model_session> model_;
+  std::shared_ptr<release_queue> releases_ = std::make_shared<release_queue>();
 };
 
 /// TensorBoard's event file in a log directory, as tf.summary.FileWriter

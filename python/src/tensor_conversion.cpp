@@ -71,7 +71,32 @@ nb::dlpack::dtype dlpack_of(core::dtype t) {
   }
 }
 
+/// What keeps a borrowed array alive: released where the last tensor
+/// handle goes, or, on a thread without the GIL, handed to `releases`.
+struct lent_array {
+  host_array array;
+  std::shared_ptr<release_queue> releases;
+
+  ~lent_array() {
+    if (releases != nullptr && PyGILState_Check() == 0)
+      releases->push(std::move(array));
+  }
+};
+
 } // namespace
+
+void release_queue::push(host_array a) {
+  std::lock_guard<std::mutex> guard{mtx_};
+  pending_.push_back(std::move(a));
+}
+
+void release_queue::drain() {
+  std::vector<host_array> done;
+  {
+    std::lock_guard<std::mutex> guard{mtx_};
+    done.swap(pending_);
+  }
+}
 
 std::string dtype_name(core::dtype t) {
   switch (t) {
@@ -122,7 +147,8 @@ core::dtype dtype_of(nb::dlpack::dtype t) {
   return core::dtype::invalid;
 }
 
-core::tensor to_tensor(const host_array& a, core::dtype as, bool* copied) {
+core::tensor to_tensor(const host_array& a, core::dtype as, bool* copied,
+                       std::shared_ptr<release_queue> releases) {
   auto type = dtype_of(a.dtype());
   if (type == core::dtype::invalid)
     throw status_error{core::invalid_argument_error(
@@ -143,9 +169,11 @@ core::tensor to_tensor(const host_array& a, core::dtype as, bool* copied) {
   auto* data = const_cast<void*>(static_cast<const void*>(a.data()));
   if (c_contiguous(a) && reinterpret_cast<uintptr_t>(data) % 16 == 0
       && a.size() > 0) {
+    auto lender = std::make_shared<lent_array>();
+    lender->array = a;
+    lender->releases = std::move(releases);
     core::tensor t;
-    throw_if_error(
-      core::tensor::borrow(type, s, data, std::make_shared<host_array>(a), &t));
+    throw_if_error(core::tensor::borrow(type, s, data, std::move(lender), &t));
     *copied = false;
     return t;
   }
@@ -162,6 +190,15 @@ core::tensor to_tensor(const host_array& a, core::dtype as, bool* copied) {
   }
   *copied = true;
   return t;
+}
+
+core::tensor to_feed(nb::handle value,
+                     const std::shared_ptr<release_queue>& releases) {
+  if (nb::isinstance<core::tensor>(value))
+    return nb::cast<core::tensor>(value);
+  bool copied = false;
+  return to_tensor(nb::cast<host_array>(value), core::dtype::invalid, &copied,
+                   releases);
 }
 
 core::tensor to_string_tensor(std::vector<std::string> values,
