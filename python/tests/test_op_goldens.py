@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 
 import actorflow as af
+from goldens import GOLDEN
 
-GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                      "tests", "golden")
 FILES = ["math_cases.txt", "nn_cases.txt", "array_cases.txt"]
 
 

@@ -8,29 +8,9 @@ import numpy as np
 import pytest
 
 import actorflow as af
+from goldens import GOLDEN, read_values
 
-GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                      "tests", "golden")
-
-
-def _values():
-    out = {}
-    with open(os.path.join(GOLDEN, "saved_model.txt")) as f:
-        lines = iter(f.read().splitlines())
-    for line in lines:
-        words = line.split()
-        if len(words) < 2 or words[1] == "string":
-            if len(words) >= 2:
-                next(lines)
-            continue
-        values = next(lines).split()
-        dims = [int(d) for d in words[2:]]
-        out[words[0]] = np.array([float(v) for v in values]).astype(
-            words[1]).reshape(dims)
-    return out
-
-
-VALUES = _values()
+VALUES = read_values("saved_model.txt")
 
 
 def test_a_keras_model_with_two_inputs_and_outputs():

@@ -8,26 +8,9 @@ import numpy as np
 import pytest
 
 import actorflow as af
+from goldens import GOLDEN, read_values
 
-GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                      "tests", "golden")
-
-
-def _values():
-    out = {}
-    with open(os.path.join(GOLDEN, "graphdef.txt")) as f:
-        lines = iter(f.read().splitlines())
-    for line in lines:
-        words = line.split()
-        if len(words) < 2:
-            continue
-        name, dtype, dims = words[0], words[1], [int(d) for d in words[2:]]
-        values = [float(v) for v in next(lines).split()]
-        out[name] = np.array(values, np.float64).astype(dtype).reshape(dims)
-    return out
-
-
-VALUES = _values()
+VALUES = read_values("graphdef.txt")
 
 
 @pytest.mark.parametrize("model,feed,fetch,tol", [
