@@ -90,11 +90,16 @@ def apply_op(op_type, inputs, attrs=None, name=None):
                 graph = graph or x.graph
     graph = graph or get_default_graph()
 
-    def type_of(arg):
+    def type_of(arg, value):
+        """The dtype ``value`` must have for ``arg``: fixed, or its type
+        attr's as set so far; the attr's default only for a plain value (a
+        Tensor's own dtype sets the attr, as in TensorFlow)."""
         if arg["type"]:
             return arg["type"]
         t = attrs.get(arg["type_attr"])
         if t is None:
+            if _has_tensor(value):
+                return None
             default = attr_defs.get(arg["type_attr"], {}).get("default")
             return default if isinstance(default, str) else None
         return None if isinstance(t, list) else _dtypes.as_dtype(t).name
@@ -113,7 +118,7 @@ def apply_op(op_type, inputs, attrs=None, name=None):
             if not isinstance(v, (list, tuple)):
                 raise TypeError(f"input {arg['name']} of {op_type} is a "
                                 f"list, got {v!r}")
-            items = [convert_to_tensor(x, type_of(arg), graph=graph)
+            items = [convert_to_tensor(x, type_of(arg, v), graph=graph)
                      for x in v]
             if arg["number_attr"]:
                 attrs[arg["number_attr"]] = len(items)
@@ -123,7 +128,7 @@ def apply_op(op_type, inputs, attrs=None, name=None):
                 attrs[arg["type_attr"]] = [t.dtype.name for t in items]
             inputs[arg["name"]] = items
         else:
-            t = convert_to_tensor(v, type_of(arg), graph=graph)
+            t = convert_to_tensor(v, type_of(arg, v), graph=graph)
             if arg["type_attr"]:
                 _set_type(attrs, arg, [t], op_type)
             inputs[arg["name"]] = t

@@ -38,6 +38,11 @@ def test_op_functions_take_inputs_then_attrs_with_defaults(graph):
     assert z.dtype == af.float32
     n = af.ops.add_n([y, y, y])
     assert n.op.name.startswith("AddN")
+    # A type attr's default (OneHot's TI = int64) is for plain values; a
+    # Tensor's own dtype sets it.
+    i32 = af.constant([0, 1], af.int32)
+    assert af.ops.one_hot(i32, 3, 1.0, 0.0).shape == (2, 3)
+    assert af.ops.one_hot([0, 2], 3, 1.0, 0.0).op.name.startswith("OneHot")
 
 
 def test_name_scopes_devices_and_control_dependencies(graph, sess):
