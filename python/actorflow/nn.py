@@ -9,7 +9,7 @@ from . import _core
 from . import dtypes as _dtypes
 from .graph import Tensor, convert_to_tensor
 
-__all__ = ["dynamic_rnn", "rnn_cell"]
+__all__ = ["dynamic_rnn", "rnn_cell", "moe_layer"]
 
 
 class _Cell:
@@ -129,3 +129,44 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None,
             parallel_iterations or 32)
     parts = tuple(Tensor(graph, p) for p in final)
     return Tensor(graph, outputs), parts[0] if len(parts) == 1 else parts
+
+
+def moe_layer(x, num_experts, output_size, expert_fn, k=2, devices=None,
+              noisy_gating=True, w_importance=0.1, w_load=0.1,
+              noise_scale=None, seed=0, name="moe"):
+    """The sparsely-gated mixture-of-experts layer (Shazeer et al.) on x
+    [batch, depth]: each example goes to its top ``k`` experts;
+    ``expert_fn(rows, index)`` builds expert ``index`` on its rows
+    [m, depth] and returns [m, output_size] (make its variables before, on
+    its device: it runs inside the expert's cond). Experts go to
+    ``devices[i % len(devices)]``. The gating weights are made here (zero).
+    Returns a dict: y, loss (add it to the model's), importance, load,
+    gates, rows, and the gating ``weights``."""
+    from .builders import Variable
+    import numpy as np
+    x = convert_to_tensor(x)
+    graph = x.graph
+    if x.shape is None or x.shape[-1] is None:
+        raise ValueError("moe_layer needs x's depth (last dimension) known")
+    depth = x.shape[-1]
+    dt = x.dtype.numpy_dtype
+    with graph.name_scope(name):
+        w_gate = Variable(np.zeros((depth, num_experts), dt), name="w_gate")
+        w_noise = Variable(np.zeros((depth, num_experts), dt),
+                           name="w_noise")
+
+    def build(scope, rows, index):
+        with graph._push(scope):
+            return convert_to_tensor(expert_fn(Tensor(graph, rows), index),
+                                     graph=graph)._out
+
+    scale = None if noise_scale is None else convert_to_tensor(
+        noise_scale, x.dtype, graph=graph)._out
+    with graph._lock:
+        out = _core.moe_layer(graph._scope.sub(name), x._out, w_gate._out,
+                              w_noise._out, num_experts, output_size, build,
+                              list(devices or []), k, noisy_gating,
+                              w_importance, w_load, scale, seed, 1)
+    result = {key: Tensor(graph, v) for key, v in out.items()}
+    result["weights"] = [w_gate, w_noise]
+    return result

@@ -1,5 +1,6 @@
-// Builders over sequences from Python: map_fn, scan, foldl and foldr with
-// Python functions, and dynamic_rnn over the engine's RNN cells.
+// Builders over sequences and experts from Python: map_fn, scan, foldl
+// and foldr with Python functions, dynamic_rnn over the engine's RNN
+// cells, and the mixture-of-experts layer with Python-built experts.
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "actorflow/graph/functional_ops.hpp"
+#include "actorflow/graph/moe.hpp"
 #include "actorflow/graph/rnn.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
@@ -115,9 +117,54 @@ nb::tuple dynamic_rnn(const graph::scope& s, const cell_ptr& cell,
   return nb::make_tuple(r.outputs, r.state);
 }
 
+/// The mixture-of-experts layer: `build(scope, rows, index)` builds
+/// expert `index` on its rows; returns the layer's outputs as a dict.
+nb::dict moe_layer(const graph::scope& s, const graph::output& x,
+                   const graph::output& w_gate, const graph::output& w_noise,
+                   int64_t experts, int64_t output_size, nb::callable build,
+                   const std::vector<std::string>& devices, int64_t k,
+                   bool noisy_gating, double w_importance, double w_load,
+                   std::optional<graph::output> noise_scale, int64_t seed,
+                   int64_t seed2) {
+  python_calls call{s};
+  graph::moe_experts e;
+  e.count = experts;
+  e.output_size = output_size;
+  e.devices = devices;
+  e.build
+    = [&](const graph::scope& at, const graph::output& rows, int64_t index) {
+        return call(
+          [&] { return nb::cast<graph::output>(build(at, rows, index)); });
+      };
+  graph::moe_options o;
+  o.k = k;
+  o.noisy_gating = noisy_gating;
+  o.w_importance = w_importance;
+  o.w_load = w_load;
+  if (noise_scale)
+    o.noise_scale = *noise_scale;
+  o.seed = {seed, seed2};
+  auto r = graph::moe_layer(s, x, graph::moe_gating{w_gate, w_noise}, e, o);
+  call.finish();
+  nb::dict out;
+  out["y"] = r.y;
+  out["loss"] = r.loss;
+  out["importance"] = r.importance;
+  out["load"] = r.load;
+  out["gates"] = r.gates;
+  out["rows"] = r.rows;
+  return out;
+}
+
 } // namespace
 
 void bind_sequences(nb::module_& m) {
+  m.def("moe_layer", &moe_layer, "scope"_a, "x"_a, "w_gate"_a, "w_noise"_a,
+        "experts"_a, "output_size"_a, "build"_a,
+        "devices"_a = std::vector<std::string>{}, "k"_a = 2,
+        "noisy_gating"_a = true, "w_importance"_a = 0.1, "w_load"_a = 0.1,
+        "noise_scale"_a = nb::none(), "seed"_a = 0, "seed2"_a = 0,
+        "The sparsely-gated mixture-of-experts layer on x.");
   m.def("map_fn", &map_fn, "scope"_a, "fn"_a, "elems"_a,
         "parallel_iterations"_a = 10, "dtypes"_a = std::vector<std::string>{},
         "fn(scope, rows) over the rows of `elems`, stacked.");

@@ -88,3 +88,32 @@ def test_stacked_cells_train(graph, sess):
     for _ in range(60):
         sess.run(step)
     assert sess.run(loss) < first / 2
+
+
+def test_a_mixture_of_experts_routes_rows_and_trains(graph, sess):
+    rng = np.random.default_rng(5)
+    xs = rng.normal(size=(16, 4)).astype(np.float32)
+    ys = np.where(xs[:, :1] > 0, 2.0, -1.0).astype(np.float32) * xs[:, 1:2]
+    x = af.placeholder(af.float32, [None, 4], name="x")
+    experts = [af.Variable(rng.normal(0, 0.1, (4, 1)).astype(np.float32),
+                           name=f"expert_{i}") for i in range(4)]
+    built = []
+
+    def expert(rows, i):
+        built.append(i)
+        return af.matmul(rows, experts[i])
+
+    moe = af.nn.moe_layer(x, 4, 1, expert, k=2, seed=3)
+    assert sorted(built) == [0, 1, 2, 3]
+    loss = af.reduce_mean(af.square(moe["y"] - ys)) + moe["loss"]
+    step = af.train.AdamOptimizer(0.05).minimize(
+        loss, experts + moe["weights"])
+    sess.run(af.global_variables_initializer())
+    gates, rows = sess.run([moe["gates"], moe["rows"]], {x: xs})
+    assert ((gates > 0).sum(1) == 2).all()  # each example: its top 2
+    np.testing.assert_allclose(gates.sum(1), 1, rtol=1e-6)
+    assert rows.sum() == 32
+    first = sess.run(loss, {x: xs})
+    for _ in range(100):
+        sess.run(step, {x: xs})
+    assert sess.run(loss, {x: xs}) < first / 2
