@@ -18,7 +18,13 @@ void bind_builders(nanobind::module_& m);
 /// (sequence_bindings.cpp).
 void bind_sequences(nanobind::module_& m);
 
-/// `_core.Session` and `_core.EventWriter` (session_bindings.cpp).
+/// `_core.Session` (session_bindings.cpp).
 void bind_session(nanobind::module_& m);
+
+/// `_core.SavedModel` (saved_model_bindings.cpp).
+void bind_saved_models(nanobind::module_& m);
+
+/// `_core.EventWriter` (summary_bindings.cpp).
+void bind_summaries(nanobind::module_& m);
 
 } // namespace actorflow::python

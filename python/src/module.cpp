@@ -15,4 +15,6 @@ NB_MODULE(_core, m) {
   actorflow::python::bind_builders(m);
   actorflow::python::bind_sequences(m);
   actorflow::python::bind_session(m);
+  actorflow::python::bind_saved_models(m);
+  actorflow::python::bind_summaries(m);
 }

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include <nanobind/stl/map.h>
-#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
@@ -16,14 +15,10 @@
 
 #include "actorflow/actors/cancellation.hpp"
 #include "actorflow/actors/chrome_trace.hpp"
-#include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
-#include "actorflow/actors/saved_model_session.hpp"
 #include "actorflow/actors/session.hpp"
-#include "actorflow/actors/tf_config.hpp"
-#include "actorflow/net/summary_writer.hpp"
-#include "attr_conversion.hpp"
 #include "bindings.hpp"
+#include "engine_config.hpp"
 #include "errors.hpp"
 #include "tensor_conversion.hpp"
 
@@ -170,62 +165,6 @@ private:
   std::shared_ptr<release_queue> releases_ = std::make_shared<release_queue>();
 };
 
-/// The cluster a session is a client of: a cluster file's path, a dict
-/// of jobs (`{"worker": ["host:port", ...]}`, as tf.train.ClusterSpec
-/// takes), or TensorFlow's TF_CONFIG from the environment.
-std::optional<actors::cluster_spec> cluster_of(nb::handle cluster,
-                                               bool tf_config) {
-  actors::cluster_spec spec;
-  if (tf_config) {
-    std::string task;
-    throw_if_error(actors::tf_config_from_environment(&spec, &task));
-    return spec;
-  }
-  if (cluster.is_none())
-    return std::nullopt;
-  if (nb::isinstance<nb::dict>(cluster)) {
-    std::vector<std::pair<std::string, std::vector<std::string>>> jobs;
-    for (auto [job, tasks] : nb::borrow<nb::dict>(cluster))
-      jobs.emplace_back(nb::cast<std::string>(job),
-                        nb::cast<std::vector<std::string>>(tasks));
-    throw_if_error(actors::cluster_spec::from_jobs(jobs, &spec));
-    return spec;
-  }
-  throw_if_error(
-    actors::cluster_spec::load(nb::cast<std::string>(nb::str(cluster)), &spec));
-  return spec;
-}
-
-/// Sets what a session's `config` dict says in `eo` and `so` (so may be
-/// null where there is no session of one's own to set).
-void apply_config(nb::dict config, actors::engine_options* eo,
-                  actors::session_options* so) {
-  // No GPU unless asked for: a Python process may not own the device.
-  eo->num_gpu_devices = 0;
-  for (auto [key, value] : config) {
-    auto k = nb::cast<std::string>(key);
-    if (k == "num_cpu_devices")
-      eo->num_cpu_devices = nb::cast<int>(value);
-    else if (k == "intra_op_parallelism_threads")
-      eo->threads_per_device = nb::cast<int>(value);
-    else if (k == "inter_op_parallelism_threads")
-      eo->scheduler_threads = nb::cast<int>(value);
-    else if (k == "default_device")
-      eo->default_device = nb::cast<std::string>(value);
-    else if (k == "num_gpu_devices")
-      eo->num_gpu_devices = nb::cast<int>(value);
-    else if (k == "log_device_placement" && so != nullptr)
-      so->log_device_placement = nb::cast<bool>(value);
-    else
-      throw status_error{core::invalid_argument_error(
-        "unknown session config key '", k,
-        "'; known: num_cpu_devices, num_gpu_devices, "
-        "intra_op_parallelism_threads, inter_op_parallelism_threads, "
-        "default_device",
-        so != nullptr ? ", log_device_placement" : "")};
-  }
-}
-
 std::unique_ptr<session_handle>
 make_session(nb::dict config, nb::object cluster, bool tf_config) {
   auto spec = cluster_of(cluster, tf_config);
@@ -236,150 +175,9 @@ make_session(nb::dict config, nb::object cluster, bool tf_config) {
                                           spec ? &*spec : nullptr);
 }
 
-/// A TensorFlow 2 SavedModel on an engine of its own, its variables
-/// restored: signatures run by key.
-class saved_model_handle {
-public:
-  saved_model_handle(const std::string& dir,
-                     const std::vector<std::string>& tags, nb::dict config)
-    : engine_(make_engine(config)) {
-    core::status st;
-    {
-      nb::gil_scoped_release release;
-      st = actors::saved_model_session::open(*engine_, dir, tags, &model_);
-    }
-    throw_if_error(st);
-  }
-
-  saved_model_handle(const saved_model_handle&) = delete;
-  saved_model_handle& operator=(const saved_model_handle&) = delete;
-
-  ~saved_model_handle() {
-    {
-      nb::gil_scoped_release release;
-      model_.reset();
-      engine_.reset();
-    }
-    releases_->drain();
-  }
-
-  /// Every signature: key -> {method, inputs, outputs}, each input and
-  /// output a (key, dtype, shape) tuple.
-  nb::dict signatures() const {
-    nb::dict out;
-    for (const auto& [key, sig] : model_->model().signatures) {
-      auto tensors = [](const std::vector<net::signature_tensor>& ts) {
-        nb::list l;
-        for (const auto& t : ts)
-          l.append(
-            nb::make_tuple(t.key, dtype_name(t.type), from_shape(t.shape)));
-        return l;
-      };
-      nb::dict d;
-      d["method"] = sig.method;
-      d["inputs"] = tensors(sig.inputs);
-      d["outputs"] = tensors(sig.outputs);
-      out[key.c_str()] = d;
-    }
-    return out;
-  }
-
-  nb::dict run(const std::string& key,
-               const std::map<std::string, nb::object>& fed) {
-    std::map<std::string, core::tensor> inputs, outputs;
-    for (const auto& [name, value] : fed)
-      inputs.emplace(name, to_feed(value, releases_));
-    core::status st;
-    {
-      nb::gil_scoped_release release;
-      st = model_->run(key, inputs, &outputs);
-    }
-    releases_->drain();
-    throw_if_error(st);
-    nb::dict out;
-    for (auto& [k, t] : outputs)
-      out[k.c_str()] = to_numpy(std::move(t));
-    return out;
-  }
-
-  void save(const std::string& dir) {
-    core::status st;
-    {
-      nb::gil_scoped_release release;
-      st = model_->save(dir);
-    }
-    throw_if_error(st);
-  }
-
-private:
-  static std::unique_ptr<actors::engine> make_engine(nb::dict config) {
-    actors::engine_options eo;
-    apply_config(config, &eo, nullptr);
-    auto e = std::make_unique<actors::engine>(std::move(eo));
-    throw_if_error(e->init_status());
-    return e;
-  }
-
-  std::unique_ptr<actors::engine> engine_;
-  std::unique_ptr<actors::saved_model_session> model_;
-  std::shared_ptr<release_queue> releases_ = std::make_shared<release_queue>();
-};
-
-/// TensorBoard's event file in a log directory, as tf.summary.FileWriter
-/// writes it.
-class event_writer {
-public:
-  explicit event_writer(const std::string& logdir) {
-    throw_if_error(net::summary_writer::open(logdir, &writer_));
-  }
-
-  void add_summary(nb::bytes summary, int64_t step) {
-    throw_if_error(
-      writer_->add_summary(std::string{summary.c_str(), summary.size()}, step));
-  }
-
-  void add_scalar(const std::string& tag, double value, int64_t step) {
-    throw_if_error(writer_->add_scalar(tag, value, step));
-  }
-
-  void add_graph(const graph::graph& g) {
-    throw_if_error(writer_->add_graph(g));
-  }
-
-  void flush() {
-    throw_if_error(writer_->flush());
-  }
-
-  const std::string& path() const {
-    return writer_->path();
-  }
-
-private:
-  std::unique_ptr<net::summary_writer> writer_;
-};
-
 } // namespace
 
 void bind_session(nb::module_& m) {
-  nb::class_<saved_model_handle>(m, "SavedModel",
-                                 "A TensorFlow 2 SavedModel, loaded.")
-    .def(
-      nb::init<const std::string&, const std::vector<std::string>&, nb::dict>(),
-      "dir"_a, "tags"_a, "config"_a = nb::dict())
-    .def_prop_ro("signatures", &saved_model_handle::signatures)
-    .def("run", &saved_model_handle::run, "key"_a, "inputs"_a,
-         "Runs signature `key`; returns its outputs by key.")
-    .def("save", &saved_model_handle::save, "dir"_a,
-         "Writes the model, its variables as they are now, to `dir`.");
-  nb::class_<event_writer>(m, "EventWriter",
-                           "TensorBoard's event file in a log directory.")
-    .def(nb::init<const std::string&>(), "logdir"_a)
-    .def("add_summary", &event_writer::add_summary, "summary"_a, "step"_a,
-         "A serialized Summary (a summary op's value) at `step`.")
-    .def("add_scalar", &event_writer::add_scalar, "tag"_a, "value"_a, "step"_a)
-    .def("add_graph", &event_writer::add_graph, "graph"_a)
-    .def("flush", &event_writer::flush)
-    .def_prop_ro("path", &event_writer::path);
   session_handle::set_main_thread(nb::cast<unsigned long>(
     nb::module_::import_("threading").attr("main_thread")().attr("ident")));
   nb::class_<session_handle>(m, "Session",
