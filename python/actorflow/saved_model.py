@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _core
 from . import dtypes as _dtypes
-from .session import _feed_tensor
+from .session import _as_feed
 
 __all__ = ["load_saved_model", "SavedModel", "Signature"]
 
@@ -33,7 +33,7 @@ class Signature:
             raise TypeError(f"signature {self.key!r} has no input "
                             f"{sorted(unknown)}; it takes "
                             f"{sorted(self.inputs)}")
-        feeds = {k: _feed_tensor(v, self.inputs[k][0], k)
+        feeds = {k: _as_feed(v, self.inputs[k][0], k)
                  for k, v in inputs.items()}
         out = self._model._handle.run(self.key, feeds)
         return {k: v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v

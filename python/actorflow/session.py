@@ -183,7 +183,7 @@ class Session:
         if isinstance(value, (Tensor, Operation)):
             raise TypeError(f"the value fed to {name} is a graph element; "
                             "feed arrays, numbers or lists")
-        return name, _feed_tensor(value, dtype, name)
+        return name, _as_feed(value, dtype, name)
 
     def _dtype_of(self, key):
         """The dtype of the tensor a name feeds: from the graph built here,
@@ -212,7 +212,7 @@ def _scalar(array):
     return array[()] if array.ndim == 0 else array
 
 
-def _feed_tensor(value, dtype, name):
+def _as_feed(value, dtype, name):
     """A fed value as the extension module takes it: an array whose memory
     the engine borrows where its layout allows (C-contiguous, native byte
     order, aligned; it copies otherwise), or a tensor made here (strings,
