@@ -5,8 +5,8 @@ import numpy as np
 
 from . import _core
 from . import dtypes as _dtypes
-from .graph import (Operation, Tensor, _const_array, array_attr,
-                    array_dtype, convert_to_tensor, get_default_graph)
+from .graph import (Operation, Tensor, _const_array, const_node,
+                    convert_to_tensor, get_default_graph)
 
 __all__ = [
     "constant", "placeholder", "Variable", "global_variables_initializer",
@@ -20,11 +20,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
     array = _const_array(value, dtype)
     if shape is not None:
         array = np.broadcast_to(array, tuple(shape)).copy()
-    graph = get_default_graph()
-    _, outs = graph.create_op(
-        "Const", [], {"dtype": array_dtype(array), "value": array_attr(array)},
-        name)
-    return outs[0]
+    return const_node(get_default_graph(), array, name)
 
 
 def placeholder(dtype, shape=None, name="Placeholder"):

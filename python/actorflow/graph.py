@@ -291,11 +291,15 @@ def convert_to_tensor(value, dtype=None, name=None, graph=None):
     if isinstance(value, Operation):
         raise TypeError(f"operation {value.name!r} has no value; pass one "
                         "of its outputs")
-    graph = graph or get_default_graph()
-    array = _const_array(value, dtype)
+    return const_node(graph or get_default_graph(),
+                      _const_array(value, dtype), name or "Const")
+
+
+def const_node(graph, array, name):
+    """A Const node of ``graph`` holding ``array``."""
     _, outs = graph.create_op(
-        "Const", [], {"dtype": _dtypes.as_dtype(array_dtype(array)).name,
-                      "value": array_attr(array)}, name or "Const")
+        "Const", [], {"dtype": array_dtype(array), "value": array_attr(array)},
+        name)
     return outs[0]
 
 

@@ -19,7 +19,8 @@ import types
 
 from . import _core
 from . import dtypes as _dtypes
-from .graph import Operation, Tensor, convert_to_tensor, get_default_graph
+from .graph import (Operation, Tensor, _const_array, array_attr,
+                    convert_to_tensor, get_default_graph)
 
 __all__ = ["apply_op", "op_def", "raw_ops"]
 
@@ -58,8 +59,7 @@ def _attr_value(attr, value):
         return [_dtypes.as_dtype(v).name for v in value]
     if attr["type"] == "shape" and value is not None:
         return [None if d is None or d < 0 else int(d) for d in value]
-    if attr["type"] in ("tensor",):
-        from .graph import _const_array, array_attr
+    if attr["type"] == "tensor":
         return array_attr(_const_array(value, None))
     return value
 
