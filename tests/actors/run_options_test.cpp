@@ -164,7 +164,9 @@ TEST_F(run_options, on_wait_is_called_while_the_run_is_in_flight) {
   std::vector<tensor> out;
   auto st = sess.run(opts, {}, {i.name()}, {}, &out);
   EXPECT_EQ(st.code(), core::errc::cancelled) << st.to_string();
-  EXPECT_EQ(calls, 3);
+  // Cancelled at the third call; the abort may take more polls to come
+  // back (it did under the sanitizers).
+  EXPECT_GE(calls, 3);
   EXPECT_TRUE(same_thread);
   EXPECT_TRUE(worker_idle(e));
   // A quick run answers before the first poll.
