@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "actorflow/actors/session.hpp"
-#include "char_rnn_training.hpp"
-#include "text_data.hpp"
+#include "models/char_rnn/char_rnn_training.hpp"
+#include "models/char_rnn/text_data.hpp"
 
 using namespace actorflow;
 using apps::char_vocabulary;

@@ -27,7 +27,7 @@
 #include "actorflow/graph/passes.hpp"
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
-#include "fashion_training.hpp"
+#include "models/fashion/fashion_training.hpp"
 #include "json_line.hpp"
 
 using namespace actorflow;

@@ -16,7 +16,7 @@
 #include "common/child_leak_exit.hpp"
 #include "common/child_process.hpp"
 #include "common/net_relay.hpp"
-#include "fashion_data.hpp"
+#include "models/fashion/fashion_data.hpp"
 
 using namespace actorflow;
 

@@ -15,7 +15,7 @@
 #include "cluster_fixture.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
-#include "fashion_training.hpp"
+#include "models/fashion/fashion_training.hpp"
 
 using namespace actorflow;
 using core::dtype;

@@ -24,7 +24,7 @@
 #include "common/metrics_scrape.hpp"
 #include "common/net_relay.hpp"
 #include "common/worker_processes.hpp"
-#include "fashion_data.hpp"
+#include "models/fashion/fashion_data.hpp"
 
 using namespace actorflow;
 

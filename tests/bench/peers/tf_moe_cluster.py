@@ -5,7 +5,7 @@ mixture-of-experts classifier in TensorFlow's v1 graph mode over gRPC, with
 the gating and output layer on /job:ps/task:0, expert i's weights and
 compute on /job:expert/task:(i % 2), the rest on /job:worker/task:0.
 
-The model, as apps/fashion_model.cpp builds it: 784 -> noisy top-k gating
+The model, as apps/models/fashion/fashion_model.cpp builds it: 784 -> noisy top-k gating
 over E experts (each 784 -> H1 -> ReLU -> H2) -> ReLU -> 10, sparse
 softmax cross entropy plus the importance and load losses (0.1 / 0.1),
 plain SGD. Dispatch in tensor2tensor's style (the coordinates of the

@@ -1,0 +1,81 @@
+#include "cli/graph_show.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "actorflow/graph/dot.hpp"
+#include "actorflow/net/graph_def.hpp"
+#include "actorflow/ops/op_registry.hpp"
+#include "actorflow/ops/registration.hpp"
+
+namespace actorflow::apps {
+
+namespace {
+
+int fail(const core::status& st) {
+  std::fprintf(stderr, "actorflow graph show: %s\n", st.to_string().c_str());
+  return EXIT_FAILURE;
+}
+
+/// One line per node: `name = Op(inputs) @device`.
+std::string node_list(const graph::graph& g) {
+  std::ostringstream out;
+  for (const auto& node : g.nodes()) {
+    out << node.name << " = " << node.op << "(";
+    for (size_t i = 0; i < node.inputs.size(); ++i)
+      out << (i > 0 ? ", " : "") << node.inputs[i];
+    out << ")";
+    if (!node.device.empty())
+      out << " @" << node.device;
+    out << "\n";
+  }
+  return out.str();
+}
+
+core::status render(const graph_show_options& o, std::string* text) {
+  if (o.partitions) {
+    actors::run_options ro;
+    ro.output_partition_graphs = true;
+    run_outcome r;
+    ACTORFLOW_RETURN_IF_ERROR(run_step(o.run, ro, &r));
+    const auto& parts = r.metadata.partition_graphs;
+    if (o.dot)
+      return graph::partitions_to_dot(parts, text);
+    for (const auto& g : parts)
+      *text += "# partition on "
+               + (g.size() > 0 ? g.nodes()[0].device : std::string{"?"}) + "\n"
+               + node_list(g);
+    return core::status::ok();
+  }
+  ops::op_registry registry;
+  ACTORFLOW_RETURN_IF_ERROR(ops::register_ops(registry));
+  graph::graph g;
+  ACTORFLOW_RETURN_IF_ERROR(net::load_any_graph(o.run.graph, registry, &g));
+  if (o.dot)
+    return graph::to_dot(g, text);
+  *text = node_list(g);
+  return core::status::ok();
+}
+
+} // namespace
+
+int show_graph(const graph_show_options& o) {
+  std::string text;
+  auto st = render(o, &text);
+  if (!st.is_ok())
+    return fail(st);
+  if (o.output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return EXIT_SUCCESS;
+  }
+  std::ofstream out{o.output, std::ios::binary | std::ios::trunc};
+  out << text;
+  out.close();
+  if (!out)
+    return fail(core::not_found_error("cannot write '", o.output, "'"));
+  return EXIT_SUCCESS;
+}
+
+} // namespace actorflow::apps

@@ -1,0 +1,94 @@
+#include "cluster/worker.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <pthread.h>
+
+#include "actorflow/actors/cluster.hpp"
+#include "actorflow/actors/engine.hpp"
+#include "cluster/cluster_source.hpp"
+#include "cluster/metrics_server.hpp"
+
+namespace actorflow::apps {
+
+int run_worker(const worker_options& o) {
+  if (!o.cluster.given()) {
+    std::fprintf(stderr, "actorflow worker: give --config F --task T, "
+                         "--from-tf-config or --from-slurm\n");
+    return EXIT_FAILURE;
+  }
+  actors::cluster_spec spec;
+  std::string name;
+  auto st = o.cluster.load(&spec, &name);
+  if (!st.is_ok()) {
+    std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
+    return EXIT_FAILURE;
+  }
+  const auto* task = spec.find(name);
+  if (task == nullptr) {
+    std::fprintf(stderr,
+                 "actorflow worker: the cluster file has no task '%s' "
+                 "(name it job:index, e.g. worker:0)\n",
+                 name.c_str());
+    return EXIT_FAILURE;
+  }
+  // SIGTERM and SIGINT are taken by sigwait below: blocked before any
+  // thread starts, so that every thread inherits the mask.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  auto options = actors::worker_options(*task, spec);
+  if (o.threads > 0) {
+    options.threads_per_device = o.threads;
+    options.scheduler_threads = o.threads;
+  }
+  if (o.bulk_min_bytes >= 0)
+    options.bulk_min_bytes = static_cast<size_t>(o.bulk_min_bytes);
+  actors::engine e{options};
+  if (!e.init_status().is_ok()) {
+    std::fprintf(stderr, "actorflow worker: %s\n",
+                 e.init_status().to_string().c_str());
+    return EXIT_FAILURE;
+  }
+  uint16_t port = 0;
+  st = actors::serve_worker(
+    e, task->bind_host(),
+    o.port >= 0 ? static_cast<uint16_t>(o.port) : task->bind_port(), &port);
+  if (!st.is_ok()) {
+    std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<metrics_server> metrics;
+  if (o.metrics_port >= 0) {
+    st = metrics_server::start(
+      task->bind_host(), static_cast<uint16_t>(o.metrics_port),
+      [&e] { return e.metrics_text(); }, &metrics);
+    if (!st.is_ok()) {
+      std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
+      return EXIT_FAILURE;
+    }
+  }
+  // The line tests and scripts wait for: the port is bound.
+  std::printf("actorflow worker %s listening on %s:%u%s (bulk path %s)\n",
+              task->name().c_str(), task->bind_host().c_str(),
+              static_cast<unsigned>(port), e.uses_tls() ? " with TLS" : "",
+              e.bulk_address().c_str());
+  if (metrics)
+    std::printf("actorflow worker %s metrics at http://%s:%u/metrics\n",
+                task->name().c_str(), task->bind_host().c_str(),
+                static_cast<unsigned>(metrics->port()));
+  std::fflush(stdout);
+  int sig = 0;
+  sigwait(&stop, &sig);
+  std::printf("actorflow worker %s stopping (signal %d)\n",
+              task->name().c_str(), sig);
+  std::fflush(stdout);
+  // The engine's destructor stops the worker, which fails the steps still
+  // running, and waits for every actor.
+  return EXIT_SUCCESS;
+}
+
+} // namespace actorflow::apps

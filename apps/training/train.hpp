@@ -1,0 +1,139 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "actorflow/actors/checkpoint_manager.hpp"
+#include "actorflow/actors/session.hpp"
+#include "models/char_rnn/char_rnn_model.hpp"
+#include "cluster/cluster_source.hpp"
+#include "models/fashion/fashion_training.hpp"
+
+namespace actorflow::apps {
+
+/// The model and text of `actorflow train char-rnn`.
+struct char_rnn_options {
+  /// A text file or folder; empty: Debian's fortunes.
+  std::string data;
+  /// The cell, layers, units and embedding (the vocabulary comes from the
+  /// text, the seed from `--seed`).
+  char_rnn_config model;
+  /// Sequences longer than this are cut into windows of it.
+  int64_t max_len = 100;
+  /// Every n-th sequence is held out for the perplexity.
+  int held_out_every = 20;
+  /// The gradients' global norm is clipped to this (0: not clipped).
+  double clip_norm = 5;
+};
+
+/// Options of `actorflow train`.
+struct train_options {
+  std::string dataset = "fashion-mnist";
+  std::string data_dir;
+  std::string model = "mlp";
+  std::vector<int64_t> hidden{512, 256};
+  std::string optimizer = "sgd";
+  double learning_rate = 0.1;
+  int epochs = 3;
+  int batch = 128;
+  int threads = 0;
+  /// Where the model runs: "cpu" or "gpu" (gpu:0; ops without a GPU
+  /// kernel, the input queue's among them, stay on the CPU).
+  std::string device = "cpu";
+  int64_t seed = 1;
+  std::string checkpoint_dir = "checkpoints";
+  int keep = 3;
+  bool restore_what_fits = false;
+  bool resume = false;
+  bool quiet = false;
+  /// Between-graph replication over this cluster, as its task (`ps:0`,
+  /// `worker:1`; see train_cluster.hpp); none given: one process.
+  cluster_source cluster;
+  /// With `cluster`: synchronous training (the replicas' mean gradient
+  /// applied once per step) rather than asynchronous.
+  bool sync = false;
+  /// With `cluster`: how the replicas share their gradients: "ps" (the
+  /// variables on the ps tasks) or "allreduce" (no ps: every worker holds
+  /// the variables and applies the mean of all workers' gradients,
+  /// all-reduced among them; synchronous).
+  std::string strategy = "ps";
+  /// With `cluster`: float32 values between processes travel as this
+  /// (bfloat16, float16); invalid: as they are (`--wire-dtype`).
+  core::dtype wire_dtype = core::dtype::invalid;
+  /// With `cluster`: values between processes leave only when their
+  /// receiver is about to need them (`--schedule-recvs`).
+  bool schedule_recvs = false;
+  /// With `cluster`: serves Prometheus metrics on this port of the task's
+  /// host (0: any free port; -1: none).
+  int metrics_port = -1;
+  /// A Chrome trace file of the training steps [first, end) of
+  /// `trace_steps`; empty: none.
+  std::string trace;
+  std::pair<int64_t, int64_t> trace_steps{10, 15};
+  /// A TensorBoard log directory (loss, weight histograms every
+  /// `summary_every` steps; accuracy and samples/s every epoch); empty:
+  /// none.
+  std::string logdir;
+  int summary_every = 100;
+  /// The graph passes every run signature gets (`--graph-passes`).
+  graph::pass_selection passes;
+  /// With dataset "char-rnn".
+  char_rnn_options char_rnn;
+  /// With model "moe" (`actorflow train moe`): experts, and experts per
+  /// image.
+  int64_t experts = 8;
+  int64_t k = 2;
+  /// Where the experts live (set from the cluster's `expert` job); empty:
+  /// with the rest of the model.
+  std::vector<std::string> expert_devices;
+};
+
+/// Trains the dataset's model (training_job.hpp) -- a classifier on
+/// Fashion-MNIST through an input queue, or a char-RNN on text -- in
+/// this process or, with `cluster`, as a task of a cluster, with a
+/// progress line, the test accuracy or held-out perplexity and a
+/// checkpoint after each epoch; prints one JSON line at the end. Returns
+/// the exit code.
+int run_train(const train_options& options);
+
+// -- shared by the single-process and the cluster job -------------------------
+
+/// Prints `actorflow train: <what>`; returns the exit code 1.
+int train_fail(const std::string& what);
+
+/// The engine's threads and default device as `o` asks; an error message,
+/// or empty.
+std::string engine_options_from(const train_options& o,
+                                actors::engine_options* eo);
+
+/// The model and optimizer `o` asks for; an error message, or empty.
+std::string training_options_from(const train_options& o, training_options* t);
+
+/// Reads Fashion-MNIST from `o.data_dir` (Debian's by default).
+core::status load_data(actors::engine& e, const train_options& o,
+                       fashion_data* data);
+
+/// With `o.resume`, restores the latest checkpoint and sets `step`;
+/// otherwise says when a fresh start replaces checkpoints.
+core::status restore_for_resume(const train_options& o,
+                                actors::checkpoint_manager& checkpoints,
+                                int64_t* step);
+
+/// Trains from `step` to `o.epochs` epochs of `steps_per_epoch`, with the
+/// input queue's runner, a progress line, the test accuracy after each
+/// epoch and, given `checkpoints`, a checkpoint; prints the JSON line.
+/// `after_step`, if not empty, is run after each training step (a
+/// synchronous replica's part of the step). Returns the exit code.
+int train_epochs(actors::session& sess, const fashion_training& g,
+                 const fashion_data& data, const train_options& o,
+                 int64_t steps_per_epoch, int64_t step,
+                 actors::checkpoint_manager* checkpoints,
+                 const std::string& after_step = {});
+
+/// `actorflow train --cluster F --task T` (train_cluster.cpp), either
+/// dataset.
+int run_train_task(const train_options& o);
+
+} // namespace actorflow::apps
