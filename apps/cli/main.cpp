@@ -11,17 +11,17 @@
 
 #include "actorflow/core/logging.hpp"
 #include "cli/benchmark.hpp"
-#include "cluster/cluster_up.hpp"
 #include "cli/demo.hpp"
 #include "cli/flags.hpp"
 #include "cli/graph_show.hpp"
 #include "cli/op_list.hpp"
 #include "cli/run.hpp"
-#include "models/char_rnn/sample.hpp"
 #include "cli/saved_model.hpp"
-#include "training/train.hpp"
-#include "models/energy/energy.hpp"
+#include "cluster/cluster_up.hpp"
 #include "cluster/worker.hpp"
+#include "models/char_rnn/sample.hpp"
+#include "models/energy/energy.hpp"
+#include "training/train.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/session.hpp"
-#include "models/char_rnn/char_rnn_model.hpp"
 #include "cluster/cluster_source.hpp"
+#include "models/char_rnn/char_rnn_model.hpp"
 #include "models/fashion/fashion_training.hpp"
 
 namespace actorflow::apps {

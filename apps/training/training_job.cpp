@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "models/fashion/fashion_training.hpp"
 #include "models/char_rnn/char_rnn_job.hpp"
+#include "models/fashion/fashion_training.hpp"
 
 namespace actorflow::apps {
 

@@ -40,8 +40,8 @@
 #include "actorflow/graph/passes.hpp"
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
-#include "models/fashion/fashion_training.hpp"
 #include "json_line.hpp"
+#include "models/fashion/fashion_training.hpp"
 
 using namespace actorflow;
 

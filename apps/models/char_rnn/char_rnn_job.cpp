@@ -19,10 +19,10 @@
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/net/summary_writer.hpp"
+#include "models/char_rnn/char_rnn_job.hpp"
 #include "models/char_rnn/char_rnn_training.hpp"
 #include "training/progress_line.hpp"
 #include "training/step_tracer.hpp"
-#include "models/char_rnn/char_rnn_job.hpp"
 
 namespace actorflow::apps {
 
