@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 
 #include <sys/resource.h>
@@ -14,6 +15,7 @@
 #include "actorflow/actors/saved_model_session.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/net/npy.hpp"
+#include "cli/flags.hpp"
 
 namespace actorflow::apps {
 
@@ -262,6 +264,64 @@ int run_benchmark(const benchmark_options& o) {
   }
   print_summary(o, o.graph, 0.0, first_ms, times);
   return EXIT_SUCCESS;
+}
+
+void add_benchmark_command(CLI::App& app, command_list* out) {
+  auto bench = std::make_shared<benchmark_options>();
+  auto* cmd = app.add_subcommand(
+    "benchmark",
+    "Load, compile and run a graph as TensorFlow's benchmark_model does: "
+    "the first run's time, the steady time per run, the peak resident "
+    "memory; the last line is JSON");
+  auto* graph
+    = cmd
+        ->add_option("--graph", bench->graph,
+                     "The graph: a TensorFlow GraphDef (.pb, .pbtxt) or a "
+                     "graph file of actorflow's")
+        ->check(CLI::ExistingFile);
+  auto* saved
+    = cmd
+        ->add_option("--saved-model", bench->saved_model,
+                     "Or a TensorFlow 2 SavedModel directory: time its load "
+                     "(tf.saved_model.load's work) and runs of --signature, "
+                     "fed by input key")
+        ->check(CLI::ExistingDirectory)
+        ->excludes(graph);
+  graph->excludes(saved);
+  cmd
+    ->add_option("--signature", bench->signature,
+                 "With --saved-model: the signature to run")
+    ->capture_default_str();
+  cmd->add_option("--feed", bench->feeds,
+                  "name=file.npy, or name=D1xD2x...[:dtype] for "
+                  "random values (float32 by default); repeatable");
+  cmd->add_option("--fetch", bench->fetches,
+                  "A tensor to compute (node or node:output); "
+                  "repeatable; with --graph, one or a --target");
+  cmd->add_option("--target", bench->targets,
+                  "With --graph: a node to run for its effects each "
+                  "run (a train op); repeatable");
+  cmd->add_option("--init", bench->inits,
+                  "With --graph: a node to run once before the first "
+                  "run (an initializer), in its time; repeatable");
+  cmd->add_option("--runs", bench->runs, "Timed runs")
+    ->capture_default_str()
+    ->check(int_range(1, 1'000'000));
+  cmd->add_option("--warmup", bench->warmup, "Untimed runs after the first")
+    ->capture_default_str()
+    ->check(int_range(0, 1'000'000));
+  cmd->add_flag("--profile", bench->profile,
+                "Also print the time by op type of one traced run");
+  add_threads_option(cmd, &bench->threads);
+  add_graph_passes_option(cmd, &bench->passes);
+  out->push_back({cmd, [bench] {
+                    if (bench->graph.empty() && bench->saved_model.empty()) {
+                      std::fprintf(stderr, "actorflow benchmark: give --graph "
+                                           "or --saved-model\n");
+                      return EXIT_FAILURE;
+                    }
+                    return run_benchmark(*bench);
+                  }});
 }
 
 } // namespace actorflow::apps

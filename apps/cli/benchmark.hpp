@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "actorflow/graph/optimizer.hpp"
+#include "cli/command.hpp"
 
 namespace actorflow::apps {
 
@@ -34,5 +35,8 @@ struct benchmark_options {
 /// `profile`, the time by op type; its last line is JSON. Returns the
 /// exit code.
 int run_benchmark(const benchmark_options& options);
+
+/// Adds `actorflow benchmark` to `app`.
+void add_benchmark_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

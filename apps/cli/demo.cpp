@@ -1,6 +1,7 @@
 #include "cli/demo.hpp"
 
 #include <cstdio>
+#include <memory>
 #include <random>
 
 #include "actorflow/actors/session.hpp"
@@ -89,6 +90,18 @@ int run_demo(const demo_options& options) {
                 y.debug_string(4).c_str());
   }
   return 0;
+}
+
+void add_demo_command(CLI::App& app, command_list* out) {
+  auto demo = std::make_shared<demo_options>();
+  auto* cmd = app.add_subcommand(
+    "demo", "Run the white paper's Figure 1 graph, relu(matmul(W, x) + b), "
+            "split over cpu:0 and cpu:1");
+  cmd->add_option("--steps", demo->steps, "Steps to run")
+    ->check(int_range(1, 1'000'000'000));
+  cmd->add_option("--batch", demo->batch, "Columns of x")
+    ->check(int_range(1, 1 << 30));
+  out->push_back({cmd, [demo] { return run_demo(*demo); }});
 }
 
 } // namespace actorflow::apps

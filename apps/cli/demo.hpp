@@ -1,4 +1,5 @@
 #pragma once
+#include "cli/command.hpp"
 
 namespace actorflow::apps {
 
@@ -12,5 +13,8 @@ struct demo_options {
 /// over cpu:0 and cpu:1, runs it and prints the results. Returns the exit
 /// code.
 int run_demo(const demo_options& options);
+
+/// Adds `actorflow demo` to `app`.
+void add_demo_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "actorflow/graph/dot.hpp"
@@ -76,6 +77,29 @@ int show_graph(const graph_show_options& o) {
   if (!out)
     return fail(core::not_found_error("cannot write '", o.output, "'"));
   return EXIT_SUCCESS;
+}
+
+void add_graph_command(CLI::App& app, command_list* out) {
+  auto show = std::make_shared<graph_show_options>();
+  auto* graph = app.add_subcommand("graph", "Look at saved graphs")
+                  ->require_subcommand(1);
+  auto* cmd = graph->add_subcommand(
+    "show", "Print a graph (a TensorFlow GraphDef, .pb or .pbtxt, or a graph "
+            "file of actorflow's) as a node list or, with --dot, in Graphviz's "
+            "dot language (dot -Tsvg): loop frames as clusters, devices as "
+            "colours, control edges dashed");
+  cmd->add_option("graph", show->run.graph, "The graph file")
+    ->required()
+    ->check(CLI::ExistingFile);
+  cmd->add_flag("--dot", show->dot, "Print in dot");
+  cmd->add_flag("--partitions", show->partitions,
+                "Run one step (--feed, --fetch, --target, --config as "
+                "in actorflow run) and print the partitions it placed, "
+                "one per device, Send/Recv pairs joined");
+  cmd->add_option("-o,--output", show->output,
+                  "Write to this file rather than standard output");
+  add_step_options(cmd, &show->run);
+  out->push_back({cmd, [show] { return show_graph(*show); }});
 }
 
 } // namespace actorflow::apps

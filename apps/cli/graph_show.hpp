@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cli/command.hpp"
 #include "cli/run.hpp"
 
 namespace actorflow::apps {
@@ -19,5 +20,8 @@ struct graph_show_options {
 /// Prints a saved graph, as a node list or in dot; with `partitions`,
 /// runs the step and prints the partitions it ran. Returns the exit code.
 int show_graph(const graph_show_options& options);
+
+/// Adds `actorflow graph show` to `app`.
+void add_graph_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "actorflow/net/graph_def.hpp"
 #include "actorflow/ops/op_registry.hpp"
@@ -111,6 +112,25 @@ int list_ops(const op_list_options& options) {
                   attrs.empty() ? "" : "\n    ", attrs.c_str());
   }
   return EXIT_SUCCESS;
+}
+
+void add_ops_command(CLI::App& app, command_list* out) {
+  auto list = std::make_shared<op_list_options>();
+  auto* cmd = app.add_subcommand(
+    "ops", "List the registered ops: inputs, outputs and attrs with their "
+           "allowed dtypes and defaults");
+  cmd->add_option("name", list->name, "Show only this op");
+  cmd->add_flag("--markdown", list->markdown,
+                "Print a Markdown table (docs/ops.md is this output)");
+  cmd->add_flag("--internal", list->internal,
+                "Include the runtime's internal ops (_Send, _Recv, ...)");
+  cmd
+    ->add_option("--missing", list->missing,
+                 "List the ops a TensorFlow GraphDef file (.pb, .pbtxt) "
+                 "uses that actorflow lacks, with the nodes that use them; "
+                 "exits 1 when there are any")
+    ->check(CLI::ExistingFile);
+  out->push_back({cmd, [list] { return list_ops(*list); }});
 }
 
 } // namespace actorflow::apps

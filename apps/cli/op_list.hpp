@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cli/command.hpp"
 #include <string>
 
 namespace actorflow::apps {
@@ -17,5 +18,8 @@ struct op_list_options {
 /// ops a GraphDef file needs that are not registered (exit code 1 when
 /// there are any). Returns the exit code.
 int list_ops(const op_list_options& options);
+
+/// Adds `actorflow ops` to `app`.
+void add_ops_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

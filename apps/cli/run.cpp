@@ -2,12 +2,15 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "actorflow/actors/chrome_trace.hpp"
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/net/npy.hpp"
+#include "cli/flags.hpp"
+#include "cli/saved_model.hpp"
 
 namespace actorflow::apps {
 
@@ -101,6 +104,95 @@ int run_graph(const run_options& o) {
       return fail(st.prefixed("fetch " + r.fetch_names[i]));
   }
   return EXIT_SUCCESS;
+}
+
+void add_step_options(CLI::App* cmd, run_options* run) {
+  auto* config
+    = cmd
+        ->add_option("--config", run->cluster.file,
+                     "A cluster file (YAML): run on its workers, whose "
+                     "devices the graph names (/job:J/task:T/device:cpu:N)")
+        ->check(CLI::ExistingFile);
+  // A client: TF_CONFIG's task is not ours to serve; a Slurm step's tasks
+  // serve, they do not run graphs.
+  add_cluster_source_options(cmd, &run->cluster, config, nullptr, false);
+  cmd->add_option("--feed", run->feeds,
+                  "name=file.npy: feed the tensor in the file to the "
+                  "placeholder (or tensor) name; repeatable");
+  cmd->add_option("--fetch", run->fetches,
+                  "name or name=file.npy: print the tensor name (node or "
+                  "node:output) and write it to the file; repeatable");
+  cmd->add_option("--target", run->targets,
+                  "A node to run for its effects; repeatable");
+  cmd->add_option("--cpus", run->cpus, "CPU devices of this process")
+    ->capture_default_str()
+    ->check(int_range(1, 1024));
+  add_threads_option(cmd, &run->threads);
+  add_graph_passes_option(cmd, &run->passes);
+}
+
+void add_run_command(CLI::App& app, command_list* out) {
+  auto run = std::make_shared<run_options>();
+  auto saved = std::make_shared<saved_model_options>();
+  auto* cmd = app.add_subcommand(
+    "run", "Run one step of a graph -- a TensorFlow GraphDef (.pb, .pbtxt) "
+           "or a graph file of actorflow's (net::save_graph) -- in this "
+           "process or on a cluster: feeds from .npy files, fetched tensors "
+           "printed and written as .npy");
+  auto* graph
+    = cmd
+        ->add_option("--graph", run->graph,
+                     "The graph: a TensorFlow GraphDef (.pb, .pbtxt) or a "
+                     "graph file of actorflow's")
+        ->check(CLI::ExistingFile);
+  auto* saved_model
+    = cmd
+        ->add_option("--saved-model", saved->dir,
+                     "A TensorFlow 2 SavedModel directory: run its signature "
+                     "(--signature), fed and fetched by input and output key, "
+                     "from its saved variables")
+        ->check(CLI::ExistingDirectory)
+        ->excludes(graph);
+  graph->excludes(saved_model);
+  cmd
+    ->add_option("--signature", saved->signature,
+                 "With --saved-model: the signature to run")
+    ->capture_default_str();
+  cmd
+    ->add_option("--tags", saved->tags,
+                 "With --saved-model: the meta graph's tags")
+    ->delimiter(',')
+    ->capture_default_str();
+  cmd
+    ->add_option("--runs", saved->runs,
+                 "With --saved-model: run the signature this many times (a "
+                 "training step's updates carry over); the last run's "
+                 "outputs are printed")
+    ->capture_default_str()
+    ->check(int_range(1, 1'000'000'000));
+  cmd
+    ->add_option("--export", saved->export_dir,
+                 "With --saved-model: then write the model, its "
+                 "variables as the runs left them, as a SavedModel in "
+                 "this directory (TensorFlow loads it)")
+    ->needs(saved_model);
+  add_step_options(cmd, run.get());
+  cmd->add_option("--trace", run->trace,
+                  "Write a Chrome trace of the step to this file (open it "
+                  "in ui.perfetto.dev or chrome://tracing)");
+  out->push_back({cmd, [run, saved] {
+                    if (saved->dir.empty() && run->graph.empty()) {
+                      std::fprintf(stderr, "actorflow run: give --graph or "
+                                           "--saved-model\n");
+                      return EXIT_FAILURE;
+                    }
+                    if (saved->dir.empty())
+                      return run_graph(*run);
+                    saved->feeds = run->feeds;
+                    saved->fetches = run->fetches;
+                    saved->threads = run->threads;
+                    return run_saved_model(*saved);
+                  }});
 }
 
 } // namespace actorflow::apps

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "actorflow/actors/session.hpp"
+#include "cli/command.hpp"
 #include "cluster/cluster_source.hpp"
 
 namespace actorflow::apps {
@@ -39,5 +40,14 @@ core::status run_step(const run_options& o, const actors::run_options& ro,
 /// cluster file: feeds from `.npy` files, prints each fetched tensor and
 /// writes the ones given a file as `.npy`. Returns the exit code.
 int run_graph(const run_options& options);
+
+/// Adds the flags that describe one step of a saved graph -- where it
+/// runs, what it is fed, what it fetches and runs -- to `cmd`
+/// (`actorflow run`, `graph show`).
+void add_step_options(CLI::App* cmd, run_options* run);
+
+/// Adds `actorflow run` (a saved graph, a GraphDef or a SavedModel) to
+/// `app`.
+void add_run_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 
 #include "actorflow/actors/saved_model_session.hpp"
 #include "actorflow/net/npy.hpp"
@@ -113,6 +114,21 @@ int show_saved_model(const saved_model_options& o) {
     std::printf("ops actorflow lacks: %s\n",
                 net::describe_missing_ops(missing).c_str());
   return missing.empty() ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+void add_show_command(CLI::App& app, command_list* out) {
+  auto saved = std::make_shared<saved_model_options>();
+  auto* cmd = app.add_subcommand(
+    "show", "Print a TensorFlow 2 SavedModel's signatures (inputs and outputs "
+            "by key, dtype, shape) and the ops it uses that actorflow lacks, "
+            "all of them");
+  cmd->add_option("--saved-model", saved->dir, "The SavedModel directory")
+    ->required()
+    ->check(CLI::ExistingDirectory);
+  cmd->add_option("--tags", saved->tags, "The meta graph's tags")
+    ->delimiter(',')
+    ->capture_default_str();
+  out->push_back({cmd, [saved] { return show_saved_model(*saved); }});
 }
 
 } // namespace actorflow::apps

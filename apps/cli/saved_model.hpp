@@ -2,6 +2,7 @@
 
 // `actorflow run --saved-model` and `actorflow show --saved-model`.
 
+#include "cli/command.hpp"
 #include <string>
 #include <vector>
 
@@ -30,5 +31,8 @@ int run_saved_model(const saved_model_options& options);
 /// Prints the SavedModel's signatures, their inputs and outputs, and the
 /// ops it uses that the engine lacks. Returns the exit code.
 int show_saved_model(const saved_model_options& options);
+
+/// Adds `actorflow show --saved-model` to `app`.
+void add_show_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

@@ -11,9 +11,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "actorflow/actors/cluster.hpp"
+#include "cli/flags.hpp"
 
 namespace actorflow::apps {
 
@@ -313,6 +315,33 @@ int run_cluster_up(const cluster_up_options& o) {
     }
   supervisor s{o, spec};
   return s.run();
+}
+
+void add_cluster_command(CLI::App& app, command_list* out) {
+  auto up = std::make_shared<cluster_up_options>();
+  auto* cluster = app.add_subcommand(
+    "cluster", "Run every task of a cluster file on this machine");
+  cluster->require_subcommand(1);
+  auto* cmd = cluster->add_subcommand(
+    "up", "Start every task of the file, print a status line per task and "
+          "their output, restart what dies (a job: all of it, from its last "
+          "checkpoint), stop them all on Ctrl-C. After --, what each task "
+          "runs: `-- train fashion-mnist --sync` runs `actorflow train "
+          "fashion-mnist --sync --cluster F --task T`; none: `actorflow "
+          "worker`");
+  cmd->add_option("--config", up->config, "The cluster file (YAML)")
+    ->required()
+    ->check(CLI::ExistingFile);
+  cmd
+    ->add_option("--max-restarts", up->max_restarts,
+                 "Restarts in a row after which it gives up")
+    ->capture_default_str()
+    ->check(int_range(0, 1000));
+  cmd->add_flag("--quiet", up->quiet,
+                "Only the status lines, not the tasks' output");
+  cmd->add_option("command", up->command,
+                  "After --: the actorflow command each task runs");
+  out->push_back({cmd, [up] { return run_cluster_up(*up); }});
 }
 
 } // namespace actorflow::apps

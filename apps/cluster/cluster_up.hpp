@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cli/command.hpp"
 #include <string>
 #include <vector>
 
@@ -26,5 +27,8 @@ struct cluster_up_options {
 /// 0 (exit 0), on SIGINT or SIGTERM (stops every task, exit 0), or after
 /// `max_restarts` restarts in a row (exit 1). Returns the exit code.
 int run_cluster_up(const cluster_up_options& options);
+
+/// Adds `actorflow cluster up` to `app`.
+void add_cluster_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

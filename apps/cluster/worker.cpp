@@ -3,10 +3,12 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <pthread.h>
 
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
+#include "cli/flags.hpp"
 #include "cluster/cluster_source.hpp"
 #include "cluster/metrics_server.hpp"
 
@@ -89,6 +91,41 @@ int run_worker(const worker_options& o) {
   // The engine's destructor stops the worker, which fails the steps still
   // running, and waits for every actor.
   return EXIT_SUCCESS;
+}
+
+void add_worker_command(CLI::App& app, command_list* out) {
+  auto worker = std::make_shared<worker_options>();
+  auto* cmd = app.add_subcommand(
+    "worker", "Serve one task of a cluster file: publish this process's "
+              "worker, print the address it listens on, run the partitions "
+              "clients register until SIGTERM or SIGINT");
+  auto* config = cmd
+                   ->add_option("--config", worker->cluster.file,
+                                "The cluster file (YAML)")
+                   ->check(CLI::ExistingFile);
+  auto* task
+    = cmd->add_option("--task", worker->cluster.task, "This task, as job:index")
+        ->needs(config);
+  config->needs(task);
+  add_cluster_source_options(cmd, &worker->cluster, config, task, true);
+  cmd
+    ->add_option("--port", worker->port,
+                 "Listen on this port instead of the file's (0: any free "
+                 "port)")
+    ->check(int_range(0, 65535));
+  add_threads_option(cmd, &worker->threads);
+  cmd
+    ->add_option("--bulk-min-bytes", worker->bulk_min_bytes,
+                 "Tensors of at least this many bytes go to other workers "
+                 "over the bulk path, smaller ones through CAF (default: "
+                 "65536)")
+    ->check(CLI::NonNegativeNumber);
+  cmd
+    ->add_option("--metrics-port", worker->metrics_port,
+                 "Serve Prometheus metrics at http://HOST:PORT/metrics on "
+                 "the task's host (0: any free port; docs/observability.md)")
+    ->check(int_range(0, 65535));
+  out->push_back({cmd, [worker] { return run_worker(*worker); }});
 }
 
 } // namespace actorflow::apps

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/command.hpp"
 #include "cluster/cluster_source.hpp"
 
 namespace actorflow::apps {
@@ -25,5 +26,8 @@ struct worker_options {
 /// the address it listens on, and serves until SIGTERM or SIGINT, then
 /// stops its steps and exits 0. Returns the exit code.
 int run_worker(const worker_options& options);
+
+/// Adds `actorflow worker` to `app`.
+void add_worker_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

@@ -3,12 +3,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <random>
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/io_ops.hpp"
+#include "cli/flags.hpp"
 #include "models/char_rnn/char_rnn_model.hpp"
 
 namespace actorflow::apps {
@@ -158,6 +160,33 @@ int run_sample(const sample_options& o) {
   }
   std::printf("%s\n", text.c_str());
   return 0;
+}
+
+void add_sample_command(CLI::App& app, command_list* out) {
+  auto sample = std::make_shared<sample_options>();
+  auto* cmd = app.add_subcommand(
+    "sample", "Print text a char-RNN trained by `actorflow train char-rnn` "
+              "generates after a prime, from its newest checkpoint");
+  cmd
+    ->add_option("--checkpoint-dir", sample->checkpoint_dir,
+                 "What train char-rnn's --checkpoint-dir was")
+    ->capture_default_str();
+  cmd->add_option("--prime", sample->prime, "The text to start from")
+    ->capture_default_str();
+  cmd->add_option("--length", sample->length, "Characters to generate")
+    ->capture_default_str()
+    ->check(int_range(0, 1'000'000));
+  cmd
+    ->add_option("--temperature", sample->temperature,
+                 "Below 1: likelier characters; above 1: more varied ones")
+    ->capture_default_str()
+    ->check(finite_positive());
+  cmd
+    ->add_option("--seed", sample->seed,
+                 "Seed of the sampling (0: another each run)")
+    ->capture_default_str();
+  add_threads_option(cmd, &sample->threads);
+  out->push_back({cmd, [sample] { return run_sample(*sample); }});
 }
 
 } // namespace actorflow::apps

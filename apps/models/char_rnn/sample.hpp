@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cli/command.hpp"
 #include <cstdint>
 #include <string>
 
@@ -24,5 +25,8 @@ struct sample_options {
 /// Prints the prime and `length` characters the newest checkpoint of a
 /// char-RNN generates after it. Returns the exit code.
 int run_sample(const sample_options& options);
+
+/// Adds `actorflow sample` to `app`.
+void add_sample_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps

@@ -1,0 +1,15 @@
+#pragma once
+
+// `actorflow train`'s subcommand for the mixture of experts: its flags and
+// defaults.
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.hpp"
+
+namespace actorflow::apps {
+
+/// Adds the subcommand(s) of the mixture of experts to `train`.
+void add_moe_train(CLI::App& train, command_list* out);
+
+} // namespace actorflow::apps

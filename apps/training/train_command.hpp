@@ -1,0 +1,40 @@
+#pragma once
+
+// `actorflow train`: a subcommand per model, each with the flags it takes
+// and its own defaults; the families of flags the models share.
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.hpp"
+#include "training/train.hpp"
+
+namespace actorflow::apps {
+
+/// Adds `--epochs`, `--batch`, `--lr`, `--seed`, `--threads` and
+/// `--quiet` to a model's subcommand, bound to `o` (whose values are the
+/// model's defaults).
+void add_schedule_flags(CLI::App* cmd, train_options* o);
+
+/// Adds `--data-dir` (Fashion-MNIST's) and `--hidden` (`hidden_help`).
+void add_image_flags(CLI::App* cmd, train_options* o,
+                     const std::string& hidden_help);
+
+/// Adds what a model trained by the training job takes (training_job.hpp):
+/// `--optimizer`, `--device`, `--graph-passes`, checkpoints (`--checkpoint-dir`
+/// described by `checkpoint_help`, `--keep`, `--resume`), `--trace`,
+/// `--logdir`, and the cluster's flags (`--cluster`, `--task`, `--sync`,
+/// `--strategy`, ...).
+void add_job_flags(CLI::App* cmd, train_options* o,
+                   const std::string& checkpoint_help);
+
+/// Runs a model added with `add_job_flags` as `run_train` does, once its
+/// cluster-only flags have been checked against `cmd`.
+int run_job_model(const CLI::App& cmd, const train_options& o);
+
+/// Adds `actorflow train` and its models to `app`: `train` first, then a
+/// command per model.
+void add_train_command(CLI::App& app, command_list* out);
+
+} // namespace actorflow::apps
