@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "actorflow/graph/dot.hpp"
@@ -18,6 +19,36 @@ namespace {
 int fail(const core::status& st) {
   std::fprintf(stderr, "actorflow graph show: %s\n", st.to_string().c_str());
   return EXIT_FAILURE;
+}
+
+/// What a user feeds and may fetch, as comment lines: each placeholder
+/// with its dtype and shape, then each node no other node reads (a NoOp
+/// as a target).
+std::string feeds_and_fetches(const graph::graph& g) {
+  std::ostringstream out;
+  std::set<std::string> read;
+  for (const auto& node : g.nodes())
+    for (const auto& input : node.inputs) {
+      core::input_ref ref;
+      if (core::input_ref::parse(input, &ref))
+        read.insert(ref.node);
+    }
+  auto attr = [](const core::node_def& node, const char* name) {
+    auto i = node.attrs.find(name);
+    return i == node.attrs.end() ? std::string{"?"}
+                                 : core::to_string(i->second);
+  };
+  for (const auto& node : g.nodes())
+    if (node.op == "Placeholder" || node.op == "PlaceholderWithDefault")
+      out << "# feed " << node.name << ": " << attr(node, "dtype") << " "
+          << attr(node, "shape")
+          << (node.op == "PlaceholderWithDefault" ? " (has a default)" : "")
+          << "\n";
+  for (const auto& node : g.nodes())
+    if (read.count(node.name) == 0 && node.op != "Const")
+      out << (node.op == "NoOp" ? "# target " : "# fetch ") << node.name << " ("
+          << node.op << ")\n";
+  return out.str();
 }
 
 /// One line per node: `name = Op(inputs) @device`.
@@ -56,7 +87,7 @@ core::status render(const graph_show_options& o, std::string* text) {
   ACTORFLOW_RETURN_IF_ERROR(net::load_any_graph(o.run.graph, registry, &g));
   if (o.dot)
     return graph::to_dot(g, text);
-  *text = node_list(g);
+  *text = feeds_and_fetches(g) + node_list(g);
   return core::status::ok();
 }
 
@@ -85,7 +116,8 @@ void add_graph_command(CLI::App& app, command_list* out) {
                   ->require_subcommand(1);
   auto* cmd = graph->add_subcommand(
     "show", "Print a graph (a TensorFlow GraphDef, .pb or .pbtxt, or a graph "
-            "file of actorflow's) as a node list or, with --dot, in Graphviz's "
+            "file of actorflow's) as its feeds (dtype, shape), the outputs "
+            "nothing reads and a node list or, with --dot, in Graphviz's "
             "dot language (dot -Tsvg): loop frames as clusters, devices as "
             "colours, control edges dashed");
   cmd->add_option("graph", show->run.graph, "The graph file")

@@ -277,4 +277,10 @@ TEST_F(run_command_test, runs_a_tensorflow_graph_def_file) {
   auto show = run_command(cli_ + " graph show " + path("g.pb"));
   EXPECT_EQ(show.exit_code, 0) << show.output;
   EXPECT_NE(show.output.find(" = MatMul("), std::string::npos) << show.output;
+  // What to feed and what to fetch, before the nodes.
+  EXPECT_EQ(show.output.rfind("# feed x: float [16,8]\n", 0), 0u)
+    << show.output;
+  EXPECT_NE(show.output.find("\n# fetch " + f.relu + " (Relu)\n"),
+            std::string::npos)
+    << show.output;
 }
