@@ -64,7 +64,9 @@ string(JSON acc GET "${line}" test_accuracy)
 if(acc LESS 0.80 OR line MATCHES "expert_load")
   message(FATAL_ERROR "the dense twin: ${line}")
 endif()
-if(NOT EXISTS ${WORK_DIR}/fashion-mnist-mlp/model-468)
-  message(FATAL_ERROR "the dense twin did not checkpoint to fashion-mnist-mlp")
+# Its own folder: the classifier's checkpoints would not fit it.
+if(NOT EXISTS ${WORK_DIR}/moe-dense/model-468
+   OR EXISTS ${WORK_DIR}/fashion-mnist-mlp)
+  message(FATAL_ERROR "the dense twin did not checkpoint to moe-dense")
 endif()
 message(STATUS "dense twin: accuracy ${acc}")

@@ -44,6 +44,9 @@ struct train_options {
   std::string device = "cpu";
   int64_t seed = 1;
   std::string checkpoint_dir = "checkpoints";
+  /// The folder in `checkpoint_dir` the checkpoints go to; empty: the
+  /// dataset's and model's (`fashion-mnist-mlp`, `char-rnn`).
+  std::string checkpoint_name;
   int keep = 3;
   bool restore_what_fits = false;
   bool resume = false;

@@ -74,7 +74,10 @@ public:
     out.sync_apply = g_->sync_apply;
     out.sync_wait = g_->sync_wait;
     out.saver = g_->saver;
-    out.checkpoint_dir = o_.checkpoint_dir + "/fashion-mnist-" + o_.model;
+    out.checkpoint_dir
+      = o_.checkpoint_dir + "/"
+        + (o_.checkpoint_name.empty() ? "fashion-mnist-" + o_.model
+                                      : o_.checkpoint_name);
     return out;
   }
 

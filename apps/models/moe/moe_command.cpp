@@ -30,7 +30,7 @@ void add_moe_train(CLI::App& train, command_list* out) {
   add_schedule_flags(cmd, o.get());
   add_job_flags(cmd, o.get(),
                 "Checkpoints go to <dir>/fashion-mnist-moe (--dense: "
-                "<dir>/fashion-mnist-mlp)");
+                "<dir>/moe-dense)");
   cmd->add_flag("--restore-what-fits", o->restore_what_fits,
                 "With --resume: restore the variables the checkpoint has "
                 "with the model's dtype and shape, initialise the others");
@@ -40,6 +40,8 @@ void add_moe_train(CLI::App& train, command_list* out) {
                     if (*dense && t.hidden.size() == 2) {
                       t.model = "mlp";
                       t.hidden[0] *= t.k;
+                      // Not the classifier's: its checkpoints would not fit.
+                      t.checkpoint_name = "moe-dense";
                     }
                     return run_job_model(*cmd, t);
                   }});
