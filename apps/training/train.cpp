@@ -1,5 +1,6 @@
 #include "training/train.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -81,6 +82,19 @@ std::string training_options_from(const train_options& o, training_options* t) {
            + "' (sgd, momentum, nesterov, adagrad, rmsprop or adam)";
   t->optimizer.learning_rate = o.learning_rate;
   return {};
+}
+
+void say_nothing_to_train(const train_options& o, int64_t step,
+                          int64_t steps_per_epoch) {
+  if (!o.quiet)
+    std::fprintf(
+      stderr,
+      "nothing left to train: the checkpoint is at step %lld, "
+      "the end of epoch %lld of --epochs %d; a larger --epochs "
+      "trains on from it\n",
+      static_cast<long long>(step),
+      static_cast<long long>(step / std::max<int64_t>(steps_per_epoch, 1)),
+      o.epochs);
 }
 
 core::status load_data(actors::engine& e, const train_options& o,
@@ -282,6 +296,7 @@ int train_epochs(actors::session& sess, const fashion_training& g,
     auto st = evaluate(&accuracy);
     if (!st.is_ok())
       return fail(st.to_string());
+    say_nothing_to_train(o, step, steps_per_epoch);
   }
   auto ms_per_step
     = trained > 0 ? 1e3 * train_seconds / static_cast<double>(trained) : 0.0;
@@ -294,6 +309,8 @@ int train_epochs(actors::session& sess, const fashion_training& g,
                               {"test_accuracy", round_to(accuracy, 1e4)},
                               {"samples_per_s", round_to(samples_per_s, 1e1)},
                               {"ms_per_step", round_to(ms_per_step, 1e3)}};
+  if (trained == 0) // no step, no speed
+    line["samples_per_s"] = line["ms_per_step"] = nullptr;
   if (!shares.empty()) {
     std::vector<double> rounded;
     for (auto v : shares)

@@ -114,6 +114,11 @@ std::string engine_options_from(const train_options& o,
 /// The model and optimizer `o` asks for; an error message, or empty.
 std::string training_options_from(const train_options& o, training_options* t);
 
+/// Says, unless `o.quiet`, that a job resumed at `step` (of
+/// `steps_per_epoch`) has nothing left to train: its speeds are null.
+void say_nothing_to_train(const train_options& o, int64_t step,
+                          int64_t steps_per_epoch);
+
 /// Reads Fashion-MNIST from `o.data_dir` (Debian's by default).
 core::status load_data(actors::engine& e, const train_options& o,
                        fashion_data* data);

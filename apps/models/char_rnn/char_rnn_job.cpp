@@ -242,6 +242,7 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
     auto st = held_out_perplexity(sess, g, d.held_out, &perplexity);
     if (!st.is_ok())
       return train_fail(st.to_string());
+    say_nothing_to_train(o, step, steps_per_epoch);
   }
   auto round_to
     = [](double x, double scale) { return std::round(x * scale) / scale; };
@@ -258,6 +259,8 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
      round_to(trained > 0 ? 1e3 * train_seconds / static_cast<double>(trained)
                           : 0.0,
               1e3)}};
+  if (trained == 0) // no step, no speed
+    line["chars_per_s"] = line["ms_per_step"] = nullptr;
   std::printf("%s\n", line.dump().c_str());
   return 0;
 }

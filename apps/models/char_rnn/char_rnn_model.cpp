@@ -61,9 +61,13 @@ core::status load_char_rnn_config(const std::string& dir,
     auto bytes = j.at("vocabulary").get<std::vector<uint8_t>>();
     *vocab = char_vocabulary{bytes};
     config->vocab = vocab->size();
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const nlohmann::json::exception&) {
+    // The library's text names its own internals, not the file's.
     return core::status{core::errc::data_loss,
-                        path + " is damaged: " + e.what()};
+                        path
+                          + " is damaged: not the JSON `actorflow train "
+                            "char-rnn` writes (cell, layers, units, embed, "
+                            "vocabulary); train again to write it anew"};
   }
   if ((config->cell != "lstm" && config->cell != "gru") || config->layers < 1
       || config->units < 1 || config->embed < 1 || config->vocab < 1)

@@ -83,16 +83,21 @@ int32_t draw(const float* row, int64_t n, double temperature,
 int run_sample(const sample_options& o) {
   // The folder train char-rnn wrote, or the one it was given.
   auto dir = o.checkpoint_dir;
-  if (!std::filesystem::exists(dir + "/" + char_rnn_config_file)
-      && std::filesystem::exists(dir + "/char-rnn/" + char_rnn_config_file))
-    dir += "/char-rnn";
+  auto trained = dir + "/char-rnn";
+  if (!std::filesystem::exists(dir + "/" + char_rnn_config_file)) {
+    if (!std::filesystem::exists(trained + "/" + char_rnn_config_file))
+      return fail("no " + trained + "/" + char_rnn_config_file + " (nor one in "
+                  + dir
+                  + "): not a char-rnn checkpoint directory\n  give "
+                    "--checkpoint-dir what `actorflow train char-rnn "
+                    "--checkpoint-dir` was given, or train one there");
+    dir = trained;
+  }
   char_rnn_config config;
   char_vocabulary vocab;
   auto st = load_char_rnn_config(dir, &config, &vocab);
   if (!st.is_ok())
-    return fail(st.to_string()
-                + "\n  give --checkpoint-dir what `actorflow train char-rnn "
-                  "--checkpoint-dir` was given");
+    return fail(st.to_string());
   if (o.prime.empty())
     return fail("--prime may not be empty: the model starts from it");
   std::vector<int32_t> prime;
