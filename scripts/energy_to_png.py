@@ -8,8 +8,10 @@ From the .npy files in DIR, whichever are there:
                                          as 28x28 images (an RBM's weights)
   reconstructions.npy  [2, 10, 784]   -> reconstructions.png, ten test
                                          images above their reconstructions
-  codes.npy, labels.npy [n, 2], [n]   -> codes.png, the test set's 2-D codes
-                                         coloured by class (an autoencoder's)
+  codes.npy, labels.npy [n, d], [n]   -> codes.png, the test set's codes
+                                         coloured by class (an autoencoder's;
+                                         1-D by class, wider on their first
+                                         two principal components)
 Needs numpy and matplotlib (Debian's python3-numpy, python3-matplotlib).
 """
 import os
@@ -37,6 +39,25 @@ def grid(images, rows, cols, path, title):
     plt.close(fig)
 
 
+def code_plane(codes, labels):
+    """The codes as points of a plane, and a title saying what they are:
+    2-D codes as they are; 1-D codes against their class (spread a little
+    so that they do not hide each other); wider codes on their first two
+    principal components."""
+    width = codes.shape[1]
+    if width == 2:
+        return codes, "the test set's 2-D codes"
+    if width == 1:
+        spread = np.random.default_rng(0).uniform(-0.3, 0.3, len(labels))
+        return (np.column_stack([codes[:, 0], labels + spread]),
+                "the test set's 1-D codes (x) by class (y)")
+    centred = codes - codes.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    return (centred @ vt[:2].T,
+            "the test set's %d-D codes on their first two principal "
+            "components" % width)
+
+
 def main():
     if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -62,13 +83,14 @@ def main():
     if os.path.exists(path):
         codes = np.load(path)
         labels = np.load(os.path.join(d, "labels.npy"))
+        xy, title = code_plane(codes.reshape(len(codes), -1), labels)
         fig, ax = plt.subplots(figsize=(8, 7))
         for c in range(10):
-            pts = codes[labels == c]
+            pts = xy[labels == c]
             ax.scatter(pts[:, 0], pts[:, 1], s=2, label=CLASSES[c],
                        color=plt.cm.tab10(c))
         ax.legend(markerscale=6, fontsize=8)
-        ax.set_title("the test set's 2-D codes")
+        ax.set_title(title)
         fig.savefig(os.path.join(d, "codes.png"), dpi=100, bbox_inches="tight")
         plt.close(fig)
         drawn.append("codes.png")

@@ -77,6 +77,22 @@ if(PYTHON)
         message(FATAL_ERROR "energy_to_png.py ${dir} failed:\n${out}${err}")
       endif()
     endforeach()
+    # Codes of one and of three dimensions (what --hidden 64,1 and
+    # 64,3 write), from the 2-D ones.
+    foreach(width 1 3)
+      file(MAKE_DIRECTORY ${WORK_DIR}/codes${width})
+      execute_process(COMMAND ${PYTHON} -c "import numpy as np, shutil
+c = np.load('${WORK_DIR}/ae/codes.npy')
+c = np.column_stack([c, c[:, :1] * c[:, 1:]])[:, :${width}]
+np.save('${WORK_DIR}/codes${width}/codes.npy', c)
+shutil.copy('${WORK_DIR}/ae/labels.npy', '${WORK_DIR}/codes${width}')"
+                      RESULT_VARIABLE rc)
+      execute_process(COMMAND ${PYTHON} ${SCRIPT} ${WORK_DIR}/codes${width}
+                      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+      if(NOT rc EQUAL 0 OR NOT EXISTS ${WORK_DIR}/codes${width}/codes.png)
+        message(FATAL_ERROR "energy_to_png.py, ${width}-D codes:\n${out}${err}")
+      endif()
+    endforeach()
     foreach(png cd1/filters cd1/reconstructions ae/codes ae/reconstructions)
       if(NOT EXISTS ${WORK_DIR}/${png}.png)
         message(FATAL_ERROR "no ${png}.png")
