@@ -36,12 +36,20 @@ void on_worker_down(self_ptr self, const caf::down_msg& dm) {
     st.gone[w] = core::unavailable_error(
       "worker ", st.workers[w].task, " is gone (", caf::to_string(dm.reason),
       "); steps that need it fail");
-    core::log().warn("{}", st.gone[w].message());
     st.rt->counters->set_worker_up(st.workers[w].task, false);
     std::vector<uint64_t> failed;
     for (auto& [id, step] : st.steps)
       if (!gone_worker(st, *step.plan).is_ok())
         failed.push_back(id);
+    // A peer that shut down cleanly while no step needed it (a ps at the
+    // end of training) is news, not an alarm.
+    auto clean = dm.reason == caf::exit_reason::user_shutdown
+                 || dm.reason == caf::exit_reason::normal;
+    if (clean && failed.empty())
+      core::log().info("worker {} has shut down; steps that need it fail",
+                       st.workers[w].task);
+    else
+      core::log().warn("{}", st.gone[w].message());
     for (auto id : failed) {
       auto& step = st.steps.at(id);
       if (step.error.is_ok())

@@ -124,6 +124,17 @@ TEST_F(cluster_up_job, a_killed_worker_restarts_the_job_from_its_checkpoint) {
   EXPECT_NE(log.find("[worker:0] resumed from"), std::string::npos) << log;
 }
 
+TEST_F(cluster_up_job, a_job_that_ends_well_raises_no_alarm) {
+  auto port = free_port();
+  ASSERT_GT(port, 0);
+  start("jobs:\n  ps:\n    tasks: [127.0.0.1:" + std::to_string(port)
+          + "]\n  worker:\n    tasks: [127.0.0.1:1, 127.0.0.1:2]\n",
+        1);
+  expect_finished(1);
+  // The ps ends once every worker is done: news, not a warning.
+  EXPECT_EQ(up->output().find("[warning]"), std::string::npos) << up->output();
+}
+
 TEST_F(cluster_up_job, a_stalled_and_a_dropped_link_to_the_ps_restart_it) {
   // The workers reach the ps through tests/tools/net_relay (the file's
   // address for it; the ps listens behind it, the file's `listen`). In
