@@ -16,6 +16,7 @@
 
 #include "actorflow/actors/cluster.hpp"
 #include "cli/flags.hpp"
+#include "cluster/exit_codes.hpp"
 
 namespace actorflow::apps {
 
@@ -262,6 +263,14 @@ int supervisor::run() {
     for (auto* c : ended) {
       if (c->done || stopping_)
         continue;
+      if (WIFEXITED(c->status) && WEXITSTATUS(c->status) == cannot_start_exit) {
+        // Its port taken, its file wrong: a restart fails the same way.
+        note(c->task
+             + " could not start (its output above says why); "
+               "giving up");
+        stop_all();
+        return 1;
+      }
       // A minute without a failure: the failures are no longer in a row.
       if (clock_type::now() - last_start_ > std::chrono::minutes{1}) {
         restarts = 0;

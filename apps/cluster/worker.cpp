@@ -10,6 +10,7 @@
 #include "actorflow/actors/engine.hpp"
 #include "cli/flags.hpp"
 #include "cluster/cluster_source.hpp"
+#include "cluster/exit_codes.hpp"
 #include "cluster/metrics_server.hpp"
 
 namespace actorflow::apps {
@@ -18,14 +19,14 @@ int run_worker(const worker_options& o) {
   if (!o.cluster.given()) {
     std::fprintf(stderr, "actorflow worker: give --config F --task T, "
                          "--from-tf-config or --from-slurm\n");
-    return EXIT_FAILURE;
+    return cannot_start_exit;
   }
   actors::cluster_spec spec;
   std::string name;
   auto st = o.cluster.load(&spec, &name);
   if (!st.is_ok()) {
     std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
-    return EXIT_FAILURE;
+    return cannot_start_exit;
   }
   const auto* task = spec.find(name);
   if (task == nullptr) {
@@ -33,7 +34,7 @@ int run_worker(const worker_options& o) {
                  "actorflow worker: the cluster file has no task '%s' "
                  "(name it job:index, e.g. worker:0)\n",
                  name.c_str());
-    return EXIT_FAILURE;
+    return cannot_start_exit;
   }
   // SIGTERM and SIGINT are taken by sigwait below: blocked before any
   // thread starts, so that every thread inherits the mask.
@@ -53,7 +54,7 @@ int run_worker(const worker_options& o) {
   if (!e.init_status().is_ok()) {
     std::fprintf(stderr, "actorflow worker: %s\n",
                  e.init_status().to_string().c_str());
-    return EXIT_FAILURE;
+    return cannot_start_exit;
   }
   uint16_t port = 0;
   st = actors::serve_worker(
@@ -61,7 +62,7 @@ int run_worker(const worker_options& o) {
     o.port >= 0 ? static_cast<uint16_t>(o.port) : task->bind_port(), &port);
   if (!st.is_ok()) {
     std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
-    return EXIT_FAILURE;
+    return cannot_start_exit;
   }
   std::unique_ptr<metrics_server> metrics;
   if (o.metrics_port >= 0) {
@@ -70,7 +71,7 @@ int run_worker(const worker_options& o) {
       [&e] { return e.metrics_text(); }, &metrics);
     if (!st.is_ok()) {
       std::fprintf(stderr, "actorflow worker: %s\n", st.to_string().c_str());
-      return EXIT_FAILURE;
+      return cannot_start_exit;
     }
   }
   // The line tests and scripts wait for: the port is bound.

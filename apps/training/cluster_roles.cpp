@@ -24,6 +24,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/queue.hpp"
+#include "cluster/exit_codes.hpp"
 #include "cluster/metrics_server.hpp"
 #include "training/train.hpp"
 #include "training/training_job.hpp"
@@ -120,7 +121,7 @@ int serve_until_signal(const actors::cluster_spec& spec,
   actors::engine e{actors::worker_options(task, spec)};
   std::unique_ptr<metrics_server> metrics;
   if (!serve(e, task, what, o, &metrics))
-    return 1;
+    return cannot_start_exit;
   wait_for_signal();
   return 0;
 }
@@ -132,7 +133,7 @@ int run_ps(const train_options& o, const actors::cluster_spec& spec,
   actors::engine e{actors::worker_options(task, spec)};
   std::unique_ptr<metrics_server> metrics;
   if (!serve(e, task, "the variables", o, &metrics))
-    return 1;
+    return cannot_start_exit;
   // ps:0 ends when every worker is done (or on a signal).
   graph::scope s{e.context().ops};
   sync_queues q{s, workers};
@@ -216,11 +217,13 @@ int run_worker(const train_options& o, training_job& job,
                const actors::cluster_spec& spec,
                const actors::cluster_task& task, int workers) {
   actors::engine e{trainer_options(o, spec, task)};
-  if (!e.init_status().is_ok())
-    return train_fail(e.init_status().to_string());
+  if (!e.init_status().is_ok()) {
+    train_fail(e.init_status().to_string());
+    return cannot_start_exit;
+  }
   std::unique_ptr<metrics_server> metrics;
   if (!serve_metrics(o, e, task, &metrics))
-    return 1;
+    return cannot_start_exit;
   // The ps tasks, a mixture's expert tasks and this process's own worker.
   auto all = e.workers();
   auto st = connect_job(e, spec, "ps", task, &all);
@@ -310,7 +313,7 @@ int run_allreduce_worker(const train_options& o, training_job& job,
   actors::engine e{trainer_options(o, spec, task)};
   std::unique_ptr<metrics_server> metrics;
   if (!serve(e, task, "its replica", o, &metrics))
-    return 1;
+    return cannot_start_exit;
   auto all = e.workers();
   auto st = connect_job(e, spec, "worker", task, &all);
   if (!st.is_ok())

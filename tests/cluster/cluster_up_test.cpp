@@ -210,3 +210,37 @@ TEST(cluster_up, a_dead_worker_is_started_again_and_ctrl_c_stops_all) {
     << up.output();
   std::filesystem::remove_all(dir);
 }
+
+TEST(cluster_up, a_task_that_cannot_start_ends_it_at_once_naming_the_task) {
+  auto dir = std::filesystem::temp_directory_path()
+             / ("actorflow-cluster-up-taken-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // worker:0's port is held by another listener: no restart can heal it.
+  int held = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(held, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(addr);
+  ASSERT_EQ(::bind(held, reinterpret_cast<sockaddr*>(&addr), len), 0);
+  ASSERT_EQ(::listen(held, 1), 0);
+  ASSERT_EQ(::getsockname(held, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  auto taken = ntohs(addr.sin_port);
+  auto b = free_port();
+  ASSERT_GT(b, 0);
+  auto config = (dir / "cluster.yaml").string();
+  std::ofstream{config} << "jobs:\n  worker:\n    tasks: [127.0.0.1:" << taken
+                        << ", 127.0.0.1:" << b << "]\n";
+  test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config}};
+  EXPECT_EQ(up.wait(std::chrono::seconds{60}), 1) << up.output();
+  const auto& out = up.output();
+  EXPECT_NE(out.find("cluster: worker:0 could not start"), std::string::npos)
+    << out;
+  // Started once, never again.
+  EXPECT_EQ(out.find("worker:0 running", out.find("worker:0 running") + 1),
+            std::string::npos)
+    << out;
+  EXPECT_EQ(out.find("restarting"), std::string::npos) << out;
+  ::close(held);
+  std::filesystem::remove_all(dir);
+}
