@@ -1,5 +1,8 @@
 #pragma once
 
+// The options of `actorflow train`, and what its jobs share: the engine
+// they run in, resuming from checkpoints, the run in one process.
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -111,17 +114,10 @@ int train_fail(const std::string& what);
 std::string engine_options_from(const train_options& o,
                                 actors::engine_options* eo);
 
-/// The model and optimizer `o` asks for; an error message, or empty.
-std::string training_options_from(const train_options& o, training_options* t);
-
 /// Says, unless `o.quiet`, that a job resumed at `step` (of
 /// `steps_per_epoch`) has nothing left to train: its speeds are null.
 void say_nothing_to_train(const train_options& o, int64_t step,
                           int64_t steps_per_epoch);
-
-/// Reads Fashion-MNIST from `o.data_dir` (Debian's by default).
-core::status load_data(actors::engine& e, const train_options& o,
-                       fashion_data* data);
 
 /// With `o.resume`, restores the latest checkpoint and sets `step`;
 /// otherwise says when a fresh start replaces checkpoints.
@@ -129,18 +125,7 @@ core::status restore_for_resume(const train_options& o,
                                 actors::checkpoint_manager& checkpoints,
                                 int64_t* step);
 
-/// Trains from `step` to `o.epochs` epochs of `steps_per_epoch`, with the
-/// input queue's runner, a progress line, the test accuracy after each
-/// epoch and, given `checkpoints`, a checkpoint; prints the JSON line.
-/// `after_step`, if not empty, is run after each training step (a
-/// synchronous replica's part of the step). Returns the exit code.
-int train_epochs(actors::session& sess, const fashion_training& g,
-                 const fashion_data& data, const train_options& o,
-                 int64_t steps_per_epoch, int64_t step,
-                 actors::checkpoint_manager* checkpoints,
-                 const std::string& after_step = {});
-
-/// `actorflow train --cluster F --task T` (train_cluster.cpp), either
+/// `actorflow train --cluster F --task T` (cluster_roles.cpp), either
 /// dataset.
 int run_train_task(const train_options& o);
 

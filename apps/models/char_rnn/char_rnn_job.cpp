@@ -1,4 +1,4 @@
-// The char-RNN of `actorflow train char-rnn` (training_job.cpp runs it in
+// The char-RNN of `actorflow train char-rnn` as a training job (run in
 // one process or as a cluster's replica): its text -- Debian's fortunes
 // unless --data says otherwise, one sequence per fortune or paragraph --
 // cut into batches of similar lengths, the model's shape checked against
@@ -21,11 +21,26 @@
 #include "actorflow/net/summary_writer.hpp"
 #include "models/char_rnn/char_rnn_job.hpp"
 #include "models/char_rnn/char_rnn_training.hpp"
+#include "models/char_rnn/text_data.hpp"
 #include "training/progress_line.hpp"
 #include "training/step_tracer.hpp"
 
 namespace actorflow::apps {
 
+namespace {
+
+/// The text of `actorflow train char-rnn`, cut into batches, and what a
+/// model that ignores context gets on the held-out part.
+struct char_rnn_data {
+  text_corpus corpus;
+  char_vocabulary vocab;
+  std::vector<text_batch> train, held_out;
+  int64_t train_characters = 0;
+  double unigram_perplexity = 0;
+};
+
+/// Reads `o.char_rnn.data` (Debian's fortunes by default) into batches of
+/// `o.batch`; prints a line about it unless `o.quiet`.
 core::status load_char_rnn_data(const train_options& o, char_rnn_data* d) {
   const auto& c = o.char_rnn;
   auto path = c.data.empty() ? std::string{fortunes_dir} : c.data;
@@ -60,6 +75,8 @@ core::status load_char_rnn_data(const train_options& o, char_rnn_data* d) {
   return core::status::ok();
 }
 
+/// Keeps the training batches `index`, `index + count`, ... (worker
+/// `index`'s shard of `count`), as many for every worker.
 void keep_shard(char_rnn_data* d, int index, int count) {
   // As many batches on every worker (replicas in step take as many steps).
   auto per_worker = d->train.size() / static_cast<size_t>(count);
@@ -74,6 +91,7 @@ void keep_shard(char_rnn_data* d, int index, int count) {
   d->train = std::move(shard);
 }
 
+/// The optimizer and clipping `o` asks for; an error message, or empty.
 std::string char_rnn_training_options_from(const train_options& o,
                                            char_rnn_training_options* t) {
   if (!graph::optimizer::parse(o.optimizer, &t->optimizer))
@@ -83,10 +101,13 @@ std::string char_rnn_training_options_from(const train_options& o,
   return {};
 }
 
+/// Where the checkpoints of `o` go.
 std::string char_rnn_checkpoint_dir(const train_options& o) {
   return o.checkpoint_dir + "/char-rnn";
 }
 
+/// The model the flags ask for over `vocab`; when resuming, checked
+/// against char-rnn.json in `dir`.
 core::status char_rnn_config_from(const train_options& o,
                                   const char_vocabulary& vocab,
                                   const std::string& dir,
@@ -120,8 +141,6 @@ core::status char_rnn_config_from(const train_options& o,
   return core::status::ok();
 }
 
-namespace {
-
 /// The perplexity of the held-out batches.
 core::status held_out_perplexity(actors::session& sess,
                                  const char_rnn_training& g,
@@ -154,8 +173,11 @@ std::vector<size_t> epoch_order(size_t batches, int64_t seed, int epoch) {
   return order;
 }
 
-} // namespace
-
+/// Trains from `step` to `o.epochs` epochs over `d.train` (one step per
+/// batch, in an order that depends on the seed and the epoch), with a
+/// progress line; after each epoch the held-out perplexity and, given
+/// `checkpoints`, a checkpoint; prints the JSON line. `after_step`, if
+/// not empty, is run after each training step. Returns the exit code.
 int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
                           const char_rnn_data& d, const train_options& o,
                           int64_t step, actors::checkpoint_manager* checkpoints,
@@ -263,6 +285,75 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
     line["chars_per_s"] = line["ms_per_step"] = nullptr;
   std::printf("%s\n", line.dump().c_str());
   return 0;
+}
+
+/// The char-RNN: each replica takes every n-th batch of the text, whole.
+class char_rnn_job : public training_job {
+public:
+  char_rnn_job(const train_options& o, char_rnn_training_options t)
+    : o_(o), t_(std::move(t)) {
+  }
+
+  core::status load(actors::engine&, int index, int replicas) override {
+    ACTORFLOW_RETURN_IF_ERROR(load_char_rnn_data(o_, &data_));
+    if (data_.train.size() < static_cast<size_t>(replicas))
+      return core::status{core::errc::invalid_argument,
+                          "the text has fewer batches than there are "
+                          "workers: a smaller --batch"};
+    if (replicas > 1)
+      keep_shard(&data_, index, replicas);
+    return char_rnn_config_from(o_, data_.vocab, char_rnn_checkpoint_dir(o_),
+                                &config_);
+  }
+
+  training_graph build(const graph::scope& s, int sync_replicas,
+                       const std::string& sync_device,
+                       const std::vector<std::string>& all_reduce) override {
+    t_.sync_replicas = sync_replicas;
+    t_.sync_device = sync_device;
+    t_.all_reduce = all_reduce;
+    g_ = std::make_unique<char_rnn_training>(s, config_, t_);
+    training_graph out;
+    out.init = g_->init;
+    out.global_step = g_->global_step;
+    out.sync_apply = g_->sync_apply;
+    out.sync_wait = g_->sync_wait;
+    out.saver = g_->saver;
+    out.checkpoint_dir = char_rnn_checkpoint_dir(o_);
+    return out;
+  }
+
+  int train(actors::session& sess, const train_options& o, int64_t step,
+            actors::checkpoint_manager* checkpoints,
+            const std::string& after_step) override {
+    if (checkpoints != nullptr) {
+      // Beside the checkpoints: what `actorflow sample` rebuilds from.
+      auto st
+        = save_char_rnn_config(checkpoints->directory(), config_, data_.vocab);
+      if (!st.is_ok())
+        return train_fail(st.to_string());
+    }
+    return train_char_rnn_epochs(sess, *g_, data_, o, step, checkpoints,
+                                 after_step);
+  }
+
+private:
+  const train_options& o_;
+  char_rnn_training_options t_;
+  char_rnn_data data_;
+  char_rnn_config config_;
+  std::unique_ptr<char_rnn_training> g_;
+};
+
+} // namespace
+
+std::string make_char_rnn_job(const train_options& o,
+                              std::unique_ptr<training_job>* job) {
+  char_rnn_training_options t;
+  if (auto err = char_rnn_training_options_from(o, &t); !err.empty())
+    return err;
+  *job = std::make_unique<char_rnn_job>(o, std::move(t));
+  return {};
 }
 
 } // namespace actorflow::apps

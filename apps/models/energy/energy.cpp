@@ -67,9 +67,7 @@ struct energy_job {
 
   core::status load() {
     ACTORFLOW_RETURN_IF_ERROR(engine_.init_status());
-    train_options where;
-    where.data_dir = o_.data_dir;
-    ACTORFLOW_RETURN_IF_ERROR(load_data(engine_, where, &data_));
+    ACTORFLOW_RETURN_IF_ERROR(load_fashion_mnist(engine_, o_.data_dir, &data_));
     test_ = pixels(data_.test_images, 0, data_.test_images.shape().dim(0));
     std::error_code ec;
     std::filesystem::create_directories(o_.out, ec);

@@ -7,8 +7,10 @@
 
 namespace actorflow::apps {
 
-core::status load_fashion_mnist(actors::engine& e, const std::string& dir,
-                                fashion_data* out) {
+namespace {
+
+core::status read_idx_files(actors::engine& e, const std::string& dir,
+                            fashion_data* out) {
   graph::scope s{e.context().ops};
   std::vector<std::string> fetches;
   for (const char* set : {"train", "t10k"}) {
@@ -38,6 +40,21 @@ core::status load_fashion_mnist(actors::engine& e, const std::string& dir,
         t[static_cast<size_t>(k) + 1].shape().dim(0), " labels");
   *out = {t[0], t[1], t[2], t[3]};
   return core::status::ok();
+}
+
+} // namespace
+
+core::status load_fashion_mnist(actors::engine& e, const std::string& dir,
+                                fashion_data* out) {
+  auto where = dir.empty() ? std::string{fashion_mnist_dir} : dir;
+  auto st = read_idx_files(e, where, out);
+  if (!st.is_ok())
+    return core::status{
+      st.code(),
+      st.message()
+        + "\n  Fashion-MNIST comes with Debian's dataset-fashion-mnist "
+          "(scripts/setup.sh installs it); --data-dir points elsewhere"};
+  return st;
 }
 
 } // namespace actorflow::apps

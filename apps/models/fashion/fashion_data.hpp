@@ -1,5 +1,7 @@
 #pragma once
 
+// Fashion-MNIST's images and labels, read into memory.
+
 #include <string>
 
 #include "actorflow/actors/engine.hpp"
@@ -17,8 +19,9 @@ struct fashion_data {
   core::tensor train_images, train_labels, test_images, test_labels;
 };
 
-/// Reads the four gzip'd IDX files of `dir` with ReadIdx through a session
-/// of `e`. A missing or damaged file fails naming it.
+/// Reads the four gzip'd IDX files of `dir` (empty: Debian's,
+/// `fashion_mnist_dir`) with ReadIdx through a session of `e`. A missing
+/// or damaged file fails naming it and where the dataset comes from.
 core::status load_fashion_mnist(actors::engine& e, const std::string& dir,
                                 fashion_data* out);
 
