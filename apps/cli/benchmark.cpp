@@ -1,3 +1,6 @@
+// `actorflow benchmark`: a graph loaded, compiled and run as TensorFlow's
+// benchmark_model does, with the first run, steady time and peak memory.
+
 #include "cli/benchmark.hpp"
 
 #include <algorithm>

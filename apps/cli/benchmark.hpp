@@ -1,5 +1,7 @@
 #pragma once
 
+// `actorflow benchmark`, TensorFlow's benchmark_model for our graphs.
+
 #include <string>
 #include <vector>
 

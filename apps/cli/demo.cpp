@@ -1,3 +1,5 @@
+// `actorflow demo`: the white paper's Figure 1 graph over two devices.
+
 #include "cli/demo.hpp"
 
 #include <cstdio>

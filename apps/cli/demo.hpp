@@ -1,4 +1,6 @@
 #pragma once
+
+// `actorflow demo`: the white paper's Figure 1 graph over two devices.
 #include "cli/command.hpp"
 
 namespace actorflow::apps {

@@ -1,3 +1,5 @@
+// Validators and limits for the command line's flags.
+
 #include "cli/flags.hpp"
 
 #include <charconv>

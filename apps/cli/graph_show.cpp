@@ -1,3 +1,6 @@
+// `actorflow graph show`: a graph as its feeds and fetches and a node
+// list, in Graphviz's dot, or as the partitions a step placed.
+
 #include "cli/graph_show.hpp"
 
 #include <cstdio>

@@ -1,5 +1,7 @@
 #pragma once
 
+// `actorflow graph show`: a saved graph, printed.
+
 #include <string>
 
 #include "cli/command.hpp"

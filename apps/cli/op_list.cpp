@@ -1,3 +1,6 @@
+// `actorflow ops`: the registered ops, or those a GraphDef needs that we
+// lack.
+
 #include "cli/op_list.hpp"
 
 #include <algorithm>

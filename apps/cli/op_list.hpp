@@ -1,5 +1,7 @@
 #pragma once
 
+// `actorflow ops`: the registered ops, or those a GraphDef lacks here.
+
 #include "cli/command.hpp"
 #include <string>
 

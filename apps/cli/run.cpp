@@ -1,3 +1,6 @@
+// `actorflow run`: one step of a graph, here or on a cluster, fed and
+// fetched through .npy files.
+
 #include "cli/run.hpp"
 
 #include <cstdio>

@@ -1,5 +1,7 @@
 #pragma once
 
+// `actorflow run`: one step of a graph, fed and fetched through .npy files.
+
 #include <string>
 #include <vector>
 

@@ -1,3 +1,6 @@
+// `actorflow run --saved-model` and `actorflow show`: a TensorFlow 2
+// SavedModel's signatures run and described.
+
 #include "cli/saved_model.hpp"
 
 #include <cstdio>

@@ -1,3 +1,6 @@
+// Where a process learns its cluster and task: a cluster file, TF_CONFIG
+// or the Slurm step it runs in.
+
 #include "cluster/cluster_source.hpp"
 
 #include <algorithm>

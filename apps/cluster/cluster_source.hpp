@@ -1,5 +1,7 @@
 #pragma once
 
+// Where a process learns its cluster and task: a file, TF_CONFIG or Slurm.
+
 #include <string>
 
 #include "actorflow/actors/cluster.hpp"

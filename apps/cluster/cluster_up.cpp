@@ -1,3 +1,6 @@
+// `actorflow cluster up`: every task of a cluster file started on this
+// machine and supervised.
+
 #include "cluster/cluster_up.hpp"
 
 #include <fcntl.h>

@@ -1,5 +1,7 @@
 #pragma once
 
+// `actorflow cluster up`: every task of a cluster file on this machine.
+
 #include "cli/command.hpp"
 #include <string>
 #include <vector>

@@ -1,3 +1,5 @@
+// Prometheus' scrape endpoint of a task, served by libmicrohttpd.
+
 #include "cluster/metrics_server.hpp"
 
 #include <netdb.h>

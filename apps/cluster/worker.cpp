@@ -1,3 +1,6 @@
+// `actorflow worker`: one task of a cluster, serving its devices until
+// a signal.
+
 #include "cluster/worker.hpp"
 
 #include <csignal>

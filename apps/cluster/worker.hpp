@@ -1,5 +1,7 @@
 #pragma once
 
+// `actorflow worker`: one task of a cluster, serving its devices.
+
 #include <cstdint>
 #include <string>
 

@@ -1,3 +1,5 @@
+// The progress of an epoch on standard error.
+
 #include "training/progress_line.hpp"
 
 #include <algorithm>

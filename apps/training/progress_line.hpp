@@ -1,5 +1,7 @@
 #pragma once
 
+// The progress of an epoch on standard error.
+
 #include <chrono>
 #include <cstdint>
 #include <string>

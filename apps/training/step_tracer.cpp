@@ -1,3 +1,5 @@
+// Chrome traces of chosen training steps.
+
 #include "training/step_tracer.hpp"
 
 #include <cstdio>

@@ -1,5 +1,7 @@
 #pragma once
 
+// Chrome traces of chosen training steps.
+
 #include <cstdint>
 #include <string>
 #include <utility>

@@ -1,3 +1,6 @@
+// Synchronous replicas' gradient accumulators and token queues
+// (TensorFlow's SyncReplicasOptimizer).
+
 #include "training/sync_replicas.hpp"
 
 #include "actorflow/graph/array_ops.hpp"

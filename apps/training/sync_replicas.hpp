@@ -1,5 +1,7 @@
 #pragma once
 
+// Synchronous replicas' gradient accumulators and token queues.
+
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,5 +1,8 @@
 #pragma once
 
+// What `actorflow train` trains, in one process or as a replica: the
+// interface each model's job implements.
+
 #include <memory>
 #include <string>
 #include <vector>

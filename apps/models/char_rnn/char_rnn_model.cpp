@@ -1,3 +1,6 @@
+// The char-RNN: embedding, stacked LSTM or GRU cells, softmax, and the
+// JSON beside its checkpoints that `sample` rebuilds it from.
+
 #include "models/char_rnn/char_rnn_model.hpp"
 
 #include <cmath>

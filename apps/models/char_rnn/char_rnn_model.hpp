@@ -1,5 +1,7 @@
 #pragma once
 
+// The char-RNN's model and the file that describes it beside checkpoints.
+
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -1,3 +1,6 @@
+// The char-RNN's training graph: loss over padded batches, clipped
+// gradients, the optimizer, the saver.
+
 #include "models/char_rnn/char_rnn_training.hpp"
 
 #include "actorflow/graph/array_ops.hpp"

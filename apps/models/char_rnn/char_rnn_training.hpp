@@ -1,5 +1,7 @@
 #pragma once
 
+// The char-RNN's training graph.
+
 #include <string>
 #include <vector>
 

@@ -1,3 +1,6 @@
+// `actorflow sample`: text a trained char-RNN generates after a prime, in
+// one run of a loop in the graph.
+
 #include "models/char_rnn/sample.hpp"
 
 #include <cmath>

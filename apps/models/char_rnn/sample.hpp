@@ -1,5 +1,7 @@
 #pragma once
 
+// `actorflow sample`: text a trained char-RNN generates.
+
 #include "cli/command.hpp"
 #include <cstdint>
 #include <string>

@@ -1,3 +1,6 @@
+// Text for the char-RNN: sequences from files, the vocabulary, padded
+// batches of similar lengths.
+
 #include "models/char_rnn/text_data.hpp"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 #pragma once
 
+// Text for the char-RNN: sequences, vocabulary and batches.
+
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,5 +1,7 @@
 #pragma once
 
+// `actorflow train rbm` and `actorflow train autoencoder`: their options.
+
 #include <cstdint>
 #include <string>
 #include <vector>

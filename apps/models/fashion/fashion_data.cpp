@@ -1,3 +1,5 @@
+// Fashion-MNIST's IDX files read through a graph of ReadIdx ops.
+
 #include "models/fashion/fashion_data.hpp"
 
 #include "actorflow/actors/session.hpp"

@@ -1,3 +1,6 @@
+// Fashion-MNIST's classifiers: the MLP, the CNN and the mixture of
+// experts, their variables and forward pass.
+
 #include "models/fashion/fashion_model.hpp"
 
 #include <cmath>

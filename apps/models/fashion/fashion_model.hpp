@@ -1,5 +1,7 @@
 #pragma once
 
+// Fashion-MNIST's classifiers: MLP, CNN and mixture of experts.
+
 #include <string>
 #include <utility>
 #include <vector>

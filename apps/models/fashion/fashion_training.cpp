@@ -1,3 +1,6 @@
+// Fashion-MNIST's training graph: the input queue, the loss, the
+// optimizer, evaluation, summaries and the saver.
+
 #include "models/fashion/fashion_training.hpp"
 
 #include "actorflow/graph/summary_ops.hpp"

@@ -1,5 +1,7 @@
 #pragma once
 
+// Fashion-MNIST's training graph, around a classifier.
+
 #include <string>
 #include <vector>
 
