@@ -52,7 +52,12 @@ PY
 )
 [ -n "${base:-}" ] || { echo "no three free ports in a row"; exit 1; }
 
+# The controller runs as this machine's name (slurmctld wants to be
+# SlurmctldHost), reached at 127.0.0.1 either way; the node is named
+# localhost: the tasks resolve their step's node list, and a container or
+# chroot may have no /etc/hosts line for its own host name.
 host=$(hostname -s)
+node=localhost
 head -c 1024 /dev/urandom > "$dir/munge.key"
 chmod 400 "$dir/munge.key"
 cat > "$dir/slurm.conf" <<CONF
@@ -80,8 +85,8 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SlurmdParameters=config_overrides
 ReturnToService=2
-NodeName=$host NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN
-PartitionName=test Nodes=$host Default=YES MaxTime=10 State=UP OverSubscribe=FORCE
+NodeName=$node NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN
+PartitionName=test Nodes=$node Default=YES MaxTime=10 State=UP OverSubscribe=FORCE
 CONF
 mkdir -p "$dir/state" "$dir/spool"
 export SLURM_CONF=$dir/slurm.conf
@@ -89,16 +94,16 @@ export SLURM_CONF=$dir/slurm.conf
 munged --socket="$dir/munge.sock" --key-file="$dir/munge.key" \
   --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" \
   --seed-file="$dir/munged.seed" --force ||
-  skip "munged does not start here: $(tail -3 "$dir/munged.log" 2>/dev/null)"
+  skip "munged does not start here: $(tail -n 3 "$dir/munged.log" 2>/dev/null)"
 touch "$dir/slurmctld.log"
 slurmctld -D -f "$SLURM_CONF" 2>>"$dir/slurmctld.log" &
 pids+=($!)
 # The controller is up when it says so (srun then waits for the node).
 if ! timeout 30 grep -m1 -q "Running as primary controller" \
      <(tail -F -n +1 "$dir/slurmctld.log" 2>/dev/null); then
-  skip "slurmctld does not start here: $(tail -5 "$dir/slurmctld.log")"
+  skip "slurmctld does not start here: $(tail -n 5 "$dir/slurmctld.log")"
 fi
-slurmd -D -f "$SLURM_CONF" -N "$host" 2>>"$dir/slurmd.log" &
+slurmd -D -f "$SLURM_CONF" -N "$node" 2>>"$dir/slurmd.log" &
 pids+=($!)
 
 # Under LeakSanitizer CAF 0.17 now and then leaves its BASP broker at the
@@ -109,16 +114,16 @@ case "${LSAN_OPTIONS:-}" in
   *) export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}exitcode=0" ;;
 esac
 
-echo "slurm up: controller :$ctld_port, node $host, tasks from :$base"
+echo "slurm up: controller :$ctld_port, node $node, tasks from :$base"
 out=$(timeout 240 srun -n 3 --immediate=60 "$cli" train fashion-mnist \
   --from-slurm --jobs ps:1,worker:2 --port-base "$base" --sync \
   --hidden 32 --epochs 1 --threads 1 --quiet \
   --checkpoint-dir "$dir/ck" 2>&1)
 rc=$?
-echo "$out" | tail -20
+echo "$out" | tail -n 20
 if [ $rc -ne 0 ]; then
   echo "FAILED: srun exited $rc"
-  tail -20 "$dir/slurmctld.log" "$dir/slurmd.log"
+  tail -n 20 "$dir/slurmctld.log" "$dir/slurmd.log"
   exit 1
 fi
 # Both workers' last lines, in step (--sync): the same accuracy >= 0.75.
