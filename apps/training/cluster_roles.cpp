@@ -71,16 +71,21 @@ void wait_for_signal() {
   sigwait(&stop, &sig);
 }
 
-/// Serves `e`'s metrics on the task's host with --metrics-port, if given,
-/// in `out`; false (having said why) if it cannot.
+/// Serves `e`'s metrics, and a trainer's `gauges` (if not null), on the
+/// task's host with --metrics-port, if given, in `out`; false (having said
+/// why) if it cannot.
 bool serve_metrics(const train_options& o, actors::engine& e,
                    const actors::cluster_task& task,
-                   std::unique_ptr<metrics_server>* out) {
+                   std::unique_ptr<metrics_server>* out,
+                   const training_gauges* gauges = nullptr) {
   if (o.metrics_port < 0)
     return true;
   auto st = metrics_server::start(
     task.bind_host(), static_cast<uint16_t>(o.metrics_port),
-    [&e] { return e.metrics_text(); }, out);
+    [&e, gauges] {
+      return e.metrics_text() + (gauges != nullptr ? gauges->render() : "");
+    },
+    out);
   if (!st.is_ok()) {
     train_fail(st.to_string());
     return false;
@@ -93,10 +98,12 @@ bool serve_metrics(const train_options& o, actors::engine& e,
 }
 
 /// Serves `task`'s devices (holding `what`) in `e` at its address, and
-/// its metrics in `metrics`; false (having said why) if it cannot.
+/// its metrics (with a trainer's `gauges`) in `metrics`; false (having
+/// said why) if it cannot.
 bool serve(actors::engine& e, const actors::cluster_task& task,
            const char* what, const train_options& o,
-           std::unique_ptr<metrics_server>* metrics) {
+           std::unique_ptr<metrics_server>* metrics,
+           const training_gauges* gauges = nullptr) {
   bool quiet = o.quiet;
   if (!e.init_status().is_ok()) {
     train_fail(e.init_status().to_string());
@@ -111,7 +118,7 @@ bool serve(actors::engine& e, const actors::cluster_task& task,
   if (!quiet)
     std::fprintf(stderr, "%s serves %s on %s:%u\n", task.name().c_str(), what,
                  task.bind_host().c_str(), static_cast<unsigned>(port));
-  return serve_metrics(o, e, task, metrics);
+  return serve_metrics(o, e, task, metrics, gauges);
 }
 
 /// An expert task, or a ps task but the first: serves until a signal.
@@ -221,8 +228,9 @@ int run_worker(const train_options& o, training_job& job,
     train_fail(e.init_status().to_string());
     return cannot_start_exit;
   }
+  training_gauges gauges;
   std::unique_ptr<metrics_server> metrics;
-  if (!serve_metrics(o, e, task, &metrics))
+  if (!serve_metrics(o, e, task, &metrics, &gauges))
     return cannot_start_exit;
   // The ps tasks, a mixture's expert tasks and this process's own worker.
   auto all = e.workers();
@@ -288,7 +296,8 @@ int run_worker(const train_options& o, training_job& job,
   if (o.sync)
     after_step
       = chief ? g.sync_apply : g.sync_wait[static_cast<size_t>(task.index)];
-  auto rc = job.train(sess, per_worker, step, checkpoints.get(), after_step);
+  auto rc
+    = job.train(sess, per_worker, step, checkpoints.get(), after_step, &gauges);
   if (rc == 0) {
     // Training is over either way: ps:0 may already have stopped once the
     // other workers' tokens and this one's were in, before this step's
@@ -311,8 +320,9 @@ int run_allreduce_worker(const train_options& o, training_job& job,
                          const actors::cluster_spec& spec,
                          const actors::cluster_task& task, int workers) {
   actors::engine e{trainer_options(o, spec, task)};
+  training_gauges gauges;
   std::unique_ptr<metrics_server> metrics;
-  if (!serve(e, task, "its replica", o, &metrics))
+  if (!serve(e, task, "its replica", o, &metrics, &gauges))
     return cannot_start_exit;
   auto all = e.workers();
   auto st = connect_job(e, spec, "worker", task, &all);
@@ -352,7 +362,7 @@ int run_allreduce_worker(const train_options& o, training_job& job,
     per_worker.logdir.clear();
   }
   return job.train(sess, per_worker, step, chief ? checkpoints.get() : nullptr,
-                   "");
+                   "", &gauges);
 }
 
 } // namespace

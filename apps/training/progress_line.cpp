@@ -27,6 +27,8 @@ progress_line::progress_line(bool enabled, bool terminal, std::string unit)
 
 void progress_line::show(int epoch, int epochs, int64_t step, int64_t steps,
                          double loss, double rate, double eta_s) {
+  if (gauges_ != nullptr)
+    gauges_->update(epoch, (epoch - 1) * steps + step, loss, rate, unit_);
   if (!enabled_)
     return;
   if (terminal_) {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "training/training_gauges.hpp"
+
 namespace actorflow::apps {
 
 /// The progress of an epoch on standard error: one line redrawn at most ten
@@ -23,12 +25,18 @@ public:
   /// Ends a redrawn line.
   void end_line();
 
+  /// Also sets `gauges` (if not null) after each step, quiet or not.
+  void report_to(training_gauges* gauges) {
+    gauges_ = gauges;
+  }
+
 private:
   using clock_type = std::chrono::steady_clock;
 
   bool enabled_;
   bool terminal_;
   std::string unit_;
+  training_gauges* gauges_ = nullptr;
   clock_type::time_point last_ = clock_type::now();
 };
 

@@ -132,7 +132,7 @@ int run_train(const train_options& o) {
   st = restore_for_resume(o, checkpoints, &step);
   if (!st.is_ok())
     return fail(st.to_string());
-  return job->train(sess, o, step, &checkpoints, {});
+  return job->train(sess, o, step, &checkpoints, {}, nullptr);
 }
 
 } // namespace actorflow::apps

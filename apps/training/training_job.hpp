@@ -12,6 +12,7 @@
 #include "actorflow/graph/io_ops.hpp"
 #include "actorflow/graph/scope.hpp"
 #include "training/train.hpp"
+#include "training/training_gauges.hpp"
 
 namespace actorflow::apps {
 
@@ -58,10 +59,11 @@ public:
   /// Trains from `step` to `o.epochs` (with `o.batch` the replica's share
   /// of a batch where the job splits batches), running `after_step` after
   /// each step if not empty; a checkpoint after each epoch given
-  /// `checkpoints`. Prints the JSON line; returns the exit code.
+  /// `checkpoints`; sets `gauges` (if not null) after each step. Prints
+  /// the JSON line; returns the exit code.
   virtual int train(actors::session& sess, const train_options& o, int64_t step,
                     actors::checkpoint_manager* checkpoints,
-                    const std::string& after_step)
+                    const std::string& after_step, training_gauges* gauges)
     = 0;
 };
 

@@ -177,11 +177,13 @@ std::vector<size_t> epoch_order(size_t batches, int64_t seed, int epoch) {
 /// batch, in an order that depends on the seed and the epoch), with a
 /// progress line; after each epoch the held-out perplexity and, given
 /// `checkpoints`, a checkpoint; prints the JSON line. `after_step`, if
-/// not empty, is run after each training step. Returns the exit code.
+/// not empty, is run after each training step; `gauges`, if not null, are
+/// set after each. Returns the exit code.
 int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
                           const char_rnn_data& d, const train_options& o,
                           int64_t step, actors::checkpoint_manager* checkpoints,
-                          const std::string& after_step) {
+                          const std::string& after_step,
+                          training_gauges* gauges) {
   std::unique_ptr<net::summary_writer> summaries;
   if (!o.logdir.empty()) {
     auto st = net::summary_writer::open(o.logdir, &summaries);
@@ -195,6 +197,7 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
   }
   auto steps_per_epoch = static_cast<int64_t>(d.train.size());
   progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0, "chars/s"};
+  progress.report_to(gauges);
   step_tracer tracer{o.trace, o.trace_steps};
   std::vector<core::tensor> out;
   double perplexity = 0, train_seconds = 0;
@@ -325,7 +328,7 @@ public:
 
   int train(actors::session& sess, const train_options& o, int64_t step,
             actors::checkpoint_manager* checkpoints,
-            const std::string& after_step) override {
+            const std::string& after_step, training_gauges* gauges) override {
     if (checkpoints != nullptr) {
       // Beside the checkpoints: what `actorflow sample` rebuilds from.
       auto st
@@ -334,7 +337,7 @@ public:
         return train_fail(st.to_string());
     }
     return train_char_rnn_epochs(sess, *g_, data_, o, step, checkpoints,
-                                 after_step);
+                                 after_step, gauges);
   }
 
 private:

@@ -120,12 +120,13 @@ core::status log_epoch(net::summary_writer& w, int64_t step, double accuracy,
 /// input queue's runner, a progress line, the test accuracy after each
 /// epoch and, given `checkpoints`, a checkpoint; prints the JSON line.
 /// `after_step`, if not empty, is run after each training step (a
-/// synchronous replica's part of the step). Returns the exit code.
+/// synchronous replica's part of the step); `gauges`, if not null, are
+/// set after each step. Returns the exit code.
 int train_epochs(actors::session& sess, const fashion_training& g,
                  const fashion_data& data, const train_options& o,
                  int64_t steps_per_epoch, int64_t step,
                  actors::checkpoint_manager* checkpoints,
-                 const std::string& after_step) {
+                 const std::string& after_step, training_gauges* gauges) {
   std::vector<core::tensor> out;
   actors::queue_runner runner{sess, {g.fill}, g.close, g.cancel};
   runner.start();
@@ -139,6 +140,7 @@ int train_epochs(actors::session& sess, const fashion_training& g,
     return st;
   };
   progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0};
+  progress.report_to(gauges);
   step_tracer tracer{o.trace, o.trace_steps};
   std::unique_ptr<net::summary_writer> summaries;
   if (!o.logdir.empty()) {
@@ -307,11 +309,11 @@ public:
 
   int train(actors::session& sess, const train_options& o, int64_t step,
             actors::checkpoint_manager* checkpoints,
-            const std::string& after_step) override {
+            const std::string& after_step, training_gauges* gauges) override {
     auto per_replica = o;
     per_replica.batch = static_cast<int>(t_.batch);
     return train_epochs(sess, *g_, data_, per_replica, steps_per_epoch_, step,
-                        checkpoints, after_step);
+                        checkpoints, after_step, gauges);
   }
 
 private:
