@@ -73,3 +73,34 @@ execute_process(COMMAND ${CLI} --version OUTPUT_VARIABLE out
 if(NOT rc EQUAL 0 OR NOT out MATCHES "^actorflow [0-9]+\\.[0-9]+\\.[0-9]+ \\(CAF 0\\.17")
   message(FATAL_ERROR "actorflow --version: ${rc}:\n${out}")
 endif()
+
+# Global flags after the subcommand, where users put them.
+execute_process(COMMAND ${CLI} ops _Send --log-level debug OUTPUT_VARIABLE out
+                RESULT_VARIABLE rc TIMEOUT 60)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^_Send\\(")
+  message(FATAL_ERROR "actorflow ops _Send --log-level debug: ${rc}:\n${out}")
+endif()
+expect_refused("unknown log level 'loud'" train rbm --log-level loud)
+
+# Each model's help: its own flags and defaults.
+foreach(check "char-rnn;--optimizer TEXT[^\n]*=adam" "rbm;--hidden INT[^\n]*=.500"
+              "moe;--experts")
+  list(GET check 0 model)
+  list(GET check 1 want)
+  execute_process(COMMAND ${CLI} train ${model} --help OUTPUT_VARIABLE out
+                  RESULT_VARIABLE rc TIMEOUT 60)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "${want}" OR out MATCHES "--units"
+     AND NOT model STREQUAL "char-rnn")
+    message(FATAL_ERROR "actorflow train ${model} --help: ${rc}:\n${out}")
+  endif()
+endforeach()
+expect_refused("flags go after the model" train --epochs 2 fashion-mnist)
+expect_refused("unknown flag --bogus" train fashion-mnist --bogus 1)
+expect_refused("--keep is not for rbm" train rbm --keep 2)
+
+# run and graph show take TensorFlow's GraphDefs: --help says so.
+execute_process(COMMAND ${CLI} run --help OUTPUT_VARIABLE out
+                RESULT_VARIABLE rc TIMEOUT 60)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "GraphDef \\(\\.pb, \\.pbtxt\\)")
+  message(FATAL_ERROR "actorflow run --help: ${rc}:\n${out}")
+endif()
