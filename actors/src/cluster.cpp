@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
-#include <thread>
 
 #include <caf/io/middleman.hpp>
 #include <caf/openssl/publish.hpp>
@@ -250,28 +250,6 @@ core::status serve_worker(engine& e, const std::string& host, uint16_t port,
   return core::status::ok();
 }
 
-namespace {
-
-/// One attempt to reach the worker of `task`, within `timeout`.
-core::status reach(engine& e, const cluster_task& task,
-                   std::chrono::milliseconds timeout, worker_actor* out) {
-  auto& sys = e.system();
-  caf::scoped_actor self{sys};
-  core::status st;
-  self
-    ->request(connector(sys, e.uses_tls()), timeout, caf::connect_atom::value,
-              task.host, task.port)
-    .receive(
-      [&](const caf::node_id&, caf::strong_actor_ptr& ptr,
-          const std::set<std::string>& ifs) {
-        st = worker_at(sys, std::move(ptr), ifs, out);
-      },
-      [&](caf::error& err) { st = core::unavailable_error(sys.render(err)); });
-  return st;
-}
-
-} // namespace
-
 core::status connect_cluster(engine& e, const cluster_spec& spec) {
   auto& sys = e.system();
   if (!sys.has_middleman())
@@ -280,23 +258,28 @@ core::status connect_cluster(engine& e, const cluster_spec& spec) {
       "engine_options::network");
   std::vector<worker_ref> workers;
   caf::scoped_actor self{sys};
+  // A task that is starting may not listen yet: try again until the
+  // connect timeout has passed.
+  retry_policy retry;
+  retry.attempts = std::numeric_limits<int>::max();
+  retry.try_timeout = spec.connect_timeout;
+  retry.within = spec.connect_timeout;
+  retry.any_failure = true;
   for (const auto& task : spec.tasks) {
-    // A task that is starting may not listen yet: try again until the
-    // connect timeout has passed.
-    auto deadline = std::chrono::steady_clock::now() + spec.connect_timeout;
-    auto pause = std::chrono::milliseconds{20};
     worker_actor hdl;
-    auto st = reach(e, task, spec.connect_timeout, &hdl);
-    while (!st.is_ok() && std::chrono::steady_clock::now() + pause < deadline) {
-      std::this_thread::sleep_for(pause);
-      pause = std::min(pause * 2, std::chrono::milliseconds{500});
-      st = reach(e, task, spec.connect_timeout, &hdl);
-    }
-    if (!st.is_ok())
-      return core::unavailable_error("cannot reach the worker of ", task.name(),
-                                     " at ", task.host, ":", task.port,
-                                     " within ", spec.connect_timeout.count(),
-                                     " ms: ", st.message());
+    core::status st;
+    self
+      ->request(connect_worker(sys, task.host, task.port, e.uses_tls(), retry),
+                caf::infinite, caf::connect_atom::value)
+      .receive([&](worker_actor& w) { hdl = std::move(w); },
+               [&](caf::error& err) {
+                 st = core::unavailable_error(
+                   "cannot reach the worker of ", task.name(), " at ",
+                   task.host, ":", task.port, " within ",
+                   spec.connect_timeout.count(),
+                   " ms: ", connect_error_text(sys, err));
+               });
+    ACTORFLOW_RETURN_IF_ERROR(st);
     worker_ref ref{task.name(),          hdl,         {}, task.host, task.port,
                    spec.connect_timeout, e.uses_tls()};
     self->request(hdl, spec.connect_timeout, devices_atom::value)

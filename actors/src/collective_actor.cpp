@@ -235,22 +235,21 @@ void resolve(self_ptr self, const std::string& task) {
     ask(caf::actor_cast<worker_actor>(peer.worker));
     return;
   }
+  retry_policy retry;
+  retry.attempts = max_attempts;
+  retry.try_timeout = self->state.timeout;
+  retry.any_failure = true;
   self
-    ->request(connector(self->system(), self->state.tls), self->state.timeout,
-              caf::connect_atom::value, peer.host, peer.port)
-    .then(
-      [self, task, ask](const caf::node_id&, caf::strong_actor_ptr& ptr,
-                        const std::set<std::string>& ifs) {
-        worker_actor worker;
-        auto st = worker_at(self->system(), std::move(ptr), ifs, &worker);
-        if (!st.is_ok()) {
-          self->state.links.erase(task);
-          fail_task(self, task, "cannot be reached: " + st.message());
-          return;
-        }
-        ask(worker);
-      },
-      fails);
+    ->request(connect_worker(self->system(), peer.host, peer.port,
+                             self->state.tls, retry),
+              caf::infinite, caf::connect_atom::value)
+    .then([ask](const worker_actor& worker) { ask(worker); },
+          [self, task](caf::error& err) {
+            self->state.links.erase(task);
+            fail_task(self, task,
+                      "cannot be reached: "
+                        + connect_error_text(self->system(), err));
+          });
 }
 
 template <class T>

@@ -1,6 +1,8 @@
 // Lost workers: the steps and registrations that need one fail at once;
 // a worker with an address is connected to again when a run needs it.
 
+#include <limits>
+
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
 #include "master_state.hpp"
@@ -118,13 +120,13 @@ void reconnect_settled(self_ptr self, size_t w, const core::status& failure) {
 /// How long one try at connecting to a gone worker again may take.
 constexpr std::chrono::milliseconds reconnect_try{2000};
 
-/// One try at connecting to gone worker `w` at its address again, and at
-/// checking that it is the same task (its devices). A try that times out
-/// is followed by another until `deadline`: a worker that has not yet
-/// seen the end of the last connection from this process (a dropped
-/// link) ignores the handshake of the new one until it has, and CAF drops
-/// a connection whose handshake is late (`timed_out`). Any other failure
-/// -- the port refuses, the devices differ -- ends it at once.
+/// Connects to gone worker `w` at its address again and checks that it
+/// is the same task (its devices). Tries that time out are followed by
+/// others until `deadline`: a worker that has not yet seen the end of the
+/// last connection from this process (a dropped link) ignores the
+/// handshake of the new one until it has, and CAF drops a connection
+/// whose handshake is late (`timed_out`). Any other failure -- the port
+/// refuses, the devices differ -- ends it at once.
 void try_reconnect(self_ptr self, size_t w,
                    std::chrono::steady_clock::time_point deadline) {
   auto& st = self->state;
@@ -143,20 +145,18 @@ void try_reconnect(self_ptr self, size_t w,
       };
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
     deadline - std::chrono::steady_clock::now());
-  auto timeout
+  retry_policy retry;
+  retry.attempts = std::numeric_limits<int>::max();
+  retry.try_timeout
     = std::max(std::chrono::milliseconds{1}, std::min(left, reconnect_try));
+  retry.within = std::max(std::chrono::milliseconds{1}, left);
+  auto timeout = retry.try_timeout;
   self
-    ->request(connector(self->home_system(), ref.tls), timeout,
-              caf::connect_atom::value, ref.host, ref.port)
+    ->request(
+      connect_worker(self->home_system(), ref.host, ref.port, ref.tls, retry),
+      caf::infinite, caf::connect_atom::value)
     .then(
-      [self, w, fail, timeout](const caf::node_id&, caf::strong_actor_ptr& ptr,
-                               const std::set<std::string>& ifs) {
-        worker_actor hdl;
-        auto wst = worker_at(self->home_system(), std::move(ptr), ifs, &hdl);
-        if (!wst.is_ok()) {
-          fail({}, wst.message());
-          return;
-        }
+      [self, w, fail, timeout](const worker_actor& hdl) {
         self->request(hdl, timeout, devices_atom::value)
           .then(
             [self, w, hdl, fail](const std::vector<std::string>& devices) {
@@ -173,7 +173,7 @@ void try_reconnect(self_ptr self, size_t w,
             });
       },
       [self, fail](caf::error& err) {
-        fail(err, self->home_system().render(err));
+        fail(err, connect_error_text(self->home_system(), err));
       });
 }
 

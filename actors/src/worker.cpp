@@ -240,24 +240,23 @@ constexpr int link_attempts = 3;
 /// only costs speed: CAF routes the values for that peer through the
 /// process that told this one of its Recvs. A peer that refuses or does
 /// not answer in time is not tried again.
-void link_peer(self_ptr self, const peer_entry& peer, int attempt,
+void link_peer(self_ptr self, const peer_entry& peer,
                std::function<void()> done) {
   const auto& links = self->state.links;
+  retry_policy retry;
+  retry.attempts = link_attempts;
+  retry.try_timeout = links.timeout;
   self
-    ->request(connector(self->system(), links.tls), links.timeout,
-              caf::connect_atom::value, peer.host, peer.port)
-    .then([done](const caf::node_id&, caf::strong_actor_ptr&,
-                 const std::set<std::string>&) { done(); },
-          [self, peer, attempt, done](caf::error& err) {
-            if (err == caf::sec::connection_timeout
-                && attempt < link_attempts) {
-              link_peer(self, peer, attempt + 1, done); // see timed_out
-              return;
-            }
+    ->request(
+      connect_worker(self->system(), peer.host, peer.port, links.tls, retry),
+      caf::infinite, caf::connect_atom::value)
+    .then([done](const worker_actor&) { done(); },
+          [self, peer, done](caf::error& err) {
             auto address = address_of(peer);
             core::log().warn("worker: no direct connection to {} at {} ({}); "
                              "values for it go through the session's process",
-                             peer.task, address, self->system().render(err));
+                             peer.task, address,
+                             connect_error_text(self->system(), err));
             self->state.unreachable.insert(address);
             done();
           });
@@ -279,7 +278,7 @@ caf::result<done_atom> link_peers(self_ptr self, const peer_table& peers) {
   auto p = std::make_shared<pending>(
     pending{self->make_response_promise<done_atom>(), todo.size()});
   for (const auto* peer : todo)
-    link_peer(self, *peer, 1, [p] {
+    link_peer(self, *peer, [p] {
       if (--p->left == 0)
         p->promise.deliver(done_atom::value);
     });
