@@ -252,43 +252,6 @@ void resolve(self_ptr self, const std::string& task) {
           });
 }
 
-template <class T>
-void add_into(core::tensor& dst, int64_t at, const core::tensor& src) {
-  auto* d = dst.mutable_data<T>() + at;
-  const auto* s = src.data<T>();
-  for (int64_t k = 0, n = src.num_elements(); k < n; ++k)
-    d[k] += s[k];
-}
-
-template <class T>
-void divide(core::tensor& t, int64_t n) {
-  auto* d = t.mutable_data<T>();
-  for (int64_t k = 0, e = t.num_elements(); k < e; ++k)
-    d[k] /= static_cast<T>(n);
-}
-
-core::status add_chunk(core::tensor& dst, int64_t at, const core::tensor& src) {
-  switch (dst.dtype()) {
-    case core::dtype::float32: add_into<float>(dst, at, src); break;
-    case core::dtype::float64: add_into<double>(dst, at, src); break;
-    case core::dtype::int32: add_into<int32_t>(dst, at, src); break;
-    case core::dtype::int64: add_into<int64_t>(dst, at, src); break;
-    default:
-      return core::invalid_argument_error("cannot add ",
-                                          core::to_string(dst.dtype()));
-  }
-  return core::status::ok();
-}
-
-void divide_by(core::tensor& t, int64_t n) {
-  switch (t.dtype()) {
-    case core::dtype::float32: divide<float>(t, n); break;
-    case core::dtype::float64: divide<double>(t, n); break;
-    case core::dtype::int32: divide<int32_t>(t, n); break;
-    default: divide<int64_t>(t, n);
-  }
-}
-
 /// Sends ring step `s`'s chunk of run `key` to the next member.
 void send_step(self_ptr self, const run_key& key, execution& ex, int64_t s) {
   auto n = static_cast<int>(ex.spec.members.size());
@@ -333,7 +296,7 @@ bool take_chunk(self_ptr self, const run_key& key, execution& ex,
   }
   auto width = core::size_of(ex.data.dtype());
   if (s < n - 1) {
-    auto st = add_chunk(ex.data, begin, in);
+    auto st = ops::add_chunk(ex.data, begin, in);
     if (!st.is_ok()) {
       fail(self, key, st, true);
       return true;
@@ -360,12 +323,12 @@ void advance(self_ptr self, const run_key& key) {
     auto& ex = i->second;
     auto n = static_cast<int64_t>(ex.spec.members.size());
     if (ex.next >= 2 * (n - 1)) {
-      if (ex.spec.mean)
-        divide_by(ex.data, n);
+      auto st
+        = ex.spec.mean ? ops::divide_elements(ex.data, n) : core::status::ok();
       auto done = std::move(ex.done);
       auto data = std::move(ex.data);
       self->state.execs.erase(i);
-      done(core::status::ok(), std::move(data));
+      done(st, st.is_ok() ? std::move(data) : core::tensor{});
       return;
     }
     auto e = ex.early.find(ex.next);

@@ -51,4 +51,15 @@ public:
   virtual void cancel_step(uint64_t step) = 0;
 };
 
+/// Whether a collective can sum tensors of `x`: float32, float64, int32
+/// and int64 (CollectiveAllReduce's types).
+bool reducible(core::dtype x) noexcept;
+
+/// Adds `src` into `dst`'s elements from index `at` on: a member's part
+/// of a ring all-reduce. Both of one reducible dtype, `src` within `dst`.
+core::status add_chunk(core::tensor& dst, int64_t at, const core::tensor& src);
+
+/// Divides every element of `t` by `n`: the mean of `n` members' sum.
+core::status divide_elements(core::tensor& t, int64_t n);
+
 } // namespace actorflow::ops
