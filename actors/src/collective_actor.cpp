@@ -12,6 +12,7 @@
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/device_name.hpp"
 #include "bulk_transport.hpp"
+#include "collective_ring.hpp"
 #include "peer_guard.hpp"
 #include "task_of.hpp"
 #include "worker_link.hpp"
@@ -19,6 +20,11 @@
 namespace actorflow::actors {
 
 namespace {
+
+using detail::chunk_range;
+using detail::received_chunk;
+using detail::ring;
+using detail::sent_chunk;
 
 // Chunks travel as value_msgs: tag (instance key, run, ring step), from
 // member `slot` to member `node`. A failed value holding a string tells
@@ -29,12 +35,6 @@ constexpr int max_attempts = 3;
 
 /// One run of an instance on one local member.
 using run_key = std::tuple<int64_t, uint64_t, int>;
-
-/// `x` mod `n` in [0, n).
-int ring(int64_t x, int n) {
-  auto r = static_cast<int>(x % n);
-  return r < 0 ? r + n : r;
-}
 
 /// A local member's part in one run of an all-reduce.
 struct execution {
@@ -81,20 +81,6 @@ struct collective_state {
 };
 
 using self_ptr = collective_actor::stateful_pointer<collective_state>;
-
-/// Elements [begin, end) of chunk `c` of `total` in `n`.
-std::pair<int64_t, int64_t> chunk_range(int64_t total, int n, int c) {
-  return {total * c / n, total * (c + 1) / n};
-}
-
-/// The chunk a member sends at ring step `s`, and the one it receives.
-int sent_chunk(int rank, int n, int64_t s) {
-  return s < n - 1 ? ring(rank - s, n) : ring(rank + 1 - (s - (n - 1)), n);
-}
-
-int received_chunk(int rank, int n, int64_t s) {
-  return s < n - 1 ? ring(rank - s - 1, n) : ring(rank - (s - (n - 1)), n);
-}
 
 std::string describe(const run_key& key, const ops::collective_spec& spec) {
   std::string members;
