@@ -5,8 +5,9 @@
 
 #include <caf/actor_system.hpp>
 
-#include "actorflow/actors/engine.hpp"
+#include "actorflow/actors/protocol.hpp"
 #include "actorflow/actors/runtime_context.hpp"
+#include "actorflow/actors/session_options.hpp"
 #include "actorflow/actors/worker_ref.hpp"
 #include "runtime_messages.hpp"
 
