@@ -276,25 +276,11 @@ void add_benchmark_command(CLI::App& app, command_list* out) {
     "Load, compile and run a graph as TensorFlow's benchmark_model does: "
     "the first run's time, the steady time per run, the peak resident "
     "memory; the last line is JSON");
-  auto* graph
-    = cmd
-        ->add_option("--graph", bench->graph,
-                     "The graph: a TensorFlow GraphDef (.pb, .pbtxt) or a "
-                     "graph file of actorflow's")
-        ->check(CLI::ExistingFile);
-  auto* saved
-    = cmd
-        ->add_option("--saved-model", bench->saved_model,
-                     "Or a TensorFlow 2 SavedModel directory: time its load "
-                     "(tf.saved_model.load's work) and runs of --signature, "
-                     "fed by input key")
-        ->check(CLI::ExistingDirectory)
-        ->excludes(graph);
-  graph->excludes(saved);
-  cmd
-    ->add_option("--signature", bench->signature,
-                 "With --saved-model: the signature to run")
-    ->capture_default_str();
+  add_graph_or_saved_model_options(
+    cmd, &bench->graph, &bench->saved_model,
+    "Or a TensorFlow 2 SavedModel directory: time its load "
+    "(tf.saved_model.load's work) and runs of --signature, fed by input key",
+    &bench->signature);
   cmd->add_option("--feed", bench->feeds,
                   "name=file.npy, or name=D1xD2x...[:dtype] for "
                   "random values (float32 by default); repeatable");

@@ -80,6 +80,25 @@ CLI::Validator finite_positive() {
                         "POSITIVE"};
 }
 
+void add_graph_or_saved_model_options(CLI::App* cmd, std::string* graph,
+                                      std::string* saved_model,
+                                      const std::string& saved_help,
+                                      std::string* signature) {
+  auto* g = cmd
+              ->add_option("--graph", *graph,
+                           "The graph: a TensorFlow GraphDef (.pb, .pbtxt) or "
+                           "a graph file of actorflow's")
+              ->check(CLI::ExistingFile);
+  auto* s = cmd->add_option("--saved-model", *saved_model, saved_help)
+              ->check(CLI::ExistingDirectory)
+              ->excludes(g);
+  g->excludes(s);
+  cmd
+    ->add_option("--signature", *signature,
+                 "With --saved-model: the signature to run")
+    ->capture_default_str();
+}
+
 int max_threads() {
   auto cores = std::thread::hardware_concurrency();
   return 4 * static_cast<int>(cores > 0 ? cores : 1);

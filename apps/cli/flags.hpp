@@ -25,6 +25,15 @@ CLI::Option* add_threads_option(CLI::App* cmd, int* threads);
 CLI::Option* add_graph_passes_option(CLI::App* cmd,
                                      graph::pass_selection* passes);
 
+/// Adds `--graph` (a TensorFlow GraphDef or a graph file of actorflow's)
+/// and `--saved-model` (a SavedModel directory, `saved_help`), which
+/// exclude each other, and `--signature` (the SavedModel's signature to
+/// run) to `cmd`.
+void add_graph_or_saved_model_options(CLI::App* cmd, std::string* graph,
+                                      std::string* saved_model,
+                                      const std::string& saved_help,
+                                      std::string* signature);
+
 /// The most threads a flag may ask for: four per core this machine has.
 int max_threads();
 

@@ -142,25 +142,11 @@ void add_run_command(CLI::App& app, command_list* out) {
            "or a graph file of actorflow's (net::save_graph) -- in this "
            "process or on a cluster: feeds from .npy files, fetched tensors "
            "printed and written as .npy");
-  auto* graph
-    = cmd
-        ->add_option("--graph", run->graph,
-                     "The graph: a TensorFlow GraphDef (.pb, .pbtxt) or a "
-                     "graph file of actorflow's")
-        ->check(CLI::ExistingFile);
-  auto* saved_model
-    = cmd
-        ->add_option("--saved-model", saved->dir,
-                     "A TensorFlow 2 SavedModel directory: run its signature "
-                     "(--signature), fed and fetched by input and output key, "
-                     "from its saved variables")
-        ->check(CLI::ExistingDirectory)
-        ->excludes(graph);
-  graph->excludes(saved_model);
-  cmd
-    ->add_option("--signature", saved->signature,
-                 "With --saved-model: the signature to run")
-    ->capture_default_str();
+  add_graph_or_saved_model_options(
+    cmd, &run->graph, &saved->dir,
+    "A TensorFlow 2 SavedModel directory: run its signature (--signature), "
+    "fed and fetched by input and output key, from its saved variables",
+    &saved->signature);
   cmd
     ->add_option("--tags", saved->tags,
                  "With --saved-model: the meta graph's tags")
@@ -178,7 +164,7 @@ void add_run_command(CLI::App& app, command_list* out) {
                  "With --saved-model: then write the model, its "
                  "variables as the runs left them, as a SavedModel in "
                  "this directory (TensorFlow loads it)")
-    ->needs(saved_model);
+    ->needs(cmd->get_option("--saved-model"));
   add_step_options(cmd, run.get());
   cmd->add_option("--trace", run->trace,
                   "Write a Chrome trace of the step to this file (open it "

@@ -198,6 +198,32 @@ core::status connect_job(actors::engine& e, const actors::cluster_spec& spec,
   return core::status::ok();
 }
 
+/// Connects `e` to the tasks of `jobs` (but `task`), runs its sessions on
+/// them and this process's worker, and loads replica `task.index`'s shard
+/// of `job`'s data (of `workers`).
+core::status join_and_load(actors::engine& e, const actors::cluster_spec& spec,
+                           const actors::cluster_task& task,
+                           const std::vector<std::string>& jobs,
+                           training_job& job, int workers) {
+  auto all = e.workers();
+  for (const auto& name : jobs)
+    ACTORFLOW_RETURN_IF_ERROR(connect_job(e, spec, name, task, &all));
+  e.use_workers(all);
+  return job.load(e, task.index, workers);
+}
+
+/// What replica `task` trains with: `o`, but only the chief writes the
+/// trace and the TensorBoard log (its trace has ps:0's part too).
+train_options replica_options(const train_options& o,
+                              const actors::cluster_task& task) {
+  auto per_worker = o;
+  if (task.index != 0) {
+    per_worker.trace.clear();
+    per_worker.logdir.clear();
+  }
+  return per_worker;
+}
+
 /// Validates `def`, places it as a replica (variables on `variables`,
 /// the rest on `device`; graph::place_replica) and adds it to `sess`.
 core::status extend_replica(actors::engine& e, actors::session& sess,
@@ -233,15 +259,10 @@ int run_worker(const train_options& o, training_job& job,
   if (!serve_metrics(o, e, task, &metrics, &gauges))
     return cannot_start_exit;
   // The ps tasks, a mixture's expert tasks and this process's own worker.
-  auto all = e.workers();
-  auto st = connect_job(e, spec, "ps", task, &all);
-  if (st.is_ok() && !o.expert_devices.empty())
-    st = connect_job(e, spec, "expert", task, &all);
-  if (!st.is_ok())
-    return train_fail(st.to_string());
-  e.use_workers(all);
-
-  st = job.load(e, task.index, workers);
+  std::vector<std::string> jobs{"ps"};
+  if (!o.expert_devices.empty())
+    jobs.emplace_back("expert");
+  auto st = join_and_load(e, spec, task, jobs, job, workers);
   if (!st.is_ok())
     return train_fail(st.to_string());
   const std::string ps_device = "/job:ps/task:0/device:cpu:0";
@@ -287,11 +308,7 @@ int run_worker(const train_options& o, training_job& job,
   }
   if (!st.is_ok())
     return train_fail(st.to_string());
-  auto per_worker = o;
-  if (!chief) { // the chief's trace has ps:0's part too; it logs the job
-    per_worker.trace.clear();
-    per_worker.logdir.clear();
-  }
+  auto per_worker = replica_options(o, task);
   std::string after_step;
   if (o.sync)
     after_step
@@ -324,12 +341,7 @@ int run_allreduce_worker(const train_options& o, training_job& job,
   std::unique_ptr<metrics_server> metrics;
   if (!serve(e, task, "its replica", o, &metrics, &gauges))
     return cannot_start_exit;
-  auto all = e.workers();
-  auto st = connect_job(e, spec, "worker", task, &all);
-  if (!st.is_ok())
-    return train_fail(st.to_string());
-  e.use_workers(all);
-  st = job.load(e, task.index, workers);
+  auto st = join_and_load(e, spec, task, {"worker"}, job, workers);
   if (!st.is_ok())
     return train_fail(st.to_string());
   std::vector<std::string> members;
@@ -356,11 +368,7 @@ int run_allreduce_worker(const train_options& o, training_job& job,
   }
   if (!st.is_ok())
     return train_fail(st.to_string());
-  auto per_worker = o;
-  if (!chief) {
-    per_worker.trace.clear();
-    per_worker.logdir.clear();
-  }
+  auto per_worker = replica_options(o, task);
   return job.train(sess, per_worker, step, chief ? checkpoints.get() : nullptr,
                    "", &gauges);
 }

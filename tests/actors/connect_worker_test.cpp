@@ -2,10 +2,6 @@
 // finds a published worker, says what is there when it is not one, and
 // tries again only as its retry policy says, within its bounds.
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 
 #include <caf/event_based_actor.hpp>
@@ -15,25 +11,13 @@
 
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
+#include "common/free_port.hpp"
 #include "worker_link.hpp"
 
 using namespace actorflow;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// A loopback port nothing listens on (bound, then closed).
-uint16_t closed_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len), 0);
-  EXPECT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
 
 actors::engine_options networked() {
   actors::engine_options o;
@@ -95,7 +79,8 @@ TEST(connect_worker, names_what_is_published_when_it_is_no_worker) {
 TEST(connect_worker, a_refused_port_fails_at_once_unless_told_to_retry) {
   actors::engine e{networked()};
   ASSERT_TRUE(e.init_status().is_ok()) << e.init_status().to_string();
-  auto port = closed_port();
+  auto port = test::free_port();
+  ASSERT_GT(port, 0);
   // Only handshakes that time out are tried again by default: a refusal
   // ends it on the first try.
   actors::retry_policy once;

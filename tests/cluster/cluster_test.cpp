@@ -28,6 +28,7 @@
 #include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "cluster_fixture.hpp"
+#include "common/free_port.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"
 #include "common/tcp_links.hpp"
@@ -109,17 +110,10 @@ TEST_F(cluster, a_peer_a_worker_cannot_reach_costs_no_step) {
   // A port nothing listens on (bound, then closed): the worker answers the
   // link, refused, with done -- the values would keep the longer way --
   // and a step over both workers runs as before.
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(fd, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  socklen_t len = sizeof(addr);
-  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
-  ::close(fd);
-  actors::peer_table nowhere{actors::peer_entry{
-    "/job:worker/task:9", nullptr, "127.0.0.1", ntohs(addr.sin_port)}};
+  auto port = test::free_port();
+  ASSERT_GT(port, 0);
+  actors::peer_table nowhere{
+    actors::peer_entry{"/job:worker/task:9", nullptr, "127.0.0.1", port}};
   caf::scoped_actor self{client_->system()};
   for (int attempt = 0; attempt < 2; ++attempt) {
     bool done = false;

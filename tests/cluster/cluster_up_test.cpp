@@ -15,30 +15,13 @@
 
 #include "common/child_leak_exit.hpp"
 #include "common/child_process.hpp"
+#include "common/free_port.hpp"
 #include "common/net_relay.hpp"
 #include "models/fashion/fashion_data.hpp"
 
 using namespace actorflow;
 
-namespace {
-
-/// A loopback port the OS says is free now.
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  int port = -1;
-  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0
-      && ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-    port = ntohs(addr.sin_port);
-  if (fd >= 0)
-    ::close(fd);
-  return port;
-}
-
-} // namespace
+using test::free_port;
 
 /// A synchronous training job (a ps and two workers, an MLP with a hidden
 /// layer of 32) under `actorflow cluster up`, in a directory of its own.

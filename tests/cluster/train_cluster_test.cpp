@@ -4,8 +4,6 @@
 // or over two workers alone that all-reduce their gradients. The chief
 // initialises and checkpoints; both workers learn from their shards.
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -21,6 +19,7 @@
 #include "common/child_leak_exit.hpp"
 #include "common/child_process.hpp"
 #include "common/command.hpp"
+#include "common/free_port.hpp"
 #include "common/metrics_scrape.hpp"
 #include "common/net_relay.hpp"
 #include "common/worker_processes.hpp"
@@ -57,27 +56,6 @@ struct two_workers {
   bool checkpoint = false;
   std::string ps_metrics;
 
-  /// Ports the OS picks on 127.0.0.1 and lets go again, for workers that
-  /// serve (--strategy allreduce): each must know the others' beforehand.
-  static std::vector<int> free_ports(int n) {
-    std::vector<int> fds, ports;
-    for (int i = 0; i < n; ++i) {
-      int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-      sockaddr_in addr{};
-      addr.sin_family = AF_INET;
-      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-      socklen_t len = sizeof(addr);
-      if (fd >= 0
-          && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0
-          && ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-        ports.push_back(ntohs(addr.sin_port));
-      fds.push_back(fd);
-    }
-    for (int fd : fds)
-      ::close(fd);
-    return ports;
-  }
-
   two_workers(const std::string& job, const std::string& checkpoint_path,
               int workers = 2, bool tf_config = false, bool scrape_ps = false,
               std::vector<std::string> ps_relay = {}) {
@@ -108,7 +86,10 @@ struct two_workers {
         &relay, "127.0.0.1:" + std::to_string(ps_port), ps_relay);
       EXPECT_NE(ps_port, 0) << relay->output();
     }
-    auto ports = all_reduce ? free_ports(workers) : std::vector<int>{1, 2};
+    // Workers that serve (--strategy allreduce) must know each other's
+    // ports beforehand; others do not listen.
+    auto ports
+      = all_reduce ? test::free_ports(workers) : std::vector<uint16_t>{1, 2};
     ports.resize(static_cast<size_t>(workers));
     EXPECT_EQ(ports.size(), static_cast<size_t>(workers));
     auto dir = std::filesystem::temp_directory_path()
