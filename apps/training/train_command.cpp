@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <memory>
 #include <set>
 
@@ -184,15 +183,15 @@ void add_train_command(CLI::App& app, command_list* out) {
   add_moe_train(*train, &models);
   add_char_rnn_train(*train, &models);
   add_energy_train(*train, &models);
-  // Which models take each flag.
-  std::map<std::string, std::set<std::string>> takers;
+  // The flags some model takes: given to another, they are "not for" it.
+  std::set<std::string> taken;
   std::string names;
   for (const auto& m : models) {
     m.cli->allow_extras();
     names += (names.empty() ? "" : ", ") + m.cli->get_name();
     for (const auto* opt : m.cli->get_options())
       for (const auto& name : opt->get_lnames())
-        takers[name].insert(m.cli->get_name());
+        taken.insert(name);
   }
   out->push_back({train, [train, names] {
                     auto rest = train->remaining();
@@ -209,7 +208,7 @@ void add_train_command(CLI::App& app, command_list* out) {
     auto* cmd = m.cli;
     auto run = std::move(m.run);
     out->push_back(
-      {cmd, [train, cmd, run, takers] {
+      {cmd, [train, cmd, run, taken] {
          auto name = cmd->get_name();
          if (!train->remaining().empty())
            return refuse("flags go after the model: actorflow "
@@ -219,7 +218,7 @@ void add_train_command(CLI::App& app, command_list* out) {
            auto flag = flag_name(token);
            if (flag.empty())
              return refuse("unexpected '" + token + "' after " + name);
-           if (takers.count(flag) > 0)
+           if (taken.count(flag) > 0)
              return refuse("--" + flag + " is not for " + name);
            return refuse("unknown flag --" + flag
                          + " (actorflow "

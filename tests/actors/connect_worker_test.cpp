@@ -65,8 +65,13 @@ TEST(connect_worker, finds_a_published_worker) {
 TEST(connect_worker, names_what_is_published_when_it_is_no_worker) {
   actors::engine e{networked()};
   ASSERT_TRUE(e.init_status().is_ok()) << e.init_status().to_string();
+  // (With an argument: CAF 0.17.6 binds a null reference for a function
+  // actor spawned without any, which UBSan reports.)
   auto other = e.system().spawn(
-    []() -> caf::behavior { return {[](int x) { return x; }}; });
+    [](caf::event_based_actor*, int n) -> caf::behavior {
+      return {[n](int x) { return x + n; }};
+    },
+    1);
   auto port = e.system().middleman().publish(other, 0, "127.0.0.1", true);
   ASSERT_TRUE(port) << e.system().render(port.error());
   auto r = connect(e, *port, {});
