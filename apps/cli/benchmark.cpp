@@ -169,15 +169,6 @@ void print_summary(const benchmark_options& o, const std::string& what,
               rss);
 }
 
-actors::engine_options engine_options_of(const benchmark_options& o) {
-  actors::engine_options eo;
-  if (o.threads > 0) {
-    eo.threads_per_device = o.threads;
-    eo.scheduler_threads = o.threads;
-  }
-  return eo;
-}
-
 /// The SavedModel form: the load (reading, lowering, restoring the
 /// variables: TensorFlow's tf.saved_model.load), then runs of a signature
 /// fed by input key.
@@ -185,7 +176,7 @@ int run_saved_model_benchmark(const benchmark_options& o,
                               const actors::feed_list& feeds) {
   std::map<std::string, core::tensor> inputs(feeds.begin(), feeds.end());
   auto start = clock_type::now();
-  actors::engine e{engine_options_of(o)};
+  actors::engine e{with_threads({}, o.threads)};
   if (auto st = e.init_status(); !st.is_ok())
     return fail(st);
   std::unique_ptr<actors::saved_model_session> m;
@@ -235,7 +226,7 @@ int run_benchmark(const benchmark_options& o) {
   // The first run: the engine, the graph's import, its compilation and
   // one step (TensorFlow's session creation and first run).
   auto start = clock_type::now();
-  actors::engine e{engine_options_of(o)};
+  actors::engine e{with_threads({}, o.threads)};
   if (auto st = e.init_status(); !st.is_ok())
     return fail(st);
   actors::session_options so;

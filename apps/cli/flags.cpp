@@ -99,6 +99,14 @@ void add_graph_or_saved_model_options(CLI::App* cmd, std::string* graph,
     ->capture_default_str();
 }
 
+actors::engine_options with_threads(actors::engine_options eo, int threads) {
+  if (threads > 0) {
+    eo.threads_per_device = threads;
+    eo.scheduler_threads = threads;
+  }
+  return eo;
+}
+
 int max_threads() {
   auto cores = std::thread::hardware_concurrency();
   return 4 * static_cast<int>(cores > 0 ? cores : 1);

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "actorflow/actors/engine.hpp"
 #include "actorflow/graph/optimizer.hpp"
 
 namespace actorflow::apps {
@@ -33,6 +34,10 @@ void add_graph_or_saved_model_options(CLI::App* cmd, std::string* graph,
                                       std::string* saved_model,
                                       const std::string& saved_help,
                                       std::string* signature);
+
+/// `eo` with the device and scheduler threads `--threads` asked for
+/// (0: `eo`'s own).
+actors::engine_options with_threads(actors::engine_options eo, int threads);
 
 /// The most threads a flag may ask for: four per core this machine has.
 int max_threads();

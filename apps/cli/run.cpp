@@ -66,11 +66,7 @@ core::status run_step(const run_options& o, const actors::run_options& ro,
   auto options
     = cluster ? actors::client_options(spec) : actors::engine_options{};
   options.num_cpu_devices = o.cpus;
-  if (o.threads > 0) {
-    options.threads_per_device = o.threads;
-    options.scheduler_threads = o.threads;
-  }
-  actors::engine e{options};
+  actors::engine e{with_threads(options, o.threads)};
   ACTORFLOW_RETURN_IF_ERROR(e.init_status());
   if (cluster)
     ACTORFLOW_RETURN_IF_ERROR(actors::connect_cluster(e, spec));

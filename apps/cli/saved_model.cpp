@@ -12,6 +12,7 @@
 #include "actorflow/net/npy.hpp"
 #include "actorflow/ops/op_registry.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "cli/flags.hpp"
 
 namespace actorflow::apps {
 
@@ -53,12 +54,7 @@ int run_saved_model(const saved_model_options& o) {
       return fail("run", st.prefixed("feed " + key));
     inputs[key] = std::move(t);
   }
-  actors::engine_options eo;
-  if (o.threads > 0) {
-    eo.threads_per_device = o.threads;
-    eo.scheduler_threads = o.threads;
-  }
-  actors::engine e{eo};
+  actors::engine e{with_threads({}, o.threads)};
   if (!e.init_status().is_ok())
     return fail("run", e.init_status());
   std::unique_ptr<actors::saved_model_session> m;

@@ -46,11 +46,7 @@ int run_worker(const worker_options& o) {
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
-  auto options = actors::worker_options(*task, spec);
-  if (o.threads > 0) {
-    options.threads_per_device = o.threads;
-    options.scheduler_threads = o.threads;
-  }
+  auto options = with_threads(actors::worker_options(*task, spec), o.threads);
   if (o.bulk_min_bytes >= 0)
     options.bulk_min_bytes = static_cast<size_t>(o.bulk_min_bytes);
   actors::engine e{options};

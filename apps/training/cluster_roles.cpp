@@ -24,6 +24,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/queue.hpp"
+#include "cli/flags.hpp"
 #include "cluster/exit_codes.hpp"
 #include "cluster/metrics_server.hpp"
 #include "training/train.hpp"
@@ -168,12 +169,7 @@ int run_ps(const train_options& o, const actors::cluster_spec& spec,
 actors::engine_options trainer_options(const train_options& o,
                                        const actors::cluster_spec& spec,
                                        const actors::cluster_task& task) {
-  auto opts = actors::worker_options(task, spec);
-  if (o.threads > 0) {
-    opts.threads_per_device = o.threads;
-    opts.scheduler_threads = o.threads;
-  }
-  return opts;
+  return with_threads(actors::worker_options(task, spec), o.threads);
 }
 
 /// Connects `e` to the tasks of job `job` in `spec` but `task` and adds

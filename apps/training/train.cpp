@@ -10,6 +10,7 @@
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/devices/gpu.hpp"
+#include "cli/flags.hpp"
 #include "training/training_job.hpp"
 
 namespace actorflow::apps {
@@ -29,10 +30,7 @@ int train_fail(const std::string& what) {
 
 std::string engine_options_from(const train_options& o,
                                 actors::engine_options* eo) {
-  if (o.threads > 0) {
-    eo->threads_per_device = o.threads;
-    eo->scheduler_threads = o.threads;
-  }
+  *eo = with_threads(*eo, o.threads);
   if (o.device == "gpu") {
     if (devices::visible_gpus() == 0)
       return devices::cuda_enabled()

@@ -113,12 +113,7 @@ int run_sample(const sample_options& o) {
                   + ") never occurs in the training text");
     prime.push_back(id);
   }
-  actors::engine_options eo;
-  if (o.threads > 0) {
-    eo.threads_per_device = o.threads;
-    eo.scheduler_threads = o.threads;
-  }
-  actors::engine e{eo};
+  actors::engine e{with_threads({}, o.threads)};
   if (!e.init_status().is_ok())
     return fail(e.init_status().to_string());
   graph::scope s{e.context().ops};

@@ -14,6 +14,7 @@
 
 #include "actorflow/actors/session.hpp"
 #include "actorflow/net/npy.hpp"
+#include "cli/flags.hpp"
 #include "training/progress_line.hpp"
 
 namespace actorflow::apps {
@@ -21,20 +22,6 @@ namespace actorflow::apps {
 using core::dtype;
 using core::tensor;
 using graph::output;
-
-namespace {
-
-/// The engine's threads as --threads asks.
-actors::engine_options engine_options(const energy_options& o) {
-  actors::engine_options eo;
-  if (o.threads > 0) {
-    eo.threads_per_device = o.threads;
-    eo.scheduler_threads = o.threads;
-  }
-  return eo;
-}
-
-} // namespace
 
 tensor pixels(const tensor& images, int64_t begin, int64_t n) {
   auto width = images.shape().dim(1);
@@ -51,7 +38,7 @@ double rounded(double x) {
 }
 
 energy_job::energy_job(const energy_options& o)
-  : o_(o), engine_(engine_options(o)), scope_(engine_.context().ops) {
+  : o_(o), engine_(with_threads({}, o.threads)), scope_(engine_.context().ops) {
 }
 
 core::status energy_job::load() {
