@@ -211,21 +211,19 @@ void add_train_command(CLI::App& app, command_list* out) {
       {cmd, [train, cmd, run, taken] {
          auto name = cmd->get_name();
          if (!train->remaining().empty())
-           return refuse("flags go after the model: actorflow "
-                         "train "
-                         + name + " " + train->remaining().front());
-         for (const auto& token : cmd->remaining()) {
-           auto flag = flag_name(token);
-           if (flag.empty())
-             return refuse("unexpected '" + token + "' after " + name);
-           if (taken.count(flag) > 0)
-             return refuse("--" + flag + " is not for " + name);
-           return refuse("unknown flag --" + flag
-                         + " (actorflow "
-                           "train "
-                         + name + " --help lists them)");
-         }
-         return run();
+           return refuse("flags go after the model: actorflow train " + name
+                         + " " + train->remaining().front());
+         // The first word left over is the one to name.
+         auto rest = cmd->remaining();
+         if (rest.empty())
+           return run();
+         auto flag = flag_name(rest.front());
+         if (flag.empty())
+           return refuse("unexpected '" + rest.front() + "' after " + name);
+         if (taken.count(flag) > 0)
+           return refuse("--" + flag + " is not for " + name);
+         return refuse("unknown flag --" + flag + " (actorflow train " + name
+                       + " --help lists them)");
        }});
   }
 }
