@@ -4,7 +4,8 @@
 /// (every builder: control flow, RNNs, TensorArrays, mixtures of experts,
 /// pipelines, RBMs, optimizers, collectives), differentiate and train
 /// them, save and load them (graph files, GraphDefs, SavedModels), and run
-/// them in sessions, in one process or a cluster; and what a team with its
+/// them in sessions, in one process or a cluster (placing replicas and
+/// compiling runs by hand included); and what a team with its
 /// own CAF actor system needs to talk to a session actor (the typed
 /// protocol and its messages in `actorflow/actors/protocol.hpp`,
 /// `core::from_error` for the errors it answers). tests/umbrella_header.cmake
@@ -38,6 +39,7 @@
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/collective_ops.hpp"
+#include "actorflow/graph/compile_run.hpp"
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/dispatch_ops.hpp"
 #include "actorflow/graph/dot.hpp"
@@ -45,13 +47,14 @@
 #include "actorflow/graph/gradient_registry.hpp"
 #include "actorflow/graph/gradients.hpp"
 #include "actorflow/graph/graph.hpp"
+#include "actorflow/graph/graph_passes.hpp"
 #include "actorflow/graph/io_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/moe.hpp"
 #include "actorflow/graph/nn_ops.hpp"
-#include "actorflow/graph/optimizer.hpp"
 #include "actorflow/graph/output.hpp"
 #include "actorflow/graph/pipeline.hpp"
+#include "actorflow/graph/placement.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "actorflow/graph/rbm.hpp"
 #include "actorflow/graph/rnn.hpp"
@@ -60,6 +63,7 @@
 #include "actorflow/graph/summary_ops.hpp"
 #include "actorflow/graph/tensor_array.hpp"
 #include "actorflow/graph/training_ops.hpp"
+#include "actorflow/graph/validate.hpp"
 #include "actorflow/net/graph_codec.hpp"
 #include "actorflow/net/graph_def.hpp"
 #include "actorflow/net/npy.hpp"

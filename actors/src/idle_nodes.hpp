@@ -1,7 +1,7 @@
 #pragma once
 
-#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/ops/op_registry.hpp"
+#include "compile/graph_index.hpp"
 #include "partition_plan.hpp"
 
 namespace actorflow::actors::detail {

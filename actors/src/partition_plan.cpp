@@ -5,10 +5,10 @@
 
 #include <caf/send.hpp>
 
-#include "actorflow/graph/control_flow_info.hpp"
 #include "actorflow/ops/kernel_construction.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "bulk_transport.hpp"
+#include "compile/control_flow_info.hpp"
 #include "idle_nodes.hpp"
 #include "task_of.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "actorflow/graph/optimizer.hpp"
+#include "actorflow/graph/graph_passes.hpp"
 #include "cli/command.hpp"
 
 namespace actorflow::apps {

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "actorflow/actors/engine.hpp"
-#include "actorflow/graph/optimizer.hpp"
+#include "actorflow/graph/graph_passes.hpp"
 
 namespace actorflow::apps {
 

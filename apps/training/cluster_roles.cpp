@@ -22,7 +22,7 @@
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
-#include "actorflow/graph/passes.hpp"
+#include "actorflow/graph/placement.hpp"
 #include "actorflow/graph/queue.hpp"
 #include "cli/flags.hpp"
 #include "cluster/exit_codes.hpp"

@@ -3,8 +3,8 @@
 #include <map>
 #include <sstream>
 
-#include "actorflow/graph/control_flow_info.hpp"
-#include "actorflow/graph/graph_index.hpp"
+#include "compile/control_flow_info.hpp"
+#include "compile/graph_index.hpp"
 
 namespace actorflow::graph {
 

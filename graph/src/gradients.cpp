@@ -6,9 +6,9 @@
 
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/gradient_registry.hpp"
-#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "builder_state.hpp"
+#include "compile/graph_index.hpp"
 #include "gradients/grad_util.hpp"
 #include "gradients/while_grad.hpp"
 #include "loop_context.hpp"

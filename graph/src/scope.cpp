@@ -6,6 +6,7 @@
 #include "actorflow/ops/registration.hpp"
 #include "actorflow/ops/shape_context.hpp"
 #include "builder_state.hpp"
+#include "compile/type_check.hpp"
 #include "flow_context.hpp"
 
 namespace actorflow::graph {

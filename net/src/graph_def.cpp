@@ -8,10 +8,10 @@
 #include <google/protobuf/text_format.h>
 
 #include "actorflow/core/file.hpp"
-#include "actorflow/graph/graph_index.hpp"
-#include "actorflow/graph/layout.hpp"
 #include "actorflow/net/graph_codec.hpp"
+#include "compile/graph_index.hpp"
 #include "graph_def_import.hpp"
+#include "layout.hpp"
 #include "tf_proto.hpp"
 
 namespace actorflow::net {
@@ -107,7 +107,7 @@ core::status from_graph_def(const std::string& data, graph_def_format format,
       return st.with_context(name, op);
   }
   // Graphs written on GPUs lay images out NCHW; the kernels take NHWC.
-  ACTORFLOW_RETURN_IF_ERROR(graph::nchw_to_nhwc(&g));
+  ACTORFLOW_RETURN_IF_ERROR(detail::nchw_to_nhwc(&g));
   *out = std::move(g);
   return core::status::ok();
 }

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "actorflow/graph/expand_functions.hpp"
+#include "expand_functions.hpp"
 #include "tf_proto.hpp"
 
 namespace actorflow::net::detail {
@@ -98,8 +98,8 @@ std::string node_of(const std::string& input) {
 }
 
 bool is_functional_op(const std::string& op) {
-  static const graph::function_library none;
-  return graph::calls_function(op, none);
+  static const function_library none;
+  return calls_function(op, none);
 }
 
 /// The names of the functions the attrs of `n` name.
@@ -297,9 +297,8 @@ graph_def_importer::output_layout(const core::node_def& n,
   return core::status::ok();
 }
 
-core::status
-graph_def_importer::import_function(const tfproto::FunctionDef& f,
-                                    graph::function_def* out) const {
+core::status graph_def_importer::import_function(const tfproto::FunctionDef& f,
+                                                 function_def* out) const {
   const auto& sig = f.signature();
   auto fail = [&](auto&&... xs) {
     return core::unimplemented_error("function '", sig.name(), "': ", xs...);
@@ -388,9 +387,9 @@ graph_def_importer::import(const std::vector<std::string>& roots,
   std::vector<const tfproto::NodeDef*> nodes;
   std::vector<const tfproto::FunctionDef*> fns;
   reach(roots, &nodes, &fns);
-  graph::function_library lib;
+  function_library lib;
   for (const auto* f : fns) {
-    graph::function_def fn;
+    function_def fn;
     ACTORFLOW_RETURN_IF_ERROR(import_function(*f, &fn));
     ACTORFLOW_RETURN_IF_ERROR(lib.add(std::move(fn)));
   }
@@ -400,7 +399,7 @@ graph_def_importer::import(const std::vector<std::string>& roots,
     ACTORFLOW_RETURN_IF_ERROR(import_any(*n, &result.back()));
   }
   if (!lib.empty())
-    ACTORFLOW_RETURN_IF_ERROR(graph::expand_functions(lib, &result));
+    ACTORFLOW_RETURN_IF_ERROR(expand_functions(lib, &result));
   *out = std::move(result);
   return core::status::ok();
 }

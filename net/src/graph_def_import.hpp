@@ -9,9 +9,9 @@
 
 #include "actorflow/core/node_def.hpp"
 #include "actorflow/core/status.hpp"
-#include "actorflow/graph/function_library.hpp"
 #include "actorflow/net/graph_def.hpp"
 #include "actorflow/ops/op_registry.hpp"
+#include "function_library.hpp"
 #include "graph.pb.h"
 #include "saved_model.pb.h"
 
@@ -19,7 +19,7 @@ namespace actorflow::net::detail {
 
 /// Imports the nodes of a GraphDef that given roots reach, and the
 /// functions of its library they call (inlined, their loops and branches
-/// lowered: graph::expand_functions).
+/// lowered: expand_functions).
 class graph_def_importer {
 public:
   /// `stripped`: the signatures of TensorFlow's ops, whose attr defaults
@@ -57,7 +57,7 @@ private:
   core::status output_layout(const core::node_def& n,
                              std::vector<output_arg>* out) const;
   core::status import_function(const tfproto::FunctionDef& f,
-                               graph::function_def* out) const;
+                               function_def* out) const;
 
   const tfproto::GraphDef& def_;
   const ops::op_registry& ops_;

@@ -37,7 +37,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
-#include "actorflow/graph/passes.hpp"
+#include "actorflow/graph/placement.hpp"
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
 #include "json_line.hpp"

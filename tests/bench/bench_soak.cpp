@@ -24,7 +24,7 @@
 #include <CLI/CLI.hpp>
 
 #include "actorflow/actors/queue_runner.hpp"
-#include "actorflow/graph/passes.hpp"
+#include "actorflow/graph/placement.hpp"
 #include "bench/cluster_bench.hpp"
 #include "common/process_memory.hpp"
 #include "json_line.hpp"

@@ -11,7 +11,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
-#include "actorflow/graph/passes.hpp"
+#include "actorflow/graph/placement.hpp"
 #include "cluster_fixture.hpp"
 #include "common/golden.hpp"
 #include "common/loop_cases.hpp"

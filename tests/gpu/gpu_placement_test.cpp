@@ -9,14 +9,15 @@
 #include "actorflow/devices/gpu.hpp"
 #include "actorflow/graph/array_ops.hpp"
 #include "actorflow/graph/builder_ops.hpp"
+#include "actorflow/graph/graph_passes.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
-#include "actorflow/graph/optimizer.hpp"
-#include "actorflow/graph/passes.hpp"
 #include "actorflow/graph/training_ops.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/op_registry.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "compile/place.hpp"
+#include "compile/rewrite.hpp"
 
 using namespace actorflow;
 using core::dtype;

@@ -1,7 +1,7 @@
 // The graph passes one by one: what each rewrites, and what it must leave
 // alone. Results through sessions are in tests/actors/graph_passes_test.cpp.
 
-#include "actorflow/graph/optimizer.hpp"
+#include "actorflow/graph/graph_passes.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,5 @@
-#include "actorflow/graph/passes.hpp"
+// The compile path's steps (graph/src/compile/) one by one, and
+// compile_run over them.
 
 #include <algorithm>
 #include <functional>
@@ -9,12 +10,16 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/compile_run.hpp"
 #include "actorflow/graph/control_flow.hpp"
-#include "actorflow/graph/graph_index.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
 #include "actorflow/graph/tensor_array.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
+#include "compile/graph_index.hpp"
+#include "compile/partition.hpp"
+#include "compile/place.hpp"
+#include "compile/rewrite.hpp"
+#include "compile/type_check.hpp"
 
 using namespace actorflow;
 using core::dtype;

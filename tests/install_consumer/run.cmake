@@ -7,13 +7,19 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR}
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "install failed: ${rc}")
 endif()
-# Runtime internals are not installed.
+# Runtime internals and the compile path's steps are not installed
+# (the consumer below, which includes every public header through
+# actorflow.hpp, fails to build if a public header includes one).
 foreach(internal actors/frame_instance.hpp actors/frame_ref.hpp
                  actors/master.hpp actors/master_state.hpp
                  actors/node_actor_impl.hpp actors/node_actor_detail.hpp
                  actors/partition_plan.hpp actors/queue_state.hpp
                  actors/runtime_messages.hpp actors/step_tracker.hpp
-                 graph/builder_state.hpp)
+                 graph/builder_state.hpp graph/graph_index.hpp
+                 graph/control_flow_info.hpp graph/passes.hpp
+                 graph/optimizer.hpp graph/expand_functions.hpp
+                 graph/function_library.hpp graph/layout.hpp
+                 graph/compile/graph_index.hpp)
   if(EXISTS ${WORK_DIR}/prefix/include/actorflow/${internal})
     message(FATAL_ERROR "internal header ${internal} was installed")
   endif()

@@ -30,7 +30,7 @@
 #include "actorflow/core/status.hpp"
 #include "actorflow/core/tensor.hpp"
 #include "actorflow/graph/graph.hpp"
-#include "actorflow/graph/optimizer.hpp"
+#include "actorflow/graph/graph_passes.hpp"
 #include "actorflow/graph/validate.hpp"
 
 namespace actorflow::actors {

@@ -7,7 +7,7 @@
 
 #include "actorflow/actors/step_stats.hpp"
 #include "actorflow/core/dtype.hpp"
-#include "actorflow/graph/optimizer.hpp"
+#include "actorflow/graph/graph_passes.hpp"
 
 namespace actorflow::actors {
 

@@ -11,11 +11,26 @@
 #include "actorflow/core/shape.hpp"
 #include "actorflow/core/status.hpp"
 #include "actorflow/graph/graph.hpp"
-#include "actorflow/graph/optimizer.hpp"
-#include "actorflow/graph/passes.hpp"
+#include "actorflow/graph/graph_passes.hpp"
+#include "actorflow/graph/placement.hpp"
 #include "actorflow/graph/validate.hpp"
 
 namespace actorflow::graph {
+
+/// What one `run` asks for: tensors to feed and fetch (`node:port`) and
+/// nodes to run for their effects.
+struct run_signature {
+  std::vector<std::string> feeds;
+  std::vector<std::string> fetches;
+  std::vector<std::string> targets;
+};
+
+/// One device's partition of a run, with the dtypes of its nodes.
+struct typed_partition {
+  std::string device;
+  graph g;
+  graph_types types;
+};
 
 /// What compiling a run needs besides the graph and the signature.
 struct compile_options {
@@ -31,11 +46,13 @@ struct compile_options {
   /// The devices stateful nodes keep in every run (`place_stateful`), or
   /// nullptr.
   const pinned_devices* pinned = nullptr;
-  /// The dtype float32 values travel as between tasks (see `partition`);
-  /// invalid: as they are.
+  /// The dtype float32 values travel as between tasks: bfloat16 or
+  /// float16 (cast before each Send and back after its Recv); invalid: as
+  /// they are.
   core::dtype wire_dtype = core::dtype::invalid;
-  /// Whether values sent between tasks leave only when the receiver is
-  /// about to need them (`partition_options::schedule_recvs`).
+  /// Whether a value sent to another task in the root frame leaves only
+  /// when the receiving device is about to need it, so that it does not
+  /// occupy the receiver's memory early (TensorFlow's recv scheduling).
   bool schedule_recvs = false;
 };
 
@@ -67,12 +84,15 @@ struct compiled_run {
 
 /// Compiles run signature `sig` of graph `g` (validated; `types` are its
 /// types): replaces feeds and fetches by `_Feed` and `_Fetch` nodes and
-/// prunes (`rewrite_for_run`), runs the selected graph passes, validates
-/// the result (once: later steps only add nodes whose types are known),
-/// places it (`pin_devices`, `place`), cuts it into partitions with
-/// Send/Recv pairs (`partition`) and inserts host/device copies
-/// (`insert_memory_copies`). Runs in the graph layer alone: no actor, no
-/// device is touched.
+/// prunes to what the fetches and targets need, runs the selected graph
+/// passes, validates the result (once: later steps only add nodes whose
+/// types are known), places it (the pinned devices first; explicit
+/// requests are honoured, nodes joined by reference edges share a device,
+/// the rest go to the default device), cuts it into one partition per
+/// device with Send/Recv pairs, and inserts host/device copies where a
+/// kernel's memory differs from its producer's. Runs in the graph layer
+/// alone: no actor, no device is touched. The steps live in
+/// graph/src/compile/, one file each.
 core::status compile_run(const graph& g, const graph_types& types,
                          const run_signature& sig, const compile_options& opts,
                          compiled_run* out);

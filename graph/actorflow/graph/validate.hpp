@@ -1,9 +1,11 @@
 #pragma once
 
+/// Checking a graph against the ops it uses, and the dtypes that checking
+/// resolves: what placement and compiling a run take.
+
 #include <vector>
 
 #include "actorflow/core/status.hpp"
-#include "actorflow/graph/control_flow_info.hpp"
 #include "actorflow/graph/graph.hpp"
 #include "actorflow/ops/op_def.hpp"
 #include "actorflow/ops/op_registry.hpp"
@@ -23,29 +25,12 @@ struct graph_types {
 /// data inputs, a missing attr or one of the wrong type, a dtype mismatch on
 /// an edge (including a value where a reference is needed), a cycle
 /// that does not pass through a NextIteration, a Merge with one input, and
-/// malformed loops (see `build_control_flow_info`). Duplicate names are caught
-/// by `graph::add`. Names starting with '_' belong to the runtime and are
-/// rejected unless `internal` is set. Fills in `types` and `info` when
-/// given.
+/// malformed loops: an Exit or NextIteration outside any frame, a node
+/// reached from two frames, Enters of one frame that disagree on
+/// `parallel_iterations`. Duplicate names are caught by `graph::add`. Names
+/// starting with '_' belong to the runtime and are rejected unless
+/// `internal` is set. Fills in `types` when given.
 core::status validate(graph& g, const ops::op_registry& registry,
-                      graph_types* types = nullptr, bool internal = false,
-                      control_flow_info* info = nullptr);
-
-/// The first part of `validate`: checks each node's op and attrs (filling
-/// in defaults) and resolves its input and output dtypes, without looking
-/// at edges. For graphs made from validated ones (the partitions of a
-/// run), whose edges are right by construction.
-core::status resolve_types(graph& g, const ops::op_registry& registry,
-                           graph_types* types, bool internal = true);
-
-} // namespace actorflow::graph
-
-namespace actorflow::graph {
-
-/// Checks that output dtype `got` of `producer` fits input `index` of
-/// `consumer`, which expects `want`; the one place that words edge errors.
-core::status check_edge(const core::node_def& consumer, size_t index,
-                        const std::string& producer, const ops::arg_type& want,
-                        const ops::arg_type& got);
+                      graph_types* types = nullptr, bool internal = false);
 
 } // namespace actorflow::graph
