@@ -12,15 +12,6 @@ namespace actorflow::graph::passes::fusion_rules {
 
 namespace {
 
-/// Whether every reader of `node` reads its first output only.
-bool only_first_output_read(const graph& g, const core::node_def& node) {
-  for (const auto& reader : g.nodes())
-    for (const auto& in : detail::data_inputs(reader))
-      if (in.node == node.name && in.port != 0)
-        return false;
-  return true;
-}
-
 /// The zeros a Pad before a VALID convolution adds around its image, as
 /// [top, bottom, left, right], when the convolution can take them as its
 /// own padding: constant paddings on H and W only, a zero fill (Pad, or
@@ -77,12 +68,15 @@ core::status fuse_batch_norms(graph& g, const pass_context& ctx,
            || std::get<std::string>(format->second) == "NHWC";
   };
   for (const auto& norm : g.nodes()) {
+    auto n = static_cast<size_t>(g.index_of(norm.name));
     auto is_training = norm.attrs.find("is_training");
+    // The batch norm's other outputs (its batch statistics) are read by
+    // nobody.
     if ((norm.op != "FusedBatchNorm" && norm.op != "FusedBatchNormV2"
          && norm.op != "FusedBatchNormV3")
         || is_training == norm.attrs.end()
         || std::get<bool>(is_training->second) || !nhwc(norm)
-        || !only_first_output_read(g, norm)
+        || c.past_first[n]
         || !has_kernel(ctx, norm, "_FusedConvBatchNorm"))
       continue;
     const auto* bias = input_of(g, norm, 0, "BiasAdd");
@@ -100,7 +94,6 @@ core::status fuse_batch_norms(graph& g, const pass_context& ctx,
       continue;
     // Relu or Relu6 too when it is the batch norm's only reader.
     const core::node_def* last = &norm;
-    auto n = static_cast<size_t>(g.index_of(norm.name));
     if (c.reader[n] >= 0) {
       const auto& act = g.nodes()[static_cast<size_t>(c.reader[n])];
       if ((act.op == "Relu" || act.op == "Relu6")

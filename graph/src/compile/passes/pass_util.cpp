@@ -69,13 +69,16 @@ std::vector<std::string> control_inputs(const core::node_def& node) {
 }
 
 consumers::consumers(const graph& g)
-  : data(g.size(), 0), control(g.size(), 0), reader(g.size(), -1) {
+  : data(g.size(), 0), control(g.size(), 0), reader(g.size(), -1),
+    past_first(g.size(), false) {
   graph_index index{g};
   for (size_t i = 0; i < g.size(); ++i)
     for (const auto& e : index.inputs(i)) {
       auto from = static_cast<size_t>(e.src);
       ++(e.control() ? control : data)[from];
       reader[from] = e.dst;
+      if (e.port > 0)
+        past_first[from] = true;
     }
 }
 

@@ -50,6 +50,8 @@ struct consumers {
   std::vector<int> control;
   /// The index of one node reading node `i` (its last reader), or -1.
   std::vector<int> reader;
+  /// Whether some data input reads an output of node `i` past its first.
+  std::vector<bool> past_first;
 };
 
 /// Whether `node` is the only reader of `producer`'s value, on its device,
