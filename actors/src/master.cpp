@@ -1,53 +1,18 @@
 #include "master.hpp"
 
 #include <algorithm>
-#include <random>
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
 #include "guarded.hpp"
-#include "master_state.hpp"
+#include "master_compile.hpp"
+#include "master_recovery.hpp"
+#include "master_registration.hpp"
+#include "master_steps.hpp"
 
 namespace actorflow::actors {
 
 namespace detail {
-
-namespace {
-
-/// The first step id of a master: random, so that the steps of masters
-/// sharing workers never collide (TensorFlow's step ids are random too).
-uint64_t first_step_id() {
-  std::random_device rd;
-  auto x = (uint64_t{rd()} << 32) ^ rd();
-  return x == 0 ? 1 : x;
-}
-
-} // namespace
-
-master_state::master_state() : next_step(first_step_id()) {
-  // nop
-}
-
-void master_state::shutdown() {
-  auto gone = core::to_error(
-    core::cancelled_error("the session was closed during the step"));
-  for (auto& kvp : plans) {
-    deregister(*kvp.second);
-    for (auto& w : kvp.second->waiting)
-      w.promise.deliver(gone);
-  }
-  plans.clear();
-  for (auto& kvp : steps)
-    kvp.second.promise.deliver(gone);
-  steps.clear();
-  for (auto& p : parked)
-    p.run.promise.deliver(gone);
-  parked.clear();
-}
-
-master_state::~master_state() {
-  shutdown();
-}
 
 namespace {
 
@@ -106,8 +71,9 @@ bool cancelled_early(master_state& st, uint64_t run_id) {
   return true;
 }
 
-} // namespace
-
+/// Compiles (once per signature) and registers the run's plan, then
+/// launches its step; a run that needs a worker that is gone waits for it
+/// to be connected again.
 void begin_run(self_ptr self, waiting_run run) {
   auto& st = self->state;
   auto key = signature_key(run.req, pass_selection_of(st, run.req));
@@ -127,7 +93,7 @@ void begin_run(self_ptr self, waiting_run run) {
     if (fresh)
       st.plans.erase(key);
     st.parked.push_back(master_state::parked_run{std::move(run), w});
-    reconnect_worker(self, w);
+    reconnect_worker(self, w, begin_run);
     return;
   }
   if (!plan->ready) {
@@ -138,8 +104,6 @@ void begin_run(self_ptr self, waiting_run run) {
   }
   launch_step(self, plan, run.req, std::move(run.promise), run.ticket);
 }
-
-namespace {
 
 caf::result<run_result> start_step(self_ptr self, run_request& req) {
   auto& st = self->state;

@@ -1,9 +1,10 @@
 // Compiling a run signature for the master: graph::compile_run over the
 // devices of every worker, the partitions grouped by worker.
 
+#include "master_compile.hpp"
+
 #include "actorflow/core/logging.hpp"
 #include "actorflow/ops/registration.hpp"
-#include "master_state.hpp"
 
 namespace actorflow::actors::detail {
 

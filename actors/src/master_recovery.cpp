@@ -1,31 +1,17 @@
 // Lost workers: the steps and registrations that need one fail at once;
 // a worker with an address is connected to again when a run needs it.
 
+#include "master_recovery.hpp"
+
 #include <limits>
 
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
-#include "master_state.hpp"
+#include "master_registration.hpp"
+#include "master_steps.hpp"
 #include "worker_link.hpp"
 
 namespace actorflow::actors::detail {
-
-/// Why a worker `plan` needs is gone; ok if every one serves.
-core::status gone_worker(const master_state& st, const compiled_plan& plan) {
-  for (const auto& part : plan.parts)
-    if (!st.gone[part.worker].is_ok())
-      return st.gone[part.worker];
-  return core::status::ok();
-}
-
-/// The first worker `plan` needs that is gone but may be connected again
-/// (it has an address), or SIZE_MAX.
-size_t reconnectable_worker(const master_state& st, const compiled_plan& plan) {
-  for (const auto& part : plan.parts)
-    if (!st.gone[part.worker].is_ok() && st.workers[part.worker].port != 0)
-      return part.worker;
-  return SIZE_MAX;
-}
 
 /// Worker `dm.source` is gone: the steps and registrations that need it
 /// fail now rather than wait for answers that cannot come, and so do later
@@ -98,8 +84,9 @@ void reconnected(self_ptr self, size_t w, worker_actor hdl) {
 }
 
 /// Connecting to worker `w` again ended: the runs parked for it begin
-/// again, or fail with `failure`.
-void reconnect_settled(self_ptr self, size_t w, const core::status& failure) {
+/// again (`begin`), or fail with `failure`.
+void reconnect_settled(self_ptr self, size_t w, const core::status& failure,
+                       run_starter begin) {
   auto& st = self->state;
   st.reconnecting[w] = false;
   std::vector<waiting_run> runs;
@@ -112,7 +99,7 @@ void reconnect_settled(self_ptr self, size_t w, const core::status& failure) {
     }
   for (auto& run : runs)
     if (failure.is_ok())
-      begin_run(self, std::move(run));
+      begin(self, std::move(run));
     else
       run.promise.deliver(core::to_error(failure));
 }
@@ -128,21 +115,23 @@ constexpr std::chrono::milliseconds reconnect_try{2000};
 /// whose handshake is late (`timed_out`). Any other failure -- the port
 /// refuses, the devices differ -- ends it at once.
 void try_reconnect(self_ptr self, size_t w,
-                   std::chrono::steady_clock::time_point deadline) {
+                   std::chrono::steady_clock::time_point deadline,
+                   run_starter begin) {
   auto& st = self->state;
   const auto& ref = st.workers[w];
-  auto fail
-    = [self, w, deadline](const caf::error& err, const std::string& why) {
-        if (timed_out(err) && std::chrono::steady_clock::now() < deadline) {
-          try_reconnect(self, w, deadline);
-          return;
-        }
-        auto& st = self->state;
-        reconnect_settled(
-          self, w,
-          core::unavailable_error(st.gone[w].message(),
-                                  "; connecting to it again: ", why));
-      };
+  auto fail = [self, w, deadline, begin](const caf::error& err,
+                                         const std::string& why) {
+    if (timed_out(err) && std::chrono::steady_clock::now() < deadline) {
+      try_reconnect(self, w, deadline, begin);
+      return;
+    }
+    auto& st = self->state;
+    reconnect_settled(
+      self, w,
+      core::unavailable_error(st.gone[w].message(),
+                              "; connecting to it again: ", why),
+      begin);
+  };
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
     deadline - std::chrono::steady_clock::now());
   retry_policy retry;
@@ -156,17 +145,18 @@ void try_reconnect(self_ptr self, size_t w,
       connect_worker(self->home_system(), ref.host, ref.port, ref.tls, retry),
       caf::infinite, caf::connect_atom::value)
     .then(
-      [self, w, fail, timeout](const worker_actor& hdl) {
+      [self, w, fail, timeout, begin](const worker_actor& hdl) {
         self->request(hdl, timeout, devices_atom::value)
           .then(
-            [self, w, hdl, fail](const std::vector<std::string>& devices) {
+            [self, w, hdl, fail,
+             begin](const std::vector<std::string>& devices) {
               if (devices != self->state.workers[w].devices) {
                 fail({}, "it has other devices: is it started with that "
                          "task?");
                 return;
               }
               reconnected(self, w, hdl);
-              reconnect_settled(self, w, core::status::ok());
+              reconnect_settled(self, w, core::status::ok(), begin);
             },
             [self, fail](caf::error& err) {
               fail(err, self->home_system().render(err));
@@ -182,13 +172,14 @@ void try_reconnect(self_ptr self, size_t w,
 /// Connects to gone worker `w` at its address again, checks that it is
 /// the same task (its devices) and takes it back; gives up after the
 /// worker's connect timeout.
-void reconnect_worker(self_ptr self, size_t w) {
+void reconnect_worker(self_ptr self, size_t w, run_starter begin) {
   auto& st = self->state;
   if (st.reconnecting[w])
     return;
   st.reconnecting[w] = true;
   try_reconnect(
-    self, w, std::chrono::steady_clock::now() + st.workers[w].connect_timeout);
+    self, w, std::chrono::steady_clock::now() + st.workers[w].connect_timeout,
+    begin);
 }
 
 } // namespace actorflow::actors::detail

@@ -2,21 +2,16 @@
 // partitions and lists its Recvs, then every worker learns where the Recvs
 // of all are.
 
+#include "master_registration.hpp"
+
 #include <algorithm>
 
 #include <caf/send.hpp>
 
 #include "actorflow/core/caf_error.hpp"
-#include "master_state.hpp"
+#include "master_steps.hpp"
 
 namespace actorflow::actors::detail {
-
-void master_state::deregister(const compiled_plan& plan, size_t skip) {
-  for (const auto& part : plan.parts)
-    if (part.handle != 0 && part.worker != skip)
-      caf::anon_send(workers[part.worker].handle, deregister_atom::value,
-                     part.handle);
-}
 
 /// Registration of `plan` failed or succeeded on every worker: the runs
 /// waiting for it go on or fail.

@@ -1,11 +1,14 @@
 #pragma once
 
-// The master's state and the functions of its parts, one file each:
-// master.cpp (the session's behaviour, runs, cancellation and deadlines),
-// master_compile.cpp (compiling run signatures), master_registration.cpp
-// (registering plans with workers), master_steps.cpp (a step's launch,
-// reports and result) and master_recovery.cpp (lost workers and
-// reconnecting to them).
+/// The master's state, what it asks of it, and the queries on it.
+///
+/// The master's parts, one file each, call down, never around:
+/// master.cpp (the session's behaviour, runs, cancellation and deadlines)
+/// calls master_recovery (lost workers and reconnecting to them), which
+/// calls master_registration (registering plans with workers), which calls
+/// master_steps (a step's launch, reports and result), which calls
+/// master_compile (compiling run signatures); every part reads and changes
+/// this state (master_state.cpp).
 
 #include <cstdint>
 #include <deque>
@@ -135,73 +138,11 @@ struct master_state {
 
 using self_ptr = master_actor::stateful_pointer<master_state>;
 
-// -- compiling (master_compile.cpp) -------------------------------------------
-
-/// The key of `req`'s run signature: its feeds, fetches, targets and
-/// graph passes.
-std::string signature_key(const run_request& req,
-                          const graph::pass_selection& passes);
-
-/// The graph passes `req` runs: its own choice or the session's.
-const graph::pass_selection& pass_selection_of(const master_state& st,
-                                               const run_request& req);
-
-/// Compiles the graph for `req` (`graph::compile_run`) and groups the
-/// partitions by worker.
-core::status compile_plan(self_ptr self, const run_request& req, plan_ptr* out);
-
-/// Whether `req`'s feeds have the dtypes and shapes `plan` expects.
-core::status check_feeds(const compiled_plan& plan, const run_request& req);
-
-// -- registering (master_registration.cpp) ------------------------------------
-
-/// Registers each worker's partitions, then routes their Sends; the runs
-/// waiting for `plan` go on once it is ready (or fail).
-void register_plan(self_ptr self, const std::string& key, const plan_ptr& plan);
-
-/// Registration of `plan` failed or succeeded on every worker: the runs
-/// waiting for it go on or fail.
-void settle_plan(self_ptr self, const std::string& key, const plan_ptr& plan);
-
-// -- steps (master_steps.cpp) -------------------------------------------------
-
-/// Starts a step of a ready plan: one message per participating worker.
-void launch_step(self_ptr self, const plan_ptr& plan, run_request& req,
-                 caf::typed_response_promise<run_result> promise,
-                 uint64_t ticket);
-
-/// The step failed on one worker: the others cancel what their parts of
-/// it wait for (queue operations), so that their reports come.
-void abort_step(self_ptr self, uint64_t id, step_state& step);
-
-/// Answers the client with the step's fetches or its error and forgets
-/// the step.
-void deliver_step(self_ptr self, uint64_t id, step_state& step);
-
-// -- lost workers (master_recovery.cpp) ---------------------------------------
-
 /// Why a worker `plan` needs is gone; ok if every one serves.
 core::status gone_worker(const master_state& st, const compiled_plan& plan);
 
 /// The first worker `plan` needs that is gone but may be connected again
 /// (it has an address), or SIZE_MAX.
 size_t reconnectable_worker(const master_state& st, const compiled_plan& plan);
-
-/// Worker `dm.source` is gone: the steps and registrations that need it
-/// fail now rather than wait for answers that cannot come, and so do later
-/// runs that need it.
-void on_worker_down(self_ptr self, const caf::down_msg& dm);
-
-/// Connects to gone worker `w` at its address again, checks that it is
-/// the same task (its devices) and takes it back; the runs parked for it
-/// begin again.
-void reconnect_worker(self_ptr self, size_t w);
-
-// -- runs (master.cpp) --------------------------------------------------------
-
-/// Compiles (once per signature) and registers the run's plan, then
-/// launches its step; a run that needs a worker that is gone waits for it
-/// to be connected again.
-void begin_run(self_ptr self, waiting_run run);
 
 } // namespace actorflow::actors::detail

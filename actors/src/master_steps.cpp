@@ -2,10 +2,12 @@
 // per worker to end it, the client answered with the fetches or the
 // step's root-cause error.
 
+#include "master_steps.hpp"
+
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/core/logging.hpp"
 #include "guarded.hpp"
-#include "master_state.hpp"
+#include "master_compile.hpp"
 #include "peer_guard.hpp"
 
 namespace actorflow::actors::detail {
