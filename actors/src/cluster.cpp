@@ -240,9 +240,11 @@ core::status serve_worker(engine& e, const std::string& host, uint16_t port,
       "serving a worker needs the network: set engine_options::network");
   auto res
     = e.uses_tls()
-        ? caf::openssl::publish(e.local_worker(), port, host.c_str(), true)
-        : e.system().middleman().publish(e.local_worker(), port, host.c_str(),
-                                         true);
+        ? caf::openssl::publish(caf::actor_cast<worker_actor>(e.local_worker()),
+                                port, host.c_str(), true)
+        : e.system().middleman().publish(
+          caf::actor_cast<worker_actor>(e.local_worker()), port, host.c_str(),
+          true);
   if (!res)
     return core::unavailable_error("cannot listen on ", host, ":", port, ": ",
                                    e.system().render(res.error()));
@@ -280,8 +282,10 @@ core::status connect_cluster(engine& e, const cluster_spec& spec) {
                    " ms: ", connect_error_text(sys, err));
                });
     ACTORFLOW_RETURN_IF_ERROR(st);
-    worker_ref ref{task.name(),          hdl,         {}, task.host, task.port,
-                   spec.connect_timeout, e.uses_tls()};
+    worker_ref ref{task.name(), caf::actor_cast<caf::actor>(hdl),
+                   {},          task.host,
+                   task.port,   spec.connect_timeout,
+                   e.uses_tls()};
     self->request(hdl, spec.connect_timeout, devices_atom::value)
       .receive([&](std::vector<std::string>& names) { ref.devices = names; },
                [&](caf::error& err) {

@@ -193,8 +193,9 @@ void engine::init(const engine_options& options) {
     = spawn_collectives(*sys_, self.task, bulk, tls_, peer_timeout, &endpoint);
   collectives_ = caf::actor_cast<caf::actor>(collectives);
   rt_->resources.set_collectives(make_collective_executor(collectives));
-  worker_ = spawn_worker(*sys_, rt_, std::move(bulk), std::move(collectives),
-                         std::move(endpoint), peer_links{tls_, peer_timeout});
+  worker_ = caf::actor_cast<caf::actor>(
+    spawn_worker(*sys_, rt_, std::move(bulk), std::move(collectives),
+                 std::move(endpoint), peer_links{tls_, peer_timeout}));
   self.handle = worker_;
   workers_.push_back(std::move(self));
 }

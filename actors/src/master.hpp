@@ -1,5 +1,7 @@
 #pragma once
 
+/// The master actor: what a session actor is, seen from inside.
+
 #include <memory>
 #include <vector>
 
@@ -10,8 +12,12 @@
 #include "actorflow/actors/session_options.hpp"
 #include "actorflow/actors/worker_ref.hpp"
 #include "runtime_messages.hpp"
+#include "worker_protocol.hpp"
 
 namespace actorflow::actors {
+
+/// A run's deadline passed (the master's note to itself).
+using deadline_atom = caf::atom_constant<caf::atom("deadline")>;
 
 /// A session's master: the session's interface, plus the early word of a
 /// worker whose part of a step failed (`abort_atom, step`), on which the

@@ -66,7 +66,7 @@ void reconnected(self_ptr self, size_t w, worker_actor hdl) {
   auto& st = self->state;
   core::log().info("worker {} is back; its partitions are registered again",
                    st.workers[w].task);
-  st.workers[w].handle = std::move(hdl);
+  st.workers[w].handle = caf::actor_cast<caf::actor>(hdl);
   st.gone[w] = core::status::ok();
   st.rt->counters->set_worker_up(st.workers[w].task, true);
   self->monitor(st.workers[w].handle);

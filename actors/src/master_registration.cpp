@@ -46,7 +46,7 @@ void route_sends(self_ptr self, const std::string& key, const plan_ptr& plan) {
   plan->replies_left = plan->parts.size();
   for (const auto& part : plan->parts)
     self
-      ->request(self->state.workers[part.worker].handle, caf::infinite,
+      ->request(worker_of(self->state.workers[part.worker]), caf::infinite,
                 route_atom::value, part.handle, plan->recvs)
       .then(
         [self, key, plan](done_atom) {
@@ -92,8 +92,8 @@ void link_workers(self_ptr self, const std::string& key, const plan_ptr& plan) {
       peers.push_back(peer_of(st.workers[remote[j]]));
     // A worker that fails here fails the routing that follows.
     self
-      ->request(st.workers[remote[i]].handle, caf::infinite, link_atom::value,
-                std::move(peers))
+      ->request(worker_of(st.workers[remote[i]]), caf::infinite,
+                link_atom::value, std::move(peers))
       .then([settle](done_atom) { settle(); },
             [settle](const caf::error&) { settle(); });
   }
@@ -114,7 +114,7 @@ void register_plan(self_ptr self, const std::string& key,
   for (const auto& w : self->state.workers)
     peers.push_back(peer_of(w));
   for (const auto& part : plan->parts)
-    self->send(self->state.workers[part.worker].handle, peers_atom::value,
+    self->send(worker_of(self->state.workers[part.worker]), peers_atom::value,
                peers);
   plan->replies_left = plan->parts.size();
   auto settle = [self, key, plan] {
@@ -128,7 +128,7 @@ void register_plan(self_ptr self, const std::string& key,
   for (size_t i = 0; i < plan->parts.size(); ++i) {
     auto& part = plan->parts[i];
     self
-      ->request(self->state.workers[part.worker].handle, caf::infinite,
+      ->request(worker_of(self->state.workers[part.worker]), caf::infinite,
                 register_atom::value, std::move(part.set))
       .then(
         [plan, i, settle](registration& reg) {

@@ -51,7 +51,7 @@ master_state::~master_state() {
 void master_state::deregister(const compiled_plan& plan, size_t skip) {
   for (const auto& part : plan.parts)
     if (part.handle != 0 && part.worker != skip)
-      caf::anon_send(workers[part.worker].handle, deregister_atom::value,
+      caf::anon_send(worker_of(workers[part.worker]), deregister_atom::value,
                      part.handle);
 }
 

@@ -71,7 +71,7 @@ void abort_step(self_ptr self, uint64_t id, step_state& step) {
   step.aborted = true;
   for (const auto& part : step.plan->parts)
     if (self->state.gone[part.worker].is_ok())
-      self->send(self->state.workers[part.worker].handle, abort_atom::value,
+      self->send(worker_of(self->state.workers[part.worker]), abort_atom::value,
                  id);
 }
 
@@ -150,7 +150,7 @@ void launch_step(self_ptr self, const plan_ptr& plan, run_request& req,
         indexed_tensor{index, value_state::live,
                        req.feeds[static_cast<size_t>(index)].second});
     const auto& w = st.workers[part.worker];
-    self->request(w.handle, caf::infinite, std::move(msg))
+    self->request(worker_of(w), caf::infinite, std::move(msg))
       .then(
         [self, id, task = w.task](step_report& report) {
           if (detail::refuse_malformed(self, report.wire_error))

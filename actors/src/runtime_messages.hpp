@@ -20,11 +20,11 @@
 #include <caf/serializer.hpp>
 #include <caf/typed_actor.hpp>
 
-#include "actorflow/actors/protocol.hpp"
 #include "actorflow/ops/collective.hpp"
 #include "actorflow/ops/entry.hpp"
 #include "actorflow/ops/queue.hpp"
 #include "step_tracker.hpp"
+#include "worker_protocol.hpp"
 
 namespace actorflow::actors {
 

@@ -9,8 +9,8 @@
 #include <caf/fwd.hpp>
 #include <caf/io/middleman_actor.hpp>
 
-#include "actorflow/actors/protocol.hpp"
 #include "actorflow/core/status.hpp"
+#include "worker_protocol.hpp"
 
 namespace actorflow::actors {
 

@@ -13,6 +13,7 @@
 #include "actorflow/actors/engine.hpp"
 #include "common/free_port.hpp"
 #include "worker_link.hpp"
+#include "worker_protocol.hpp"
 
 using namespace actorflow;
 using namespace std::chrono_literals;

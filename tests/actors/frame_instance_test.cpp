@@ -4,6 +4,7 @@
 // (the rules of TensorFlow's executor, §2.4 of the runtime notes).
 
 #include "frame_instance.hpp"
+#include "worker_protocol.hpp"
 
 #include <gtest/gtest.h>
 

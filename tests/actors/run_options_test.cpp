@@ -35,7 +35,8 @@ graph::output endless_loop(const graph::scope& s) {
 
 /// Whether the engine's own worker runs no step (within 30 s).
 bool worker_idle(actors::engine& e) {
-  return test::worker_idle(e.system(), e.local_worker());
+  return test::worker_idle(
+    e.system(), caf::actor_cast<actors::worker_actor>(e.local_worker()));
 }
 
 class run_options : public ::testing::Test {

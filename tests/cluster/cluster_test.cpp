@@ -34,6 +34,7 @@
 #include "common/tcp_links.hpp"
 #include "common/trace_checks.hpp"
 #include "common/worker_idle.hpp"
+#include "worker_protocol.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -118,8 +119,8 @@ TEST_F(cluster, a_peer_a_worker_cannot_reach_costs_no_step) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     bool done = false;
     self
-      ->request(client_->workers()[0].handle, std::chrono::seconds{30},
-                actors::link_atom::value, nowhere)
+      ->request(actors::worker_of(client_->workers()[0]),
+                std::chrono::seconds{30}, actors::link_atom::value, nowhere)
       .receive([&](actors::done_atom) { done = true; },
                [&](caf::error& err) {
                  ADD_FAILURE() << client_->system().render(err);

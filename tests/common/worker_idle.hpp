@@ -8,7 +8,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/scoped_actor.hpp>
 
-#include "actorflow/actors/protocol.hpp"
+#include "worker_protocol.hpp"
 
 namespace actorflow::test {
 

@@ -15,6 +15,7 @@ foreach(internal actors/frame_instance.hpp actors/frame_ref.hpp
                  actors/node_actor_impl.hpp actors/node_actor_detail.hpp
                  actors/partition_plan.hpp actors/queue_state.hpp
                  actors/runtime_messages.hpp actors/step_tracker.hpp
+                 actors/worker_protocol.hpp
                  graph/builder_state.hpp graph/graph_index.hpp
                  graph/control_flow_info.hpp graph/passes.hpp
                  graph/optimizer.hpp graph/expand_functions.hpp

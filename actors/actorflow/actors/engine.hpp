@@ -92,7 +92,8 @@ public:
   engine& operator=(const engine&) = delete;
 
   /// Registers actorflow's message types and error category with `cfg`,
-  /// and names the wire version in CAF's handshake (`wire_identifier`).
+  /// and names the wire version in CAF's handshake (`wire_identifier`,
+  /// actors/src/worker_protocol.hpp).
   static void add_message_types(caf::actor_system_config& cfg);
 
   /// Returns the first error of set-up (ok if the engine is usable).
@@ -109,8 +110,8 @@ public:
   }
 
   /// The worker of this process, which owns the devices, variables and
-  /// queues of `context()`.
-  const worker_actor& local_worker() const noexcept {
+  /// queues of `context()` (its protocol is the runtime's own).
+  const caf::actor& local_worker() const noexcept {
     return worker_;
   }
 
@@ -150,7 +151,7 @@ private:
   caf::actor_system* sys_;
   std::shared_ptr<runtime_context> rt_;
   core::status init_;
-  worker_actor worker_;
+  caf::actor worker_;
   /// The process's collective actor (actors/src/collective_actor.hpp).
   caf::actor collectives_;
   std::string bulk_address_;

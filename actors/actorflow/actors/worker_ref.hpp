@@ -1,11 +1,14 @@
 #pragma once
 
+/// A worker a session may place nodes on, as a cluster's start or an
+/// engine names it.
+
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "actorflow/actors/protocol.hpp"
+#include <caf/actor.hpp>
 
 namespace actorflow::actors {
 
@@ -14,7 +17,8 @@ namespace actorflow::actors {
 /// its devices, in placement order.
 struct worker_ref {
   std::string task;
-  worker_actor handle;
+  /// The worker's actor; the protocol it speaks is the runtime's own.
+  caf::actor handle;
   std::vector<std::string> devices;
   /// Where a remote worker listens (port 0: this process's worker) and how
   /// long connecting may take: a session whose worker was gone connects
