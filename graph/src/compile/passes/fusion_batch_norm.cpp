@@ -75,8 +75,7 @@ core::status fuse_batch_norms(graph& g, const pass_context& ctx,
     if ((norm.op != "FusedBatchNorm" && norm.op != "FusedBatchNormV2"
          && norm.op != "FusedBatchNormV3")
         || is_training == norm.attrs.end()
-        || std::get<bool>(is_training->second) || !nhwc(norm)
-        || c.past_first[n]
+        || std::get<bool>(is_training->second) || !nhwc(norm) || c.past_first[n]
         || !has_kernel(ctx, norm, "_FusedConvBatchNorm"))
       continue;
     const auto* bias = input_of(g, norm, 0, "BiasAdd");
