@@ -117,13 +117,13 @@ engine::engine(caf::actor_system& sys, engine_options options) : sys_(&sys) {
 
 engine::~engine() {
   // Queue actors fail their waiting requests before the sessions stop.
-  rt_->resources.clear_queues();
+  rt_->resources().clear_queues();
   std::lock_guard<std::mutex> guard{mtx_};
   for (const auto& addr : sessions_)
     if (auto hdl = caf::actor_cast<caf::actor>(addr))
       caf::anon_send_exit(hdl, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(worker_, caf::exit_reason::user_shutdown);
-  rt_->resources.set_collectives(nullptr);
+  rt_->resources().set_collectives(nullptr);
   caf::anon_send_exit(collectives_, caf::exit_reason::user_shutdown);
   // An owned actor system waits for every actor in its destructor.
 }
@@ -145,40 +145,43 @@ void engine::add_message_types(caf::actor_system_config& cfg) {
 }
 
 void engine::init(const engine_options& options) {
-  rt_ = std::make_shared<runtime_context>();
-  init_ = ops::register_ops(rt_->ops);
-  ops::register_cpu_kernels(rt_->kernels);
+  ops::op_registry registry;
+  ops::kernel_registry kernels;
+  init_ = ops::register_ops(registry);
+  ops::register_cpu_kernels(kernels);
   ops::configure_cpu_blas();
   auto threads = options.threads_per_device;
   if (threads <= 0)
     threads
       = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  rt_->devices = devices::device_set::make_local(
+  auto devices = devices::device_set::make_local(
     std::max(1, options.num_cpu_devices), threads, options.job, options.task,
     options.pool_spin);
   if (options.num_gpu_devices != 0 && init_.is_ok()) {
     int gpus = 0;
-    init_ = devices::add_gpu_devices(rt_->devices, options.num_gpu_devices,
+    init_ = devices::add_gpu_devices(devices, options.num_gpu_devices,
                                      options.job, options.task, &gpus);
     if (gpus > 0)
-      ops::register_gpu_kernels(rt_->kernels);
+      ops::register_gpu_kernels(kernels);
   }
-  rt_->default_device = options.default_device;
-  rt_->resources.set_queue_factory(make_queue_factory(*sys_));
+  rt_ = std::make_shared<runtime_context>(
+    std::move(registry), std::move(kernels), std::move(devices),
+    options.default_device);
+  rt_->resources().set_queue_factory(make_queue_factory(*sys_));
   if (init_.is_ok()) {
     auto spec = core::device_name::parse(options.default_device);
-    if (!spec || rt_->devices.matching(*spec).empty())
+    if (!spec || rt_->devices().matching(*spec).empty())
       init_ = core::invalid_argument_error(
         "default device '", options.default_device, "' matches no device");
   }
   std::shared_ptr<bulk_transport> bulk;
   if (options.network && !options.host.empty() && init_.is_ok())
     init_ = bulk_transport::start(options.host, options.bulk_min_bytes,
-                                  options.tls, rt_->counters, &bulk);
+                                  options.tls, rt_->counters(), &bulk);
   if (bulk)
     bulk_address_ = bulk->address();
   worker_ref self;
-  for (const auto& d : rt_->devices.all()) {
+  for (const auto& d : rt_->devices().all()) {
     self.devices.push_back(d->name());
     const auto& n = d->parsed_name();
     self.task = "/job:" + *n.job + "/task:" + std::to_string(*n.task);
@@ -192,7 +195,7 @@ void engine::init(const engine_options& options) {
   auto collectives
     = spawn_collectives(*sys_, self.task, bulk, tls_, peer_timeout, &endpoint);
   collectives_ = caf::actor_cast<caf::actor>(collectives);
-  rt_->resources.set_collectives(make_collective_executor(collectives));
+  rt_->resources().set_collectives(make_collective_executor(collectives));
   worker_ = caf::actor_cast<caf::actor>(
     spawn_worker(*sys_, rt_, std::move(bulk), std::move(collectives),
                  std::move(endpoint), peer_links{tls_, peer_timeout}));

@@ -138,7 +138,7 @@ master_actor::behavior_type master_impl(self_ptr self,
   for (const auto& w : self->state.workers)
     if (w.handle && w.handle->node() != self->node()) {
       self->monitor(w.handle);
-      self->state.rt->counters->set_worker_up(w.task, true);
+      self->state.rt->counters()->set_worker_up(w.task, true);
     }
   self->set_down_handler(
     [self](caf::down_msg& dm) { on_worker_down(self, dm); });
@@ -152,7 +152,7 @@ master_actor::behavior_type master_impl(self_ptr self,
       graph::graph_types types;
       auto est = guarded("extending the graph", [&] {
         ACTORFLOW_RETURN_IF_ERROR(merged.extend(more));
-        return graph::validate(merged, st.rt->ops, &types);
+        return graph::validate(merged, st.rt->ops(), &types);
       });
       if (!est.is_ok())
         return core::to_error(est);

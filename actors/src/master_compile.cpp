@@ -45,8 +45,9 @@ core::status compile_plan(self_ptr self, const run_request& req,
     // Nodes placed before keep their devices; a whole graph that cannot
     // be placed (a node no run reaches asks for a missing device) leaves
     // each run to place its own nodes.
-    auto pst = graph::place_stateful(st.g, st.types, rt.ops, devices,
-                                     rt.kernels, rt.default_device, &st.pinned);
+    auto pst
+      = graph::place_stateful(st.g, st.types, rt.ops(), devices, rt.kernels(),
+                              rt.default_device(), &st.pinned);
     if (!pst.is_ok())
       core::log().debug("stateful nodes not pinned: {}", pst.to_string());
     st.pinned_current = true;
@@ -57,12 +58,12 @@ core::status compile_plan(self_ptr self, const run_request& req,
   sig.fetches = req.fetches;
   sig.targets = req.targets;
   auto standard = graph::pass_pipeline::standard();
-  graph::compile_options opts{rt.ops,
-                              rt.kernels,
+  graph::compile_options opts{rt.ops(),
+                              rt.kernels(),
                               st.options.passes ? *st.options.passes : standard,
                               pass_selection_of(st, req),
                               std::move(devices),
-                              rt.default_device,
+                              rt.default_device(),
                               &st.pinned,
                               st.options.wire_dtype,
                               st.options.schedule_recvs};

@@ -24,7 +24,7 @@ void on_worker_down(self_ptr self, const caf::down_msg& dm) {
     st.gone[w] = core::unavailable_error(
       "worker ", st.workers[w].task, " is gone (", caf::to_string(dm.reason),
       "); steps that need it fail");
-    st.rt->counters->set_worker_up(st.workers[w].task, false);
+    st.rt->counters()->set_worker_up(st.workers[w].task, false);
     std::vector<uint64_t> failed;
     for (auto& [id, step] : st.steps)
       if (!gone_worker(st, *step.plan).is_ok())
@@ -68,7 +68,7 @@ void reconnected(self_ptr self, size_t w, worker_actor hdl) {
                    st.workers[w].task);
   st.workers[w].handle = caf::actor_cast<caf::actor>(hdl);
   st.gone[w] = core::status::ok();
-  st.rt->counters->set_worker_up(st.workers[w].task, true);
+  st.rt->counters()->set_worker_up(st.workers[w].task, true);
   self->monitor(st.workers[w].handle);
   for (auto i = st.plans.begin(); i != st.plans.end();) {
     const auto& parts = i->second->parts;

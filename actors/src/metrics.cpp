@@ -141,20 +141,20 @@ std::string metrics::render(const runtime_context& rt) const {
      << '\n';
   header(os, "actorflow_allocator_bytes_in_use", "gauge",
          "Bytes a device's allocator has handed out and not taken back.");
-  for (const auto& d : rt.devices.all())
+  for (const auto& d : rt.devices().all())
     os << "actorflow_allocator_bytes_in_use{device=" << quoted(d->name())
        << "} " << d->allocator(core::memory_type::device)->stats().bytes_in_use
        << '\n';
   header(os, "actorflow_allocator_peak_bytes", "gauge",
          "The most bytes a device's allocator had out at once.");
-  for (const auto& d : rt.devices.all())
+  for (const auto& d : rt.devices().all())
     os << "actorflow_allocator_peak_bytes{device=" << quoted(d->name()) << "} "
        << d->allocator(core::memory_type::device)->stats().peak_bytes_in_use
        << '\n';
   header(os, "actorflow_queue_elements", "gauge",
          "Elements in a queue of this process (FIFOQueue, "
          "RandomShuffleQueue).");
-  for (const auto& [handle, q] : rt.resources.queues())
+  for (const auto& [handle, q] : rt.resources().queues())
     if (auto n = depth(*q); n >= 0)
       os << "actorflow_queue_elements{queue=" << quoted(handle) << "} " << n
          << '\n';

@@ -102,11 +102,12 @@ core::status make_items(partition_plan& plan, const graph::graph& g,
       item.index_attr
         = static_cast<int32_t>(std::get<int64_t>(item.def.attrs.at("index")));
     if (item.kind == node_kind::kernel) {
-      const auto* op = rt.ops.find(item.def.op);
-      ops::kernel_construction ctx{item.def,     *op,           *plan.device,
-                                   rt.resources, item.in_types, item.out_types};
-      auto st = rt.kernels.create(ctx, &item.kernel);
-      item.memory = rt.kernels.memory(item.def, plan.device->type());
+      const auto* op = rt.ops().find(item.def.op);
+      ops::kernel_construction ctx{item.def,      *op,
+                                   *plan.device,  rt.resources(),
+                                   item.in_types, item.out_types};
+      auto st = rt.kernels().create(ctx, &item.kernel);
+      item.memory = rt.kernels().memory(item.def, plan.device->type());
       if (!st.is_ok())
         return st.with_context(item.def.name, item.def.op, plan.device_name);
     }
@@ -310,7 +311,7 @@ core::status partition_plan::build(
   if (g.size() == 0)
     return core::internal_error("empty partition");
   plan->device_name = g.nodes().front().device;
-  plan->device = rt.devices.find(plan->device_name);
+  plan->device = rt.devices().find(plan->device_name);
   if (plan->device == nullptr)
     return core::internal_error("partition on unknown device '",
                                 plan->device_name, "'");
@@ -319,7 +320,7 @@ core::status partition_plan::build(
   ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, index, &info));
   ACTORFLOW_RETURN_IF_ERROR(make_items(*plan, g, types, index, rt));
   ACTORFLOW_RETURN_IF_ERROR(connect_nodes(*plan, index, info));
-  detail::skip_idle_nodes(*plan, index, rt.ops);
+  detail::skip_idle_nodes(*plan, index, rt.ops());
   ACTORFLOW_RETURN_IF_ERROR(find_roots(*plan));
   group_nodes(*plan, info);
   std::vector<node_actor> group_actors;
@@ -369,7 +370,7 @@ core::status partition_plan::route_sends(const recv_table& recvs,
       item.send_target_node = i->second->node;
       item.send_remote = item.send_target.node() != here;
       if (item.send_remote && context)
-        item.peer = &context->counters->peer(detail::task_of(
+        item.peer = &context->counters()->peer(detail::task_of(
           std::get<std::string>(item.def.attrs.at("recv_device"))));
       if (item.send_remote && bulk) {
         item.bulk_address = i->second->bulk_address;

@@ -10,7 +10,7 @@ saved_model_session::open(engine& e, const std::string& dir,
                           std::unique_ptr<saved_model_session>* out) {
   std::unique_ptr<saved_model_session> m{new saved_model_session{e}};
   ACTORFLOW_RETURN_IF_ERROR(
-    net::load_saved_model(dir, tags, e.context().ops, &m->model_));
+    net::load_saved_model(dir, tags, e.context().ops(), &m->model_));
   ACTORFLOW_RETURN_IF_ERROR(m->session_.extend(m->model_.graph));
   const auto& model = m->model_;
   std::vector<core::tensor> none;

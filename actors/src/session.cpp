@@ -90,7 +90,7 @@ core::status session::run(const run_options& options, const feed_list& feeds,
 core::status session::extend(const std::string& path) {
   graph::graph g;
   ACTORFLOW_RETURN_IF_ERROR(
-    net::load_any_graph(path, engine_.context().ops, &g));
+    net::load_any_graph(path, engine_.context().ops(), &g));
   return extend(g);
 }
 

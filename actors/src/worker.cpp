@@ -93,7 +93,7 @@ core::status register_set(self_ptr self, partition_set& set,
   for (size_t i = 0; i < set.graphs.size(); ++i) {
     auto& g = set.graphs[i];
     if (from_wire)
-      if (auto vst = graph::validate(g, st.rt->ops, &set.types[i], true);
+      if (auto vst = graph::validate(g, st.rt->ops(), &set.types[i], true);
           !vst.is_ok())
         return fail(vst);
     std::shared_ptr<partition_plan> part;
@@ -110,7 +110,7 @@ core::status register_set(self_ptr self, partition_set& set,
   for (const auto& p : parts)
     p->list_recvs(&out->recvs);
   st.sets.emplace(out->handle, std::move(parts));
-  st.rt->counters->set_partition_sets(static_cast<int64_t>(st.sets.size()));
+  st.rt->counters()->set_partition_sets(static_cast<int64_t>(st.sets.size()));
   return core::status::ok();
 }
 
@@ -129,7 +129,7 @@ void abort_here(self_ptr self, uint64_t id) {
   auto& step = i->second;
   step.aborted = true;
   step.tracker->aborted.store(true, std::memory_order_release);
-  st.rt->resources.cancel_step(id);
+  st.rt->resources().cancel_step(id);
   auto set = st.sets.find(step.handle);
   if (set != st.sets.end())
     for (const auto& part : set->second)
@@ -211,10 +211,10 @@ void report_step(self_ptr self, uint64_t id) {
   if (step.stats != nullptr)
     step.report.stats = step.stats->take();
   auto set = st.sets.find(step.handle);
-  st.rt->counters->step_done(std::chrono::steady_clock::now() - step.start,
-                             step.report.error.is_ok());
+  st.rt->counters()->step_done(std::chrono::steady_clock::now() - step.start,
+                               step.report.error.is_ok());
   step.promise.deliver(std::move(step.report));
-  st.rt->resources.drop_step(id);
+  st.rt->resources().drop_step(id);
   if (set != st.sets.end())
     for (const auto& part : set->second)
       for (const auto& a : part->step_state_actors)
@@ -297,7 +297,7 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
   return {
     [self](devices_atom) {
       std::vector<std::string> names;
-      for (const auto& d : self->state.rt->devices.all())
+      for (const auto& d : self->state.rt->devices().all())
         names.push_back(d->name());
       return names;
     },
@@ -331,7 +331,7 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
         for (auto& p : set->second)
           p->shutdown();
         self->state.sets.erase(set);
-        self->state.rt->counters->set_partition_sets(
+        self->state.rt->counters()->set_partition_sets(
           static_cast<int64_t>(self->state.sets.size()));
       }
       return done_atom::value;

@@ -143,7 +143,7 @@ int run_ps(const train_options& o, const actors::cluster_spec& spec,
   if (!serve(e, task, "the variables", o, &metrics))
     return cannot_start_exit;
   // ps:0 ends when every worker is done (or on a signal).
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   sync_queues q{s, workers};
   actors::session sess{e};
   auto st = sess.extend(s.graph_def());
@@ -227,7 +227,7 @@ core::status extend_replica(actors::engine& e, actors::session& sess,
                             const std::string& device,
                             const std::string& local_prefix) {
   graph::graph_types types;
-  ACTORFLOW_RETURN_IF_ERROR(graph::validate(def, e.context().ops, &types));
+  ACTORFLOW_RETURN_IF_ERROR(graph::validate(def, e.context().ops(), &types));
   ACTORFLOW_RETURN_IF_ERROR(
     graph::place_replica(def, types, variables, device, local_prefix));
   return sess.extend(def);
@@ -262,7 +262,7 @@ int run_worker(const train_options& o, training_job& job,
   if (!st.is_ok())
     return train_fail(st.to_string());
   const std::string ps_device = "/job:ps/task:0/device:cpu:0";
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto g = job.build(s, o.sync ? workers : 0, ps_device);
   sync_queues q{s, workers};
   if (!s.ok())
@@ -345,7 +345,7 @@ int run_allreduce_worker(const train_options& o, training_job& job,
     if (t.job == "worker")
       members.push_back(t.name() + "/device:cpu:0");
   const auto device = task.name() + "/device:cpu:0";
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto g = job.build(s, 0, {}, members);
   if (!s.ok())
     return train_fail(s.status().to_string());

@@ -111,7 +111,7 @@ int run_train(const train_options& o) {
   auto st = job->load(e, 0, 1);
   if (!st.is_ok())
     return fail(st.to_string());
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto g = job->build(s, 0, {});
   if (!s.ok())
     return fail(s.status().to_string());

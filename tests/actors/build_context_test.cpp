@@ -53,7 +53,7 @@ T scalar(const std::vector<tensor>& out, size_t i) {
 
 TEST_F(build_context, a_body_written_with_operators_in_the_readme_style) {
   // i = 0, sum = 0; while i < 10: sum += i; i += 1.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto ops = s.sub("ops");
   auto r = graph::while_loop(
     ops, [&](graph::scope, outputs v) { return v[0] < graph::constant(s, 10); },
@@ -74,7 +74,7 @@ TEST_F(build_context, a_body_written_with_operators_in_the_readme_style) {
 
 TEST_F(build_context, an_outer_tensor_as_the_left_operand_in_a_body) {
   // v = v0; three times v = x * v, then d sum(v) / dx = 3 x^2 v0.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {3});
   auto v0 = graph::placeholder(s.sub("v0"), dtype::float64, {3});
   auto r = graph::while_loop(
@@ -104,7 +104,7 @@ TEST_F(build_context, an_outer_tensor_as_the_left_operand_in_a_body) {
 TEST_F(build_context, an_op_function_given_the_outer_scope_builds_in_the_body) {
   // A lambda that captures the outer scope `s` by reference and uses it:
   // the Mul still goes into the loop, as tf.multiply would.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto r = graph::while_loop(
     s, [&](graph::scope, outputs v) { return v[0] < graph::constant(s, 5); },
     [&](graph::scope, outputs v) {
@@ -120,7 +120,7 @@ TEST_F(build_context, an_op_function_given_the_outer_scope_builds_in_the_body) {
 TEST_F(build_context, operators_on_two_outer_tensors_in_a_cond_in_a_loop) {
   // for i in 0..5: acc += (i even) ? a + b : a - b, a and b from outside
   // both the loop and the cond.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto a = graph::placeholder(s.sub("a"), dtype::float32, {});
   auto b = graph::placeholder(s.sub("b"), dtype::float32, {});
   auto r = graph::while_loop(
@@ -144,7 +144,7 @@ TEST_F(build_context, operators_on_two_outer_tensors_in_a_cond_in_a_loop) {
 
 TEST_F(build_context, comparison_and_logical_operators_in_a_condition) {
   // while i < 7 && !(i == 4) || false: i += 1  -> stops at 4.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto never = graph::constant(s, false);
   auto r = graph::while_loop(
     s,
@@ -161,7 +161,7 @@ TEST_F(build_context, comparison_and_logical_operators_in_a_condition) {
 }
 
 TEST_F(build_context, arithmetic_operators_compute_what_tensorflow_does) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::constant(s, 7.0);
   auto y = graph::constant(s, 2.0);
   auto i = graph::constant(s, -7);
@@ -180,7 +180,7 @@ TEST_F(build_context, arithmetic_operators_compute_what_tensorflow_does) {
 }
 
 TEST_F(build_context, fill_zeros_and_ones_compute_their_values) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto dims = graph::placeholder(s.sub("dims"), dtype::int32, {2});
   auto out = run(s, {{dims.name(), tensor::from_vector<int32_t>({2}, {2, 3})}},
                  {graph::fill(s, dims, graph::constant(s, 1.5)),

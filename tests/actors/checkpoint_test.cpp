@@ -80,7 +80,7 @@ protected:
 
   fs::path dir;
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   actors::session sess{e};
   graph::output file, w, k, w_value, k_value, wrong_type, missing, read_w,
     read_k;
@@ -200,7 +200,7 @@ TEST(checkpoint_manager, keeps_the_last_n_and_falls_back_past_a_damaged_one) {
              / ("actorflow_ckpt_mgr_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto w = graph::variable(s.sub("w"), {3}, dtype::float64);
   auto value = graph::placeholder(s.sub("value"), dtype::float64, {3});
   auto set_w = graph::assign(s.sub("set"), w, value).node_name();
@@ -253,7 +253,7 @@ TEST(checkpoint_manager, a_checkpoint_that_does_not_fit_is_an_error) {
              / ("actorflow_ckpt_fit_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto w = graph::variable(s.sub("w"), {2}, dtype::float64);
   auto slot = graph::variable(s.sub("slot"), {2}, dtype::float64);
   auto value = graph::placeholder(s.sub("value"), dtype::float64, {2});

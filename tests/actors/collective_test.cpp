@@ -68,7 +68,7 @@ TEST_F(collective, each_member_gets_the_sum_run_after_run) {
   for (bool mean : {false, true}) {
     for (const core::shape& sh :
          {core::shape{5, 7}, core::shape{2}, core::shape{}}) {
-      graph::scope s{e_.context().ops};
+      graph::scope s{e_.context().ops()};
       auto devices = member_devices(members_n);
       std::vector<output> xs, ys;
       for (int r = 0; r < members_n; ++r) {
@@ -104,7 +104,7 @@ TEST_F(collective, each_member_gets_the_sum_run_after_run) {
 
 TEST_F(collective, all_reduce_fuses_values_into_buckets) {
   const std::vector<core::shape> shapes{{3, 4}, {5}, {2, 2, 2}, {40}, {1}};
-  graph::scope s{e_.context().ops};
+  graph::scope s{e_.context().ops()};
   auto devices = member_devices(members_n);
   std::vector<std::vector<output>> xs(members_n), ys(members_n);
   for (int r = 0; r < members_n; ++r) {
@@ -144,7 +144,7 @@ TEST_F(collective, all_reduce_fuses_values_into_buckets) {
 }
 
 TEST_F(collective, members_that_disagree_fail_the_step) {
-  graph::scope s{e_.context().ops};
+  graph::scope s{e_.context().ops()};
   auto devices = member_devices(2);
   auto a = s.sub("a").with_device(devices[0]);
   auto b = s.sub("b").with_device(devices[1]);
@@ -166,7 +166,7 @@ TEST_F(collective, members_that_disagree_fail_the_step) {
 }
 
 TEST_F(collective, a_node_off_its_members_is_an_error) {
-  graph::scope s{e_.context().ops};
+  graph::scope s{e_.context().ops()};
   auto devices = member_devices(2);
   auto c = s.sub("c").with_device("/job:localhost/task:0/device:cpu:2");
   auto y = graph::collective_all_reduce(
@@ -183,7 +183,7 @@ TEST_F(collective, a_node_off_its_members_is_an_error) {
 TEST_F(collective, a_member_no_session_knows_fails_the_run_naming_it) {
   // The other member's task is no worker of this session: there is
   // nowhere to send its chunk (nor to tell it the run failed).
-  graph::scope s{e_.context().ops};
+  graph::scope s{e_.context().ops()};
   std::vector<std::string> devices{"/job:localhost/task:0/device:cpu:0",
                                    "/job:elsewhere/task:7/device:cpu:0"};
   auto a = s.sub("a").with_device(devices[0]);

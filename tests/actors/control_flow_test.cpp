@@ -52,7 +52,7 @@ protected:
   /// TensorFlow's `<stem>_dv0` and `<stem>_dc` (the inputs and w are the
   /// cond case's).
   void check_loop_gradient(const std::string& stem, const loop_case& build) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto v0 = graph::placeholder(s.sub("v0"), dtype::float64, {2, 3});
     auto c = graph::placeholder(s.sub("c"), dtype::float64, {3});
     auto v = build(s, v0, c);
@@ -85,7 +85,7 @@ float scalar_of(const tensor& t) {
 } // namespace
 
 TEST_F(control_flow, cond_runs_the_branch_the_predicate_picks) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {});
   auto out = graph::cond(
@@ -117,7 +117,7 @@ TEST_F(control_flow, cond_runs_the_branch_the_predicate_picks) {
 }
 
 TEST_F(control_flow, only_the_taken_branch_has_side_effects) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto a = graph::variable(s.sub("a"), {}, dtype::float32);
   auto b = graph::variable(s.sub("b"), {}, dtype::float32);
   auto init_a = graph::assign(s.sub("init_a"), a, graph::constant(s, 0.0));
@@ -153,7 +153,7 @@ TEST_F(control_flow, only_the_taken_branch_has_side_effects) {
 }
 
 TEST_F(control_flow, nested_conds_and_outside_results) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto p = graph::placeholder(s.sub("p"), dtype::bool_, {});
   auto q = graph::placeholder(s.sub("q"), dtype::bool_, {});
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {});
@@ -195,7 +195,7 @@ TEST_F(control_flow, nested_conds_and_outside_results) {
 // The runtime routes a Switch's value itself; a predicate that is not a
 // boolean scalar still gets the kernel's error, naming the node.
 TEST_F(control_flow, a_switch_on_a_vector_predicate_fails_naming_it) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {2});
   auto pred
     = graph::placeholder(s.sub("pred"), dtype::bool_, core::shape::unknown());
@@ -221,7 +221,7 @@ TEST_F(control_flow, a_switch_on_a_vector_predicate_fails_naming_it) {
 }
 
 TEST_F(control_flow, fetching_the_untaken_branch_is_an_error) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
   graph::output inside;
   auto out = graph::cond(
@@ -247,7 +247,7 @@ TEST_F(control_flow, fetching_the_untaken_branch_is_an_error) {
 }
 
 TEST_F(control_flow, branches_of_different_dtypes_fail_at_build_time) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
   graph::cond(
     s, pred,
@@ -300,7 +300,7 @@ int64_t int_of(const tensor& t) {
 } // namespace
 
 TEST_F(control_flow, while_loop_sums_one_to_n_fed_at_run_time) {
-  sum_loop l{e.context().ops};
+  sum_loop l{e.context().ops()};
   ASSERT_TRUE(l.s.ok()) << l.s.status().to_string();
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(l.s.graph_def()).is_ok());
@@ -315,7 +315,7 @@ TEST_F(control_flow, while_loop_sums_one_to_n_fed_at_run_time) {
 }
 
 TEST_F(control_flow, fibonacci_and_maximum_iterations) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto k = graph::placeholder(s.sub("k"), dtype::int64, {});
   auto fib = [&](graph::while_options options) {
     return graph::while_loop(
@@ -349,7 +349,7 @@ TEST_F(control_flow, fibonacci_and_maximum_iterations) {
 
 TEST_F(control_flow, nested_loops_build_a_matrix) {
   // for i in 0..3: row = []; for j in 0..4: row.append(10 i + j); m.append(row)
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto empty = graph::constant(
     s, tensor::from_vector<float>({0, 4}, std::vector<float>{}));
   graph::while_options rows_grow;
@@ -390,7 +390,7 @@ TEST_F(control_flow, nested_loops_build_a_matrix) {
 }
 
 TEST_F(control_flow, a_loop_in_the_untaken_branch_ends_dead) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
   auto n = graph::placeholder(s.sub("n"), dtype::float32, {});
   auto out = graph::cond(
@@ -429,7 +429,7 @@ TEST_F(control_flow, a_loop_in_the_untaken_branch_ends_dead) {
 
 TEST_F(control_flow, cond_inside_a_loop) {
   // Collatz steps of 27: while x != 1: x = x even ? x / 2 : 3x + 1.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto outs = graph::while_loop(
     s,
     [&](const graph::scope& c, const std::vector<graph::output>& v) {
@@ -466,7 +466,7 @@ TEST_F(control_flow, parallel_iterations_do_not_change_results) {
   for (int64_t p : {1, 10}) {
     graph::while_options options;
     options.parallel_iterations = p;
-    sum_loop l{e.context().ops, options};
+    sum_loop l{e.context().ops(), options};
     ASSERT_TRUE(l.s.ok());
     actors::session sess{e};
     ASSERT_TRUE(sess.extend(l.s.graph_def()).is_ok());
@@ -483,7 +483,7 @@ TEST_F(control_flow, a_long_chain_in_a_loop_body_computes_the_same) {
   constexpr int64_t iterations = 50;
   constexpr int chain = 40;
   for (int64_t p : {1, 10}) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto limit = graph::placeholder(s.sub("n"), dtype::int64, {});
     graph::while_options options;
     options.parallel_iterations = p;
@@ -535,7 +535,7 @@ TEST_F(control_flow, large_kernels_of_iterations_run_off_the_loop_actor) {
         product_sum += double(a.data<float>()[r * n + k])
                        * double(b.data<float>()[k * n + c]);
   for (int64_t p : {1, 8}) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto ca = graph::constant(s.sub("a"), a);
     auto cb = graph::constant(s.sub("b"), b);
     graph::while_options options;
@@ -572,7 +572,7 @@ TEST_F(control_flow,
        a_failing_large_kernel_names_its_node_and_the_next_step_works) {
   // A MatMul on inputs large enough to run on an actor of its own fails on
   // the shapes fed at run time; the error names it, and the session goes on.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x
     = graph::placeholder(s.sub("x"), dtype::float32, core::shape::unknown());
   auto w
@@ -600,7 +600,7 @@ TEST_F(control_flow,
 }
 
 TEST_F(control_flow, concurrent_steps_each_run_their_loops) {
-  sum_loop l{e.context().ops};
+  sum_loop l{e.context().ops()};
   ASSERT_TRUE(l.s.ok());
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(l.s.graph_def()).is_ok());
@@ -622,7 +622,7 @@ TEST_F(control_flow, concurrent_steps_each_run_their_loops) {
 
 TEST_F(control_flow, an_error_in_an_iteration_fails_the_step_cleanly) {
   // Iteration 5 divides by zero (integer); the next step works.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto zero_at = graph::placeholder(s.sub("zero_at"), dtype::int64, {});
   auto outs = graph::while_loop(
     s,
@@ -654,7 +654,7 @@ TEST_F(control_flow, an_error_in_an_iteration_fails_the_step_cleanly) {
 }
 
 TEST_F(control_flow, a_variable_updated_in_every_iteration) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto v = graph::variable(s.sub("v"), {}, dtype::float32);
   auto init = graph::assign(s.sub("init"), v, graph::constant(s, 0.0));
   auto outs = graph::while_loop(
@@ -687,7 +687,7 @@ TEST_F(control_flow, a_step_ends_after_its_last_side_effect) {
   // ends only when every node of it has run (TensorFlow's executor counts
   // outstanding ops; the runtime counts tokens), so a later step reads all
   // five updates: 5 * sum((J/128)(J/128)) = 5 * 128 (J all ones, exact).
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto v = graph::variable(s.sub("v"), {}, dtype::float32);
   auto init = graph::assign(s.sub("init"), v, graph::constant(s, 0.0));
   tensor a{dtype::float32, {128, 128}};
@@ -729,7 +729,7 @@ TEST_F(control_flow, a_loop_spanning_two_devices_equals_one_device) {
   };
   std::vector<float> results;
   for (const char* device : {"cpu:0", "cpu:1"}) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     graph::output n;
     std::vector<graph::output> outs;
     build(device, s, &n, &outs);
@@ -755,7 +755,7 @@ TEST_F(control_flow, a_node_reading_only_a_loop_constant_runs_every_step) {
   // TensorFlow runs it in every iteration; here on the loop's device and
   // on another.
   for (const char* device : {"cpu:0", "cpu:1"}) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto n = graph::placeholder(s.sub("n"), dtype::int64, {});
     auto c = graph::placeholder(s.sub("c"), dtype::float64, {});
     auto outs = graph::while_loop(
@@ -805,7 +805,7 @@ TEST_F(control_flow, a_long_loop_runs_in_bounded_memory) {
   // A counter that is cheap to compute beside a value that is not: without
   // parallel_iterations the counter would run ahead of the value and the
   // iterations it started would pile up.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto n = graph::placeholder(s.sub("n"), dtype::int64, {});
   auto x0 = graph::constant(
     s, tensor::from_vector<float>({1024}, std::vector<float>(1024, 0.0f)));
@@ -843,7 +843,7 @@ TEST_F(control_flow, finished_inner_loop_instances_free_their_state) {
   // inner frame instance keeps x while it runs; retired when its work is
   // done, the instances do not pile up over the outer iterations. Result:
   // acc = 2 (0 + 1 + ... + (n - 1)) = n (n - 1) in every element.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto n = graph::placeholder(s.sub("n"), dtype::int64, {});
   auto zeros = [&](const graph::scope& sc) {
     return graph::constant(
@@ -894,7 +894,7 @@ TEST_F(control_flow, an_outer_loop_waits_for_an_inner_loop_across_devices) {
   // allows two iterations in flight and runs more, so it must learn that
   // each inner instance finished although that instance spans devices.
   // Each inner loop adds 0 + 1 + 2: after n outer iterations acc = 3 n.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto n = graph::placeholder(s.sub("n"), dtype::int64, {});
   graph::while_options options;
   options.parallel_iterations = 2;
@@ -933,7 +933,7 @@ TEST_F(control_flow, gradients_through_a_cond_equal_tensorflows) {
   // graph gen_control_flow_golden.py differentiates with tf.gradients.
   for (bool taken : {false, true}) {
     SCOPED_TRACE(taken);
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto x = graph::placeholder(s.sub("x"), dtype::float64, {2, 3});
     auto z = graph::placeholder(s.sub("z"), dtype::float64, {3});
     auto inner = graph::constant(s, tensor::scalar(!taken));
@@ -974,7 +974,7 @@ TEST_F(control_flow, gradients_through_a_while_loop_equal_tensorflows) {
   // them. Four threads run the step at once: each step has its own stacks.
   for (int64_t parallel : {1, 10}) {
     SCOPED_TRACE(parallel);
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto v0 = graph::placeholder(s.sub("v0"), dtype::float64, {2, 3});
     auto c = graph::placeholder(s.sub("c"), dtype::float64, {3});
     auto w = graph::constant(s, golden.at("cond_grad_w"));
@@ -1095,7 +1095,7 @@ TEST_F(control_flow, gradients_through_a_cond_in_a_loop_equal_tensorflows) {
 TEST_F(control_flow, a_control_trigger_runs_after_dead_inputs_too) {
   // The untaken branch's node is dead; a ControlTrigger after it is live
   // (TensorFlow's rule), and so is a constant that waits for the trigger.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto pred = graph::placeholder(s.sub("pred"), dtype::bool_, {});
   std::string untaken;
   graph::cond(

@@ -61,7 +61,7 @@ protected:
   void check(const std::string& op, const fd_case& c) {
     SCOPED_TRACE(op);
     checked.insert(op);
-    scope s{e.context().ops};
+    scope s{e.context().ops()};
     std::vector<output> xs;
     for (size_t i = 0; i < c.inputs.size(); ++i)
       xs.push_back(graph::placeholder(s.sub("x" + std::to_string(i)),
@@ -273,7 +273,7 @@ TEST_F(gradients, prod_is_exact_at_zeros) {
 
 TEST_F(gradients, a_reduction_of_a_partly_known_shape_uses_the_run_time_shape) {
   // The placeholder's batch dimension is unknown at build time.
-  scope s{e.context().ops};
+  scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, shape{-1, 3});
   auto loss = graph::reduce_mean(s, graph::square(s, x), {0, 1});
   auto g = graph::gradients(s, {loss}, {x});
@@ -823,7 +823,7 @@ TEST_F(gradients, a_cond_in_a_loop_takes_each_iterations_branch_back) {
 }
 
 TEST_F(gradients, dropout_scales_the_gradient_by_its_mask) {
-  scope s{e.context().ops};
+  scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {4, 50});
   auto y = graph::dropout(s, x, 0.25, {5, 6});
   auto g = graph::gradients(s, {y}, {x});
@@ -972,7 +972,7 @@ TEST_F(gradients, every_gradient_function_is_checked) {
     "TensorListGather", "TensorListScatter", "TensorListScatterV2",
     "TensorListScatterIntoExistingList", "TensorListConcatV2",
     "TensorListSplit", "TensorListResize"};
-  scope s{e.context().ops};
+  scope s{e.context().ops()};
   for (const auto& op : s.gradients().names())
     EXPECT_TRUE(finite_differences.count(op) + otherwise.count(op) == 1)
       << op << " has a gradient function but no check";
@@ -980,7 +980,7 @@ TEST_F(gradients, every_gradient_function_is_checked) {
 
 TEST_F(gradients, fan_out_is_summed_and_grad_ys_weight_each_y) {
   // y1 = x * x + 3x (x used three times), y2 = sum(x); grad_ys 2 and 10.
-  scope s{e.context().ops};
+  scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {3});
   auto y1
     = graph::add(s, graph::mul(s, x, x),
@@ -1001,7 +1001,7 @@ TEST_F(gradients, fan_out_is_summed_and_grad_ys_weight_each_y) {
 }
 
 TEST_F(gradients, stop_gradient_integer_paths_and_unconnected_xs_get_none) {
-  scope s{e.context().ops};
+  scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {3});
   auto z = graph::placeholder(s.sub("z"), dtype::float64, {3});
   auto unused = graph::placeholder(s.sub("unused"), dtype::float64, {3});
@@ -1036,7 +1036,7 @@ TEST_F(gradients, an_op_without_a_gradient_function_names_the_node_and_op) {
                            {*x, graph::constant(s, features)},
                            {{"T", dtype::float64}}));
   };
-  scope s{e.context().ops};
+  scope s{e.context().ops()};
   output x;
   auto y = build(s, &x);
   auto g = graph::gradients(s, {y}, {x});
@@ -1046,7 +1046,7 @@ TEST_F(gradients, an_op_without_a_gradient_function_names_the_node_and_op) {
   EXPECT_EQ(s.status().op(), "ReluGrad");
   EXPECT_EQ(s.status().node(), y.node_name());
   // A user-registered function makes it differentiable.
-  scope t{e.context().ops};
+  scope t{e.context().ops()};
   output x2;
   auto y2 = build(t, &x2);
   t.gradients().add("ReluGrad", [](const scope& s, const graph::gradient_op& op,
@@ -1072,7 +1072,7 @@ TEST_F(gradients, an_mlp_batch_matches_finite_differences_on_sampled_weights) {
   // float64, for a hidden width below and above the offload threshold.
   for (int64_t h : {64, 128}) {
     SCOPED_TRACE(h);
-    scope s{e.context().ops};
+    scope s{e.context().ops()};
     auto x = graph::constant(s, u({128, 784}, 11));
     std::vector<int64_t> labels(128);
     for (size_t i = 0; i < labels.size(); ++i)

@@ -73,13 +73,13 @@ protected:
 } // namespace
 
 TEST_P(graph_def, a_loop_over_two_devices_runs_the_same_after_import) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto n
     = graph::placeholder(s.sub("n").with_device("cpu:0"), dtype::int64, {});
   auto loop
     = test::halving_loop(s.sub("loop").with_device("cpu:0"), n, "cpu:1");
   ASSERT_TRUE(s.ok()) << s.status().to_string();
-  auto back = round_trip(s.graph_def(), e.context().ops, GetParam());
+  auto back = round_trip(s.graph_def(), e.context().ops(), GetParam());
   ASSERT_EQ(back.size(), s.graph_def().size());
   for (size_t i = 0; i < back.size(); ++i) {
     const auto& x = s.graph_def().nodes()[i];
@@ -97,7 +97,7 @@ TEST_P(graph_def, a_loop_over_two_devices_runs_the_same_after_import) {
 }
 
 TEST_P(graph_def, a_training_step_trains_the_same_after_import) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   std::vector<float> xs(32), ys(4);
   for (size_t i = 0; i < xs.size(); ++i)
     xs[i] = static_cast<float>(i % 7) * 0.25f - 0.5f;
@@ -118,7 +118,7 @@ TEST_P(graph_def, a_training_step_trains_the_same_after_import) {
   auto train = graph::minimize(s.sub("train"), loss, {w, b}, opt);
   auto init = std::vector<std::string>{s.initializer().name};
   ASSERT_TRUE(s.ok()) << s.status().to_string();
-  auto back = round_trip(s.graph_def(), e.context().ops, GetParam());
+  auto back = round_trip(s.graph_def(), e.context().ops(), GetParam());
   std::vector<std::string> fetches{w.name(), b.name(), loss.name()};
   auto want = run(e, s.graph_def(), {}, fetches, init, {train.name}, 3);
   auto got = run(e, back, {}, fetches, init, {train.name}, 3);
@@ -177,7 +177,7 @@ TEST(graph_def_import, a_graph_in_tensorflows_own_text_form_runs) {
   actors::engine e;
   graph::graph g;
   auto st = net::from_graph_def(text, net::graph_def_format::text,
-                                e.context().ops, &g);
+                                e.context().ops(), &g);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   auto out = run(e, g, {{"x", tensor::from_vector<float>({4}, {0, 1, 2, 3})}},
                  {"relu"}, {}, {}, 0);
@@ -218,17 +218,18 @@ TEST(graph_def_import, what_the_engine_lacks_is_an_error_naming_the_node) {
        core::errc::invalid_argument, "k", "content bytes"}}) {
     graph::graph g;
     auto st = net::from_graph_def(c.text, net::graph_def_format::text,
-                                  e.context().ops, &g);
+                                  e.context().ops(), &g);
     EXPECT_EQ(st.code(), c.code) << st.to_string();
     EXPECT_EQ(st.node(), c.node) << st.to_string();
     EXPECT_NE(st.to_string().find(c.says), std::string::npos) << st.to_string();
   }
   graph::graph g;
-  auto st = net::from_graph_def(
-    "\xff\xff\xff garbage", net::graph_def_format::binary, e.context().ops, &g);
+  auto st
+    = net::from_graph_def("\xff\xff\xff garbage", net::graph_def_format::binary,
+                          e.context().ops(), &g);
   EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
   st = net::from_graph_def("node {", net::graph_def_format::text,
-                           e.context().ops, &g);
+                           e.context().ops(), &g);
   EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
 }
 
@@ -248,7 +249,7 @@ protected:
     graph::graph g;
     auto st = net::load_graph_def(std::string{ACTORFLOW_GOLDEN_DIR}
                                     + "/graphdef/" + file,
-                                  e.context().ops, &g);
+                                  e.context().ops(), &g);
     EXPECT_TRUE(st.is_ok()) << st.to_string();
     return run(e, g, feeds, fetches, init, train, steps);
   }
@@ -440,7 +441,7 @@ TEST(graph_def_import, nchw_graphs_compute_what_their_nhwc_twins_do) {
     return tensor::from_vector<float>(s, v);
   };
   auto transposed = [&](const tensor& t, std::vector<int32_t> perm) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto y
       = graph::transpose(s, graph::constant(s, t), {perm.begin(), perm.end()});
     actors::session sess{e};
@@ -504,7 +505,7 @@ TEST(graph_def_import, nchw_graphs_compute_what_their_nhwc_twins_do) {
     EXPECT_TRUE(net::to_graph_def(g, &bytes).is_ok());
     graph::graph imported;
     auto st = net::from_graph_def(bytes, net::graph_def_format::binary,
-                                  e.context().ops, &imported);
+                                  e.context().ops(), &imported);
     EXPECT_TRUE(st.is_ok()) << st.to_string();
     actors::session sess{e};
     st = sess.extend(imported);
@@ -531,7 +532,7 @@ TEST(graph_def_import, every_missing_op_is_named_at_once) {
                                    node { name: "b" op: "Relu" }
                                    node { name: "c" op: "OtherOp" }
                                    node { name: "d" op: "NoSuchOp" })",
-                          net::graph_def_format::text, e.context().ops, &g);
+                          net::graph_def_format::text, e.context().ops(), &g);
   EXPECT_EQ(st.code(), core::errc::unimplemented) << st.to_string();
   EXPECT_EQ(st.node(), "a") << st.to_string();
   auto text = st.to_string();

@@ -61,7 +61,7 @@ protected:
                           const std::vector<std::string>& targets,
                           actors::feed_list feeds, int steps,
                           actors::run_metadata* md) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     build(s);
     auto init = s.initializer().name;
     EXPECT_TRUE(s.ok()) << s.status().to_string();
@@ -88,7 +88,7 @@ protected:
     const std::vector<std::string>& fetched, const actors::feed_list& feeds,
     double rtol, actors::run_metadata* all_md, actors::run_metadata* none_md) {
     { // the names are known once the graph is built
-      graph::scope s{e.context().ops};
+      graph::scope s{e.context().ops()};
       build(s);
     }
     std::vector<std::string> fetches(fetched.begin(), fetched.end() - 1);
@@ -264,7 +264,7 @@ TEST_F(graph_passes, loops_compute_the_same_with_and_without) {
   };
   // The fetches' names are known once the graph is built.
   {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     build(s);
   }
   tensor image{dtype::float32, core::shape{{1, 4, 4, 2}}};
@@ -314,7 +314,7 @@ TEST_F(graph_passes, unchanged_loop_variables_become_constants) {
     fetches = {outs[1].name(), outs[3].name()};
   };
   {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     build(s);
   }
   actors::feed_list feeds{{"limit", tensor::scalar<int64_t>(9)},
@@ -343,7 +343,7 @@ TEST_F(graph_passes, a_constant_filter_kept_reordered_gives_the_same) {
   for (size_t i = 0; i < k.size(); ++i)
     k[i] = static_cast<float>(static_cast<int>(i * 7 % 17) - 8) / 8;
   auto filter = tensor::from_vector<float>({3, 3, 8, 16}, k);
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x
     = graph::placeholder(s.sub("x"), dtype::float32, core::shape{-1, 6, 6, 8});
   auto f = graph::placeholder(s.sub("f"), dtype::float32, {3, 3, 8, 16});
@@ -392,7 +392,7 @@ TEST_F(graph_passes, a_fused_gelu_gives_what_its_five_nodes_give) {
       y_name = graph::gelu(s.sub("y"), in).name();
     };
     { // the names are known once the graph is built
-      graph::scope s{e.context().ops};
+      graph::scope s{e.context().ops()};
       build(s);
     }
     actors::run_metadata all_md, none_md;
@@ -481,7 +481,7 @@ TEST_F(graph_passes, a_keras_block_of_constant_learning_phase_fuses_exactly) {
     y_name = y.name();
   };
   { // the names are known once the graph is built
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     build(s);
   }
   for (int64_t batch : {1, 3}) {
@@ -507,7 +507,7 @@ TEST_F(graph_passes, a_keras_block_of_constant_learning_phase_fuses_exactly) {
 }
 
 TEST_F(graph_passes, a_run_option_overrides_the_session) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {2, 2});
   auto w = graph::constant(s.sub("w"),
                            tensor::from_vector<float>({2, 2}, {1, 2, 3, 4}));

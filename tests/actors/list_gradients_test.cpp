@@ -127,7 +127,7 @@ protected:
 } // namespace
 
 TEST_F(list_gradients, every_list_op_outside_a_loop) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {4, 2});
   auto w = graph::placeholder(s.sub("w"), dtype::float64, {2});
   list_builder l{s};
@@ -177,7 +177,7 @@ TEST_F(list_gradients, a_loop_reading_and_writing_lists) {
   // h_t = tanh(w * h_{t-1} + x_t) with x_t read from a list made outside
   // (a loop constant: its gradient sums lists) and h_t written into a list
   // the loop carries; the loss reads every h_t and the last.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {4, 2});
   auto w = graph::placeholder(s.sub("w"), dtype::float64, {2});
   list_builder l{s};

@@ -92,7 +92,7 @@ protected:
 } // namespace
 
 TEST_F(lstm_gradient, differentiates_nothing_that_was_not_asked_for) {
-  lstm net{e.context().ops, false};
+  lstm net{e.context().ops(), false};
   ASSERT_TRUE(net.s.ok()) << net.s.status().to_string();
   // The backward loop of d(W, b) carries no sum for the sequence, so no
   // gradient of the Gather that reads it is built.
@@ -101,7 +101,7 @@ TEST_F(lstm_gradient, differentiates_nothing_that_was_not_asked_for) {
 }
 
 TEST_F(lstm_gradient, over_a_sequence_of_unknown_length_equals_tensorflows) {
-  lstm net{e.context().ops, true};
+  lstm net{e.context().ops(), true};
   ASSERT_TRUE(net.s.ok()) << net.s.status().to_string();
   ASSERT_TRUE(net.dw && net.db && net.dseq);
   actors::session sess{e};
@@ -125,7 +125,7 @@ TEST_F(lstm_gradient, over_a_sequence_of_unknown_length_equals_tensorflows) {
 }
 
 TEST_F(lstm_gradient, matches_central_differences_for_every_weight) {
-  lstm net{e.context().ops, false};
+  lstm net{e.context().ops(), false};
   ASSERT_TRUE(net.s.ok()) << net.s.status().to_string();
   actors::session sess{e};
   ASSERT_TRUE(sess.extend(net.s.graph_def()).is_ok());

@@ -37,7 +37,7 @@ protected:
   std::vector<tensor> run(const std::string& name,
                           std::vector<std::string> devices,
                           actors::run_metadata* metadata) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     actors::feed_list feeds;
     auto fed = [&](const std::string& key) {
       const auto& t = golden.at(name + "_" + key);

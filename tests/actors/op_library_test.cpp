@@ -49,7 +49,7 @@ protected:
 
 TEST_F(op_library, a_small_convolutional_network_matches_numpy) {
   auto golden = test::load_golden("model.txt");
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::constant(s.sub("x"), golden.at("model_x"));
   auto conv
     = graph::conv2d(s, x, graph::constant(s, golden.at("model_filter")));
@@ -74,7 +74,7 @@ TEST_F(op_library, a_small_convolutional_network_matches_numpy) {
 }
 
 TEST_F(op_library, random_ops_repeat_per_seed_and_move_on_per_step) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto u = graph::random_uniform(s, {4, 3}, dtype::float32, {7, 3});
   actors::session a{e}, b{e};
   ASSERT_TRUE(a.extend(s.graph_def()).is_ok());
@@ -89,13 +89,13 @@ TEST_F(op_library, random_ops_repeat_per_seed_and_move_on_per_step) {
     EXPECT_GE(a1[0].data<float>()[i], 0.0f);
     EXPECT_LT(a1[0].data<float>()[i], 1.0f);
   }
-  graph::scope t{e.context().ops};
+  graph::scope t{e.context().ops()};
   auto other = graph::random_uniform(t, {4, 3}, dtype::float32, {8, 3});
   EXPECT_FALSE(run(t, {other})[0].equals(a1[0])) << "another seed";
 }
 
 TEST_F(op_library, random_normal_has_the_requested_moments) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto z = graph::random_normal(s, {20000}, 3.0, 0.5, dtype::float64, {1, 1});
   auto t = graph::truncated_normal(s, {20000}, dtype::float64, {2, 2});
   auto out = run(s, {z, t});
@@ -113,7 +113,7 @@ TEST_F(op_library, random_normal_has_the_requested_moments) {
 }
 
 TEST_F(op_library, check_numerics_names_node_op_device_and_index) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::constant(
     s, tensor::from_vector<float>({4}, {1.0f, 0.0f, 2.0f, 0.0f}));
   auto inf = graph::div(s, graph::constant(s, 1.0), x);
@@ -130,7 +130,7 @@ TEST_F(op_library, check_numerics_names_node_op_device_and_index) {
 }
 
 TEST_F(op_library, bad_values_at_run_time_are_errors_that_name_the_node) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto logits = graph::placeholder(s.sub("logits"), dtype::float32, {2, 3});
   auto labels = graph::placeholder(s.sub("labels"), dtype::int64, {2});
   auto [loss, grad] = graph::sparse_softmax_cross_entropy_with_logits(
@@ -174,7 +174,7 @@ TEST_F(op_library, concurrent_steps_share_a_convolution_safely) {
   // (its im2col buffers are per call). Each result must equal a direct
   // convolution computed here.
   constexpr int64_t B = 8, H = 16, W = 16, C = 8, K = 4;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {B, H, W, C});
   tensor f{dtype::float32, {3, 3, C, K}};
   for (int64_t i = 0; i < f.num_elements(); ++i)

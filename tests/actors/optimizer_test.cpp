@@ -46,7 +46,7 @@ protected:
   /// `build` gets their handles.
   void check(const std::string& name, const std::vector<std::string>& slots,
              const build_fn& build, bool resource = false) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     update_inputs in;
     std::vector<std::string> inits;
     auto variable = [&](const std::string& slot) {
@@ -232,7 +232,7 @@ TEST_F(optimizers, resource_variables_update_as_reference_ones_do) {
 }
 
 TEST_F(optimizers, bad_inputs_name_the_node_and_change_nothing) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto v = graph::variable(s.sub("v"), {2, 3}, dtype::float64);
   auto g
     = graph::placeholder(s.sub("g"), dtype::float64, core::shape::unknown());
@@ -267,7 +267,7 @@ TEST_F(optimizers, bad_inputs_name_the_node_and_change_nothing) {
 }
 
 TEST_F(optimizers, a_gradient_of_the_wrong_shape_fails_at_build_time) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto v = graph::variable(s.sub("v"), {2, 3}, dtype::float64);
   auto g = graph::placeholder(s.sub("g"), dtype::float64, {3, 2});
   graph::apply_gradient_descent(s.sub("sgd"), v, f64(s, 0.1), g);
@@ -284,7 +284,7 @@ void check_minimize(
   actors::engine& e, const graph::optimizer& opt,
   const std::function<void(double g, double* w, std::vector<double>& slots,
                            int t)>& reference) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   std::vector<double> w0{0.5, -1.0, 2.0};
   std::vector<double> target{1.0, 1.0, -1.0};
   auto w = graph::variable(
@@ -354,7 +354,7 @@ TEST_F(optimizers, minimize_builds_each_optimizer_with_its_slots) {
 }
 
 TEST_F(optimizers, minimize_of_a_loss_without_the_variables_fails) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto w = graph::variable(s.sub("w"), graph::constant(s, 1.0, dtype::float64));
   auto loss = graph::constant(s, 3.0, dtype::float64);
   graph::minimize(s.sub("train"), loss, {w});
@@ -367,7 +367,7 @@ TEST_F(optimizers, minimize_of_a_loss_without_the_variables_fails) {
 TEST_F(optimizers, minimize_computes_every_gradient_before_any_update) {
   // loss = sum(x W1 W2): dW1 = x^T (W2^T) reads W2, which dW2's update
   // changes. One SGD step must use the old W2 (and the old W1 for dW2).
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::constant(s, tensor::from_vector<double>({1, 2}, {1.5, -2}));
   auto w1v = tensor::from_vector<double>({2, 3}, {1, 2, 3, 4, 5, 6});
   auto w2v = tensor::from_vector<double>({3, 1}, {0.5, -1, 2});

@@ -50,7 +50,7 @@ TEST_F(pipeline, gives_the_gradients_of_the_whole_batch) {
   std::vector<std::vector<tensor>> results;
   for (int64_t in_flight : {int64_t{-1}, int64_t{1}, int64_t{0}, int64_t{4}}) {
     SCOPED_TRACE("parallel_iterations " + std::to_string(in_flight));
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto x = graph::placeholder(s.sub("x"), dtype::float64, {-1, in});
     auto w1 = graph::placeholder(s.sub("w1"), dtype::float64, {in, hidden});
     auto w2 = graph::placeholder(s.sub("w2"), dtype::float64, {hidden, out});
@@ -107,7 +107,7 @@ TEST_F(pipeline, gives_the_gradients_of_the_whole_batch) {
 }
 
 TEST_F(pipeline, a_batch_that_does_not_split_is_an_error) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {10, in});
   auto id = [](const graph::scope& b, outputs v) {
     return outputs{graph::identity(b, v[0])};
@@ -118,11 +118,11 @@ TEST_F(pipeline, a_batch_that_does_not_split_is_an_error) {
   EXPECT_NE(s.status().message().find("does not split into 4"),
             std::string::npos)
     << s.status().to_string();
-  graph::scope t{e.context().ops};
+  graph::scope t{e.context().ops()};
   EXPECT_TRUE(graph::pipeline(t, {}, {x}, o).empty());
   EXPECT_FALSE(t.ok());
   // Known only at run time: the reshape names the node.
-  graph::scope u{e.context().ops};
+  graph::scope u{e.context().ops()};
   auto y = graph::placeholder(u.sub("y"), dtype::float32, {-1, in});
   auto out = graph::pipeline(u, {{"cpu:0", id}}, {y}, o);
   ASSERT_EQ(out.size(), 1u) << u.status().to_string();

@@ -299,7 +299,7 @@ namespace {
 /// A graph with one FIFO queue of (float32 [2], int32) elements.
 struct queue_graph {
   explicit queue_graph(actors::engine& e, int64_t capacity = -1)
-    : s(e.context().ops) {
+    : s(e.context().ops()) {
     graph::queue::options o{{dtype::float32, dtype::int32},
                             {core::shape{2}, core::shape{}},
                             capacity};
@@ -395,7 +395,7 @@ TEST(queues, a_failing_step_cancels_its_waiting_dequeue_and_loses_nothing) {
   // same step: the step fails with the check's error instead of waiting
   // for an element forever, and the queue serves later steps.
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto q = graph::queue::fifo(s.sub("q"), {{dtype::int32}, {{}}, -1});
   auto take = q.dequeue(s.sub("take"));
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {});
@@ -419,7 +419,7 @@ TEST(queues, a_failing_step_cancels_its_waiting_dequeue_and_loses_nothing) {
 
 TEST(queues, a_wrong_component_dtype_names_the_node) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto q = graph::queue::fifo(s.sub("q"), {{dtype::int32}, {}, -1});
   auto bad = q.enqueue(s.sub("bad"), {graph::constant(s, 1.5)});
   ASSERT_TRUE(s.ok());
@@ -435,7 +435,7 @@ TEST(queues, a_wrong_component_dtype_names_the_node) {
 
 TEST(queues, a_queue_runner_keeps_the_queue_filled_until_stopped) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto q = graph::queue::fifo(s.sub("q"), {{dtype::int32}, {{}}, 4});
   auto counter
     = graph::variable(s.sub("counter"), graph::constant(s, 0.0, dtype::int32));
@@ -469,7 +469,7 @@ TEST(queues, a_queue_runner_keeps_the_queue_filled_until_stopped) {
 
 TEST(queues, a_random_shuffle_queue_and_dequeue_up_to_through_sessions) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto q = graph::queue::random_shuffle(s.sub("q"), {{dtype::int32}, {{}}, 100},
                                         5, {7, 8});
   auto x = graph::placeholder(s.sub("x"), dtype::int32, {-1});
@@ -506,7 +506,7 @@ TEST(queues, a_random_shuffle_queue_and_dequeue_up_to_through_sessions) {
 
 TEST(stacks, pushes_and_pops_are_last_in_first_out_within_a_step) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto first = [](std::vector<graph::output> v) { return v.at(0); };
   auto stack = first(s.add_node(
     "StackV2", "stack", {graph::constant(s, core::tensor::scalar(int32_t{-1}))},

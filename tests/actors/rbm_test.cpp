@@ -50,7 +50,7 @@ double at(const tensor& t, int64_t i, int64_t j) {
 TEST_F(rbm_test, a_cd_step_updates_by_the_samples_it_drew) {
   for (int64_t k : {1, 3}) {
     SCOPED_TRACE("CD-" + std::to_string(k));
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto r
       = graph::rbm::make(s.sub("rbm"), visible, hidden, dtype::float64, {3, 4});
     auto v0 = graph::constant(s, patterns());
@@ -119,7 +119,7 @@ TEST_F(rbm_test, a_cd_step_updates_by_the_samples_it_drew) {
 TEST_F(rbm_test, cd_and_persistent_cd_learn_two_patterns) {
   for (auto [k, persistent] : {std::pair{1, false}, {3, false}, {1, true}}) {
     SCOPED_TRACE("CD-" + std::to_string(k) + (persistent ? " persistent" : ""));
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto r
       = graph::rbm::make(s.sub("rbm"), visible, hidden, dtype::float64, {7, 8});
     graph::rbm_options o;

@@ -39,7 +39,7 @@ protected:
   }
 
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   graph::output file;
   std::vector<graph::output> reads; // uint8, float32, int32
   actors::session sess{e};
@@ -82,7 +82,7 @@ TEST_F(read_idx, broken_files_fail_naming_the_file) {
 
 TEST(read_text_lines, plain_and_gzipped_files_give_their_lines) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto file = graph::placeholder(s.sub("file"), dtype::string, {});
   auto all = graph::read_text_lines(s.sub("all"), file);
   auto body = graph::read_text_lines(s.sub("body"), file, 1);

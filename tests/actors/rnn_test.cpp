@@ -41,7 +41,7 @@ protected:
 } // namespace
 
 TEST_F(rnn, lstm_and_gru_equal_tensorflows_dynamic_rnn_and_its_gradients) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = fed(s, "x"); // [batch 3, time 5, depth 3]
   auto lengths = fed(s, "lengths");
   auto lstm_kernel = fed(s, "lstm_kernel");
@@ -102,7 +102,7 @@ TEST_F(rnn, lstm_and_gru_equal_tensorflows_dynamic_rnn_and_its_gradients) {
 }
 
 TEST_F(rnn, basic_cell_gradients_match_differences_past_each_length) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {2, -1, 2});
   auto kernel = graph::placeholder(s.sub("kernel"), dtype::float64, {5, 3});
   auto bias
@@ -150,7 +150,7 @@ TEST_F(rnn, a_multi_cell_in_one_loop_equals_its_layers_one_loop_each) {
   // An LSTM then a GRU, past each sequence's length too: one dynamic_rnn
   // over multi_rnn_cell gives what two stacked dynamic_rnns give, outputs,
   // every state part and every weight's gradient.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {2, -1, 3});
   auto lengths = graph::constant(s, tensor::from_vector<int32_t>({2}, {2, 4}));
   auto lstm = std::make_shared<graph::lstm_cell>(

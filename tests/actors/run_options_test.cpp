@@ -42,7 +42,7 @@ bool worker_idle(actors::engine& e) {
 class run_options : public ::testing::Test {
 protected:
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
 };
 
 } // namespace
@@ -172,7 +172,7 @@ TEST_F(run_options, on_wait_is_called_while_the_run_is_in_flight) {
   EXPECT_TRUE(worker_idle(e));
   // A quick run answers before the first poll.
   actors::session fresh{e};
-  graph::scope t{e.context().ops};
+  graph::scope t{e.context().ops()};
   auto c = graph::constant(t.sub("c"), 1.0, dtype::float32);
   ASSERT_TRUE(fresh.extend(t.graph_def()).is_ok());
   calls = 0;

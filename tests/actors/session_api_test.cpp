@@ -37,7 +37,7 @@ protected:
   }
 
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   graph::output x, v, y;
 };
 
@@ -143,7 +143,7 @@ TEST_F(session_api, log_device_placement_logs_every_node_once_per_signature) {
 // (its AssignAdd has no GPU kernel), which the training step then read on
 // the CPU from GPU memory.
 TEST_F(session_api, a_variable_keeps_its_device_in_every_run) {
-  graph::scope g{e.context().ops};
+  graph::scope g{e.context().ops()};
   auto counter = graph::variable(g.sub("counter"), {}, dtype::int64);
   auto init = graph::assign(g.sub("init"), counter,
                             graph::constant(g, 0.0, dtype::int64));

@@ -308,7 +308,7 @@ TEST_F(session_test,
   std::vector<tensor> out;
   ASSERT_TRUE(second.run({}, {v.name()}, {}, &out).is_ok());
   EXPECT_EQ(out[0].scalar_value<float>(), 5.0f);
-  EXPECT_TRUE(e.context().resources.reset("box"));
+  EXPECT_TRUE(e.context().resources().reset("box"));
   EXPECT_EQ(second.run({}, {v.name()}, {}, &out).code(),
             core::errc::failed_precondition);
 }
@@ -367,9 +367,9 @@ public:
 TEST_F(session_test, kernel_construction_errors_name_node_op_and_device) {
   auto& rt = e.context();
   ASSERT_TRUE(
-    rt.ops.add(ops::op_def_builder("TestRefuse").output("y: float")).is_ok());
-  rt.kernels.add_any<refusing_kernel>("TestRefuse", "cpu");
-  graph::scope s{rt.ops};
+    rt.add_op(ops::op_def_builder("TestRefuse").output("y: float")).is_ok());
+  rt.add_kernel<refusing_kernel>("TestRefuse", "cpu");
+  graph::scope s{rt.ops()};
   auto y = s.add_node("TestRefuse", "refuse", {}, {});
   ASSERT_TRUE(s.ok()) << s.status().to_string();
   actors::session sess{e};
@@ -385,14 +385,13 @@ TEST_F(session_test, kernel_construction_errors_name_node_op_and_device) {
 
 TEST_F(session_test, asynchronous_kernels_complete_without_holding_the_actor) {
   auto& rt = e.context();
-  ASSERT_TRUE(rt.ops
-                .add(ops::op_def_builder("TestAsyncDouble")
-                       .input("x: float")
-                       .output("y: float")
-                       .shape_fn(ops::unchanged_shape))
+  ASSERT_TRUE(rt.add_op(ops::op_def_builder("TestAsyncDouble")
+                          .input("x: float")
+                          .output("y: float")
+                          .shape_fn(ops::unchanged_shape))
                 .is_ok());
-  rt.kernels.add_any<async_double>("TestAsyncDouble", "cpu");
-  graph::scope s{rt.ops};
+  rt.add_kernel<async_double>("TestAsyncDouble", "cpu");
+  graph::scope s{rt.ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {3});
   auto y = s.add_node("TestAsyncDouble", "double", {x}, {});
   ASSERT_TRUE(s.ok()) << s.status().to_string();

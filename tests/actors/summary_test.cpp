@@ -86,7 +86,7 @@ TEST(summary, the_oracle_gives_the_standard_check_value) {
 
 TEST(summary, scalar_histogram_and_merge_summaries) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto values = graph::constant(
     s.sub("values"), core::tensor::from_vector<float>(
                        {6}, {0.0f, 1.0f, 1.0f, 2.5f, -3.0f, 1e-13f}));
@@ -139,7 +139,7 @@ TEST(summary, scalar_histogram_and_merge_summaries) {
 
 TEST(summary, a_nan_in_a_histogram_or_a_tag_twice_fails_naming_the_node) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto bad = graph::histogram_summary(
     s.sub("h"), "w",
     graph::constant(s, core::tensor::from_vector<float>({2}, {1.0f, NAN})));
@@ -147,7 +147,7 @@ TEST(summary, a_nan_in_a_histogram_or_a_tag_twice_fails_naming_the_node) {
   auto st = run_summary(e, s, bad, &bytes);
   EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
   EXPECT_EQ(st.op(), "HistogramSummary") << st.to_string();
-  graph::scope t{e.context().ops};
+  graph::scope t{e.context().ops()};
   auto a = graph::scalar_summary(t, "x", graph::constant(t, 1.0f));
   auto b = graph::scalar_summary(t, "x", graph::constant(t, 2.0f));
   st = run_summary(e, t, graph::merge_summary(t, {a, b}), &bytes);
@@ -160,7 +160,7 @@ TEST(summary, the_event_file_holds_the_version_graph_and_summaries) {
              / ("actorflow-events-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {});
   auto sum = graph::scalar_summary(s, "x", x);
   std::unique_ptr<net::summary_writer> w;

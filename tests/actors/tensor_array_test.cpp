@@ -66,7 +66,7 @@ output i32(const graph::scope& s, int32_t v) {
 } // namespace
 
 TEST_F(tensor_arrays, write_read_stack_unstack_concat_split_size) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto ta = tensor_array::make(s, 3, {dtype::float32});
   auto x = graph::constant(
     s, tensor::from_vector<float>({3, 2}, {1, 2, 3, 4, 5, 6}));
@@ -148,7 +148,7 @@ TEST_F(tensor_arrays, misuse_is_an_error_naming_the_node) {
   };
   {
     // Where the builder knows the shapes, it refuses them itself.
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     tensor_array::options o{dtype::float32};
     o.element_shape = core::shape{2};
     tensor_array::make(s, 1, o).write(s, i32(s, 0), graph::constant(s, 1.0f));
@@ -157,7 +157,7 @@ TEST_F(tensor_arrays, misuse_is_an_error_naming_the_node) {
       << s.status().to_string();
   }
   for (const auto& c : cases) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto y = c.build(s);
     actors::feed_list feeds;
     if (s.graph_def().find("v") != nullptr)
@@ -173,7 +173,7 @@ TEST_F(tensor_arrays, misuse_is_an_error_naming_the_node) {
 }
 
 TEST_F(tensor_arrays, a_while_loop_fills_a_dynamic_size_array) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto n = graph::placeholder(s.sub("n"), dtype::int32, {});
   tensor_array::options o{dtype::float32};
   o.dynamic_size = true;
@@ -199,7 +199,7 @@ TEST_F(tensor_arrays, a_while_loop_fills_a_dynamic_size_array) {
 }
 
 TEST_F(tensor_arrays, map_fn_scan_and_folds) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {-1, 2});
   auto squares = graph::map_fn(s,
                                [](const graph::scope& b, outputs r) {
@@ -252,7 +252,7 @@ TEST_F(tensor_arrays, map_fn_scan_and_folds) {
 }
 
 TEST_F(tensor_arrays, gradients_through_map_fn_and_scan_match_differences) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {-1, 3});
   auto w = graph::placeholder(s.sub("w"), dtype::float64, {3});
   // A recurrence h_t = tanh(w * h_{t-1} + x_t) by scan, then a map.
@@ -285,7 +285,7 @@ TEST_F(tensor_arrays, gradients_through_map_fn_and_scan_match_differences) {
 }
 
 TEST_F(tensor_arrays, gradients_of_split_concat_gather_and_scatter) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {5, 2});
   auto lengths
     = graph::constant(s, tensor::from_vector<int64_t>({3}, {2, 0, 3}));
@@ -334,7 +334,7 @@ TEST_F(tensor_arrays, gradient_arrays_read_unwritten_elements_as_zeros) {
   // TensorArrayGradWithShape (TensorFlow 1.15's form): the gradient array's
   // elements are [2] + the forward element's shape; an element the forward
   // array wrote and nothing flowed back into reads as zeros of that shape.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto ta
     = tensor_array::make(s, 2, {dtype::float32})
         .write(s, i32(s, 0),
@@ -363,7 +363,7 @@ TEST_F(tensor_arrays, gradient_arrays_read_unwritten_elements_as_zeros) {
 TEST_F(tensor_arrays, gradients_through_nested_loops_match_differences) {
   // map_fn over rows, each row through a scan: the inner loop's arrays
   // live in the outer loop's frame, one set per outer iteration.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {3, 4});
   auto w = graph::placeholder(s.sub("w"), dtype::float64, {});
   auto ys = graph::map_fn(
@@ -396,7 +396,7 @@ TEST_F(tensor_arrays, reads_of_one_index_add_up_in_the_gradient_array) {
   // Index 0 read twice (clear_after_read off): both reads' gradients are
   // written to index 0 of the gradient array, which adds them (TensorFlow's
   // multiple_writes_aggregate), so d/dx = 3 + 5 per element.
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::float64, {2});
   tensor_array::options o{dtype::float64};
   o.clear_after_read = false;

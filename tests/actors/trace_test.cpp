@@ -44,7 +44,7 @@ TEST(trace, a_traced_run_records_every_firing_of_both_devices) {
 
 TEST(trace, an_untraced_run_records_nothing) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {2});
   auto y = graph::relu(s.sub("y").with_device("cpu:1"), x);
   actors::session sess{e};
@@ -94,7 +94,7 @@ TEST(trace, writing_a_trace_where_no_file_can_be_says_where) {
 TEST(trace, a_loops_forwarding_plumbing_never_fires) {
   constexpr int64_t iterations = 7;
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto limit = graph::placeholder(s.sub("n"), core::dtype::int64, {});
   auto outs = graph::while_loop(
     s,
@@ -153,7 +153,7 @@ TEST(trace, concurrent_traced_steps_each_get_their_own_firings) {
   constexpr int threads = 4;
   constexpr int runs = 10;
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {8});
   auto y = x;
   for (int i = 0; i < nodes; ++i)
@@ -212,7 +212,7 @@ TEST(trace, a_session_observer_sees_every_step_traced) {
   actors::session_options options;
   options.observer = observer;
   actors::session sess{e, options};
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {2});
   auto y = graph::relu(s.sub("y").with_device("cpu:1"), x);
   ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());

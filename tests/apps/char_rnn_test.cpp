@@ -121,7 +121,7 @@ TEST(char_rnn_text, the_unigram_perplexity_is_add_one_smoothed_frequencies) {
 
 TEST(char_rnn_model, a_batch_loss_is_its_sequences_losses_each_alone) {
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   apps::char_rnn_config config;
   config.units = 8;
   config.embed = 4;

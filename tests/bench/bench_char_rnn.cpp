@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   }
 
   actors::engine e;
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), dtype::int32, {batch, -1});
   auto y = graph::placeholder(s.sub("y"), dtype::int32, {batch, -1});
   auto lens = graph::placeholder(s.sub("lens"), dtype::int32, {batch});

@@ -43,7 +43,7 @@ void check(const core::status& st) {
 double seconds_per_product(actors::engine& e, const std::string& device,
                            int64_t n, core::dtype type, int steps, int rounds) {
   // Variables outlive their session in the engine: names of their own.
-  graph::scope root{e.context().ops};
+  graph::scope root{e.context().ops()};
   auto s = root.sub("n" + std::to_string(n) + "_"
                     + std::string{core::to_string(type)});
   auto gpu = s.with_device(device);

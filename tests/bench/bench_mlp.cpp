@@ -87,7 +87,7 @@ double best_round(const char* what, const mlp_options& o, Step step) {
 /// the first `batch` training images and labels, no queue.
 double no_queue_ms_per_step(actors::engine& e, const apps::fashion_data& data,
                             const mlp_options& o) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   const auto batch = o.batch;
   auto raw = graph::placeholder(s.sub("raw"), core::dtype::uint8, {batch, 784});
   auto raw_labels
@@ -181,7 +181,7 @@ double gemm_limit_ms(int threads) {
 /// rounds, after the warm-up. `cluster`: split over ps and worker.
 double ms_per_step(actors::engine& e, const apps::fashion_data& data,
                    bool cluster, const mlp_options& o) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   apps::training_options options;
   options.optimizer.learning_rate = 0.1;
   options.model = o.model;
@@ -190,7 +190,7 @@ double ms_per_step(actors::engine& e, const apps::fashion_data& data,
   auto def = s.graph_def();
   if (cluster) {
     graph::graph_types types;
-    bench::check(graph::validate(def, e.context().ops, &types));
+    bench::check(graph::validate(def, e.context().ops(), &types));
     bench::check(graph::place_replica(def, types, "/job:ps/task:0/device:cpu:0",
                                       "/job:worker/task:0/device:cpu:0",
                                       "data/"));

@@ -94,7 +94,7 @@ double time_step(actors::engine& e, const sizes& z, int64_t experts,
                  const tensor& data) {
   // Each configuration's variables under its own name: the engine keeps
   // variables across sessions.
-  graph::scope root{e.context().ops};
+  graph::scope root{e.context().ops()};
   auto s = root.sub(experts == 0 ? "dense" : "moe" + std::to_string(experts));
   auto x = graph::placeholder(s.sub("x"), dtype::float32, {z.batch, z.depth});
   output y, extra;

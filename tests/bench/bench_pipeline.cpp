@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   bench::cluster_client cluster{{{"worker", 2, 1, 1, {}, {}, {}}}};
-  graph::scope root{cluster.engine().context().ops};
+  graph::scope root{cluster.engine().context().ops()};
   piped_model piped{root,  "piped",   width,        layers,
                     micro, in_flight, !forward_only};
   piped_model one{root, "one", width, layers, micro, 1, !forward_only};
@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
   if (pace_micro > 0) {
     auto run_pace = [&](int64_t flight, int worker_index) {
       bench::cluster_client pair{{{"worker", 2, 1, 1, {}, {}, {}}}};
-      graph::scope s{pair.engine().context().ops};
+      graph::scope s{pair.engine().context().ops()};
       auto x = graph::placeholder(s.sub("x"), dtype::float32, {-1, 256});
       auto w = graph::constant(s.with_device(task1), wave({256, 256}, 0.03f));
       graph::pipeline_options o;

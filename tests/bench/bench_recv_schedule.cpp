@@ -34,7 +34,7 @@ struct outcome {
 /// One run of the chain over fresh worker processes.
 outcome measure(bool scheduled, int stages, int64_t mib, int steps) {
   bench::cluster_client pair{{{"worker", 2, 1, 1, {}, {}, {}}}};
-  graph::scope s{pair.engine().context().ops};
+  graph::scope s{pair.engine().context().ops()};
   std::vector<int64_t> dims{mib * 1024 * 1024 / 4};
   auto filled = [&](const graph::scope& at, float value) {
     return graph::variable(at,

@@ -68,7 +68,7 @@ struct replica {
       sess(e) {
     auto def = s.graph_def();
     graph::graph_types types;
-    bench::check(graph::validate(def, e.context().ops, &types));
+    bench::check(graph::validate(def, e.context().ops(), &types));
     bench::check(graph::place_replica(
       def, types, "/job:ps/task:0/device:cpu:0",
       "/job:worker/task:" + std::to_string(k) + "/device:cpu:0", "data/"));
@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
   auto data = synthetic_data();
   // Two scopes: each replica's own copy of the graph (same names, so the
   // variables on ps are shared; data and queues are each worker's own).
-  graph::scope s0{cluster.engine().context().ops};
-  graph::scope s1{cluster.engine().context().ops};
+  graph::scope s0{cluster.engine().context().ops()};
+  graph::scope s1{cluster.engine().context().ops()};
   replica r0{cluster.engine(), s0, data, 0, true};
   replica r1{cluster.engine(), s1, data, 1, false};
   std::atomic<int> errors{0};

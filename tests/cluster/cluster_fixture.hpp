@@ -90,7 +90,7 @@ protected:
   std::vector<std::vector<tensor>> run_on(actors::engine& e, const builder& b,
                                           const std::string& dev_a,
                                           const std::string& dev_b, int steps) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     auto what = b(s, dev_a, dev_b);
     EXPECT_TRUE(s.ok()) << s.status().to_string();
     actors::session sess{e};

@@ -235,7 +235,7 @@ TEST_F(cluster, a_variable_on_one_process_updated_from_the_other) {
 }
 
 TEST_F(cluster, a_device_no_worker_has_is_a_clear_error) {
-  graph::scope s{client_->context().ops};
+  graph::scope s{client_->context().ops()};
   auto x = graph::constant(s.sub("x").with_device("/job:worker/task:7"), 1.0f);
   auto y = graph::identity(s.sub("y"), x);
   actors::session sess{*client_};
@@ -432,7 +432,7 @@ TEST_F(cluster, the_first_error_aborts_the_step_on_the_other_worker) {
   // x fails its check on task 0 while task 1's part waits on an empty
   // queue: the master tells task 1 to abort, its dequeue is cancelled
   // (nothing taken is lost), and the step fails with the check's error.
-  graph::scope s{client_->context().ops};
+  graph::scope s{client_->context().ops()};
   auto far = s.with_device(task1);
   auto q = graph::queue::fifo(far.sub("q"), {{dtype::int32}, {{}}, -1});
   auto take = graph::identity(s.sub("got").with_device(task0),
@@ -480,7 +480,7 @@ TEST_F(cluster_failure, a_dead_worker_fails_its_steps_with_a_clear_error) {
   // naming the task; so do later steps that need it, while steps on task
   // 0 alone go on.
   auto& client = *client_;
-  graph::scope s{client.context().ops};
+  graph::scope s{client.context().ops()};
   auto far = s.with_device(task1);
   auto q = graph::queue::fifo(far.sub("q"), {{dtype::float32}, {{}}, -1});
   auto waiting
@@ -530,7 +530,7 @@ TEST_F(cluster_failure, a_worker_killed_mid_step_is_taken_back_once_restarted) {
   // and after task 1 is started again on its port, the same session and a
   // new one run again, their partitions registered anew without a person.
   auto& client = *client_;
-  graph::scope s{client.context().ops};
+  graph::scope s{client.context().ops()};
   auto near = s.with_device(task0);
   auto far = s.with_device(task1);
   auto signals
@@ -578,7 +578,7 @@ TEST_F(cluster_failure, a_deadline_aborts_the_step_on_every_worker) {
   // Task 1 loops for ever, task 0 waits for its result: at the deadline
   // the run fails and both workers drop the step.
   auto& client = *client_;
-  graph::scope s{client.context().ops};
+  graph::scope s{client.context().ops()};
   auto far = s.with_device(task1);
   auto endless = graph::while_loop(
     far.sub("endless"),
@@ -618,7 +618,7 @@ TEST(cluster_freeze, a_frozen_worker_is_gone_after_the_peer_timeout) {
   EXPECT_EQ(spec.peer_timeout, std::chrono::milliseconds{2000});
   actors::engine client{actors::client_options(spec)};
   ASSERT_TRUE(actors::connect_cluster(client, spec).is_ok());
-  graph::scope s{client.context().ops};
+  graph::scope s{client.context().ops()};
   auto far = s.with_device(task1);
   auto q = graph::queue::fifo(far.sub("q"), {{dtype::float32}, {{}}, -1});
   auto waiting = graph::identity(s.sub("waiting").with_device(task0),
@@ -676,7 +676,7 @@ TEST_F(cluster, float32_values_cross_tasks_as_bfloat16_when_asked) {
     return std::vector<std::string>{back.name(), local.name()};
   };
   for (auto wire : {core::dtype::invalid, core::dtype::bfloat16}) {
-    graph::scope s{client_->context().ops};
+    graph::scope s{client_->context().ops()};
     auto fetches = build(s);
     actors::session_options o;
     o.wire_dtype = wire;
@@ -696,7 +696,7 @@ TEST_F(cluster, float32_values_cross_tasks_as_bfloat16_when_asked) {
     EXPECT_EQ(casts, wire == core::dtype::invalid ? 0 : 4);
   }
   // Not a dtype for the wire.
-  graph::scope s{client_->context().ops};
+  graph::scope s{client_->context().ops()};
   auto fetches = build(s);
   actors::session_options o;
   o.wire_dtype = core::dtype::int32;

@@ -87,7 +87,7 @@ TEST_F(cluster, an_all_reduce_over_two_processes_gives_both_the_sum) {
     GTEST_SKIP() << "under TLS two members that connect to each other at "
                     "once can stall until the timeout (docs/cluster.md, "
                     "\"Not yet there\")";
-  graph::scope s{client_->context().ops};
+  graph::scope s{client_->context().ops()};
   // 300k floats: chunks of 600 KB take the bulk path; 3 take BASP.
   std::vector<std::string> fetches;
   for (int64_t n : {300000, 3}) {
@@ -132,7 +132,7 @@ TEST_F(cluster, allreduce_replicas_train_as_one_process_on_global_batches) {
   }
   // One process, whole batches.
   actors::engine local;
-  graph::scope ls{local.context().ops};
+  graph::scope ls{local.context().ops()};
   replica one{ls, "cpu:0", {}};
   actors::session lsess{local};
   ASSERT_TRUE(lsess.extend(ls.graph_def()).is_ok());
@@ -151,7 +151,7 @@ TEST_F(cluster, allreduce_replicas_train_as_one_process_on_global_batches) {
   std::vector<std::unique_ptr<replica>> reps;
   std::vector<std::unique_ptr<actors::session>> sessions;
   for (size_t r = 0; r < members.size(); ++r) {
-    scopes.push_back(std::make_unique<graph::scope>(client_->context().ops));
+    scopes.push_back(std::make_unique<graph::scope>(client_->context().ops()));
     reps.push_back(std::make_unique<replica>(*scopes[r], members[r], members));
     ASSERT_TRUE(scopes[r]->ok()) << scopes[r]->status().to_string();
     sessions.push_back(std::make_unique<actors::session>(*client_));
@@ -197,7 +197,7 @@ TEST_F(cluster, replicas_that_disagree_both_fail_naming_the_other) {
   std::vector<std::string> fetches;
   std::vector<std::unique_ptr<actors::session>> sessions;
   for (size_t r = 0; r < members.size(); ++r) {
-    scopes.push_back(std::make_unique<graph::scope>(client_->context().ops));
+    scopes.push_back(std::make_unique<graph::scope>(client_->context().ops()));
     auto at = scopes[r]->sub("ar_odd").with_device(members[r]);
     auto x = graph::constant(at, wave({4 + static_cast<int64_t>(r)}, 1, 0));
     fetches.push_back(graph::collective_all_reduce(at, x, members, 99).name());
@@ -240,7 +240,7 @@ TEST(collective_failure, a_member_that_dies_fails_the_others_run_naming_it) {
   std::vector<std::unique_ptr<actors::session>> sessions;
   std::vector<std::string> fetches;
   for (size_t r = 0; r < group.size(); ++r) {
-    graph::scope s{client.context().ops};
+    graph::scope s{client.context().ops()};
     auto at = s.with_device(group[r]);
     auto x = graph::constant(at, tensor::scalar(static_cast<float>(r + 1)));
     fetches.push_back(graph::collective_all_reduce(at, x, group, 5).name());

@@ -47,7 +47,7 @@ protected:
   /// from task 0 to task 1, and one that fails on task 1 (it reads a
   /// variable never initialised), in one session that stays open.
   void run_steps(int steps) {
-    graph::scope s{client->context().ops};
+    graph::scope s{client->context().ops()};
     auto a = s.with_device("/job:worker/task:0/device:cpu:0");
     auto b = s.with_device("/job:worker/task:1/device:cpu:0");
     auto big = graph::constant(a.sub("big"),

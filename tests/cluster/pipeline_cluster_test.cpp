@@ -107,7 +107,7 @@ TEST_F(cluster, a_pipeline_over_two_processes_trains_as_one_process) {
   // Runs 3 steps; returns the loss of each, then w1 and w2.
   auto train = [&](actors::engine& e, const std::string& a,
                    const std::string& b, int64_t micro) {
-    graph::scope s{e.context().ops};
+    graph::scope s{e.context().ops()};
     model net{s, d, a, b, micro, 0};
     EXPECT_TRUE(s.ok()) << s.status().to_string();
     actors::session sess{e};
@@ -145,7 +145,7 @@ TEST_F(cluster, a_pipelines_stages_overlap_and_keep_pace) {
   for (int64_t in_flight : {int64_t{1}, int64_t{2}}) {
     SCOPED_TRACE("parallel_iterations " + std::to_string(in_flight));
     // Other names than the first test's: the workers keep variables.
-    graph::scope root{client_->context().ops};
+    graph::scope root{client_->context().ops()};
     auto s = root.sub("paced");
     model net{s, d, task0, task1, micro_batches, in_flight};
     ASSERT_TRUE(s.ok()) << s.status().to_string();

@@ -17,7 +17,7 @@ using core::dtype;
 // Send starts only after the chain's seventh product has ended on task 1.
 TEST_F(cluster, scheduled_recvs_leave_when_the_receiver_nears_their_consumer) {
   constexpr int layers = 8;
-  graph::scope s{client_->context().ops};
+  graph::scope s{client_->context().ops()};
   auto here = s.with_device(task0);
   auto far = s.with_device(task1);
   // Variables: constants would be folded away.

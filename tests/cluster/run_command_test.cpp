@@ -95,7 +95,7 @@ protected:
   tensor expected() {
     actors::engine e;
     actors::session sess{e};
-    auto f = figure_one(e.context().ops, "cpu:0", "cpu:1");
+    auto f = figure_one(e.context().ops(), "cpu:0", "cpu:1");
     EXPECT_TRUE(sess.extend(f.g).is_ok());
     std::vector<tensor> out;
     EXPECT_TRUE(sess.run({{f.x, x_}}, {f.relu}, {}, &out).is_ok());

@@ -48,7 +48,7 @@ protected:
     spec.tasks[1].port = port;
     client = std::make_unique<actors::engine>(actors::client_options(spec));
     ASSERT_TRUE(actors::connect_cluster(*client, spec).is_ok());
-    graph::scope s{client->context().ops};
+    graph::scope s{client->context().ops()};
     auto far = s.with_device("/job:worker/task:1/device:cpu:0");
     auto near = s.with_device("/job:worker/task:0/device:cpu:0");
     sum = graph::add(far.sub("sum"), graph::constant(near, 1.0f),

@@ -35,7 +35,7 @@ constexpr const char* task0_cpu1 = "/job:worker/task:0/device:cpu:1";
 std::vector<tensor> mlp_losses(actors::engine& e, const std::string& prefix,
                                const std::string& ps, const std::string& worker,
                                int steps) {
-  graph::scope root{e.context().ops};
+  graph::scope root{e.context().ops()};
   auto s = root.sub(prefix);
   apps::training_options options;
   options.model.hidden = {24, 16};
@@ -46,7 +46,7 @@ std::vector<tensor> mlp_losses(actors::engine& e, const std::string& prefix,
   EXPECT_TRUE(root.ok()) << root.status().to_string();
   auto def = root.graph_def();
   graph::graph_types types;
-  EXPECT_TRUE(graph::validate(def, e.context().ops, &types).is_ok());
+  EXPECT_TRUE(graph::validate(def, e.context().ops(), &types).is_ok());
   EXPECT_TRUE(
     graph::place_replica(def, types, ps, worker, prefix + "/data/").is_ok());
   apps::fashion_data data;

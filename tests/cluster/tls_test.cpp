@@ -149,7 +149,7 @@ TEST_F(cluster_tls, a_peer_without_a_certificate_the_ca_signed_is_refused) {
 
   st = connect(client_spec(*procs, pki.yaml()), &client);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
-  graph::scope s{client->context().ops};
+  graph::scope s{client->context().ops()};
   auto y = graph::add(s.sub("y").with_device("/job:worker/task:1/device:cpu:0"),
                       graph::constant(s, 1.0f), graph::constant(s, 2.0f));
   ASSERT_TRUE(s.ok()) << s.status().to_string();

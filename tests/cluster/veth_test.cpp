@@ -74,7 +74,7 @@ TEST(cluster_over_veth, a_cut_link_fails_steps_within_the_peer_timeout) {
   ASSERT_TRUE(actors::connect_cluster(client, spec).is_ok());
   const std::string task0 = "/job:worker/task:0/device:cpu:0";
   const std::string task1 = "/job:worker/task:1/device:cpu:0";
-  graph::scope s{client.context().ops};
+  graph::scope s{client.context().ops()};
   auto x
     = graph::placeholder(s.sub("x").with_device(task0), dtype::float32, {4});
   auto across = graph::add(s.sub("across").with_device(task1), x,

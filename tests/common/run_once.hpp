@@ -24,7 +24,7 @@ namespace actorflow::test {
 template <class Build>
 std::vector<core::tensor> run_once(actors::engine& e, Build build,
                                    const core::tensor& x) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto [feed, fetches] = build(s);
   EXPECT_TRUE(s.ok()) << s.status().to_string();
   actors::session sess{e};

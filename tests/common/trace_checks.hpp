@@ -29,7 +29,7 @@ namespace actorflow::test {
 inline actors::run_metadata traced_split_run(actors::engine& e,
                                              const std::string& a,
                                              const std::string& b, int64_t n) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   auto x
     = graph::placeholder(s.sub("x").with_device(a), core::dtype::float32, {n});
   auto y = graph::mul(s.sub("y").with_device(a), x,

@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }()};
   graph::graph g;
   std::string_view bytes{reinterpret_cast<const char*>(data), size};
-  if (!net::decode_graph(bytes, engine.context().ops, &g).is_ok())
+  if (!net::decode_graph(bytes, engine.context().ops(), &g).is_ok())
     return 0;
   actors::session sess{engine};
   (void)sess.extend(g);

@@ -173,7 +173,7 @@ protected:
     ASSERT_TRUE(g.add(n).is_ok());
     n.name = "op_c";
     n.device = "cpu:0";
-    if (e_.context().kernels.supports(n, "cpu")) {
+    if (e_.context().kernels().supports(n, "cpu")) {
       for (int k = 0; k < c.outputs; ++k)
         fetches.push_back(n.name + ":" + std::to_string(k));
       ASSERT_TRUE(g.add(n).is_ok());

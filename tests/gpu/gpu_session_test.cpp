@@ -42,7 +42,7 @@ protected:
                           const std::vector<std::string>& targets,
                           const actors::feed_list& feeds, int steps,
                           actors::run_metadata* md) {
-    graph::scope root{e.context().ops};
+    graph::scope root{e.context().ops()};
     auto s = root.with_device(device);
     build(s);
     auto init = root.initializer().name;

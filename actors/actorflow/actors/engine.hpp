@@ -128,7 +128,7 @@ public:
 
   /// This process's metrics in Prometheus' text format (`metrics`).
   std::string metrics_text() const {
-    return rt_->counters->render(*rt_);
+    return rt_->counters()->render(*rt_);
   }
 
   /// The workers sessions place nodes on: this process's worker, or the

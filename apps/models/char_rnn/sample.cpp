@@ -116,7 +116,7 @@ int run_sample(const sample_options& o) {
   actors::engine e{with_threads({}, o.threads)};
   if (!e.init_status().is_ok())
     return fail(e.init_status().to_string());
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   sampling_graph g{s, config};
   if (!s.ok())
     return fail(s.status().to_string());

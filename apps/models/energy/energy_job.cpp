@@ -38,7 +38,8 @@ double rounded(double x) {
 }
 
 energy_job::energy_job(const energy_options& o)
-  : o_(o), engine_(with_threads({}, o.threads)), scope_(engine_.context().ops) {
+  : o_(o), engine_(with_threads({}, o.threads)),
+    scope_(engine_.context().ops()) {
 }
 
 core::status energy_job::load() {

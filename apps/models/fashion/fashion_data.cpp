@@ -13,7 +13,7 @@ namespace {
 
 core::status read_idx_files(actors::engine& e, const std::string& dir,
                             fashion_data* out) {
-  graph::scope s{e.context().ops};
+  graph::scope s{e.context().ops()};
   std::vector<std::string> fetches;
   for (const char* set : {"train", "t10k"}) {
     auto file = [&](const char* kind) {
