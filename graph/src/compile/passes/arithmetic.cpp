@@ -1,3 +1,6 @@
+// The arithmetic pass: rewrites that keep every value bit for bit (a
+// ReluGrad moved under the MaxPoolGrad it follows).
+
 #include "actorflow/graph/graph_passes.hpp"
 #include "compile/passes/pass_util.hpp"
 

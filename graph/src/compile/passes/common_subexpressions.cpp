@@ -1,3 +1,6 @@
+// The cse pass: nodes that compute the same thing from the same inputs
+// merged into one.
+
 #include <algorithm>
 #include <map>
 

@@ -1,3 +1,6 @@
+// The constant_folding pass: nodes whose data inputs are all constants
+// evaluated once and made constants.
+
 #include <algorithm>
 #include <memory>
 

@@ -1,3 +1,6 @@
+// The dead_nodes pass: stateless nodes nothing reads, removed until none
+// is left.
+
 #include "actorflow/graph/graph_passes.hpp"
 #include "compile/passes/pass_util.hpp"
 

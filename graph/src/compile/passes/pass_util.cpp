@@ -1,3 +1,6 @@
+// What the graph passes share: purity, inputs, consumers, liveness and
+// order.
+
 #include "compile/passes/pass_util.hpp"
 
 #include "actorflow/ops/registration.hpp"
