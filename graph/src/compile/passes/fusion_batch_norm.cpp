@@ -67,8 +67,8 @@ core::status fuse_batch_norms(graph& g, const pass_context& ctx,
     return format == n.attrs.end()
            || std::get<std::string>(format->second) == "NHWC";
   };
-  for (const auto& norm : g.nodes()) {
-    auto n = static_cast<size_t>(g.index_of(norm.name));
+  for (size_t n = 0; n < g.size(); ++n) {
+    const auto& norm = g.nodes()[n];
     auto is_training = norm.attrs.find("is_training");
     // The batch norm's other outputs (its batch statistics) are read by
     // nobody.
