@@ -66,9 +66,15 @@ public:
     out << more_yaml;
     out.close();
     spec_.connect_timeout = std::chrono::milliseconds{10000};
+    // All started first, then each waited for: they start side by side.
+    std::vector<std::pair<const job_tasks*, int>> order;
     for (const auto& j : jobs)
-      for (int i = 0; i < j.tasks && error_.empty(); ++i)
-        start(cli, j, i, config_, workers_.size());
+      for (int i = 0; i < j.tasks && error_.empty(); ++i) {
+        spawn(cli, j, i, config_, workers_.size());
+        order.emplace_back(&j, i);
+      }
+    for (size_t slot = 0; slot < order.size() && error_.empty(); ++slot)
+      await_port(*order[slot].first, order[slot].second, slot);
     cli_ = cli;
     jobs_ = std::move(jobs);
     more_yaml_ = more_yaml;
@@ -170,8 +176,11 @@ public:
     auto task = spec_.tasks.at(i);
     write_config(config);
     for (const auto& j : jobs_)
-      if (j.job == task.job)
-        start(cli_, j, task.index, config, i);
+      if (j.job == task.job) {
+        spawn(cli_, j, task.index, config, i);
+        if (error_.empty())
+          await_port(j, task.index, i);
+      }
     std::remove(config.c_str());
     if (error_.empty() && spec_.tasks[i].port != task.port)
       error_ = "task " + std::to_string(i) + " came back on another port";
@@ -204,8 +213,9 @@ private:
   }
 
   /// Starts task `index` of `job` with cluster file `config` as task
-  /// `slot` of this set (the next one, or one to replace).
-  void start(const std::string& cli, const job_tasks& job, int index,
+  /// `slot` of this set (the next one, or one to replace); `await_port`
+  /// then reads where it listens.
+  void spawn(const std::string& cli, const job_tasks& job, int index,
              const std::string& config, size_t slot) {
     int fds[2];
     if (::pipe(fds) != 0) {
@@ -255,9 +265,15 @@ private:
       workers_.push_back(process{pid, fds[0]});
     else
       workers_[slot] = process{pid, fds[0]};
+  }
+
+  /// Waits for the port line of task `index` of `job`, started as `slot`,
+  /// and records the task.
+  void await_port(const job_tasks& job, int index, size_t slot) {
+    auto task = job.job + ":" + std::to_string(index);
     // "actorflow worker /job:J/task:T listening on HOST:PORT[ with TLS]
     // (bulk path HOST:PORT)".
-    auto line = read_line(fds[0], std::chrono::seconds{30});
+    auto line = read_line(workers_[slot].out, std::chrono::seconds{60});
     auto on = line.find(" listening on ");
     auto end = line.find(' ', on == std::string::npos ? 0 : on + 14);
     auto at = line.rfind(':', end);
