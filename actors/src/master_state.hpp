@@ -43,6 +43,10 @@ struct compiled_plan {
     uint64_t handle = 0;        ///< The registration, once it is known.
     std::vector<int32_t> feeds; ///< The feeds its partitions read.
     partition_set set;          ///< Sent once, when registering.
+    /// The tensor names of its Sends, and whether it runs collectives:
+    /// what it needs to know of the others, read before `set` goes.
+    std::vector<std::string> sends;
+    bool collectives = false;
   };
   std::vector<worker_part> parts;
   /// What the graph expects of each feed.
@@ -51,10 +55,12 @@ struct compiled_plan {
   /// Each node's device and the partitions, for run_metadata.
   std::map<std::string, std::string> placement;
   std::vector<graph::graph> partition_graphs;
-  /// Registration: replies still to come, the Recvs of every worker, the
-  /// first error, and the runs that wait until the plan is ready.
+  /// Registration: replies still to come, the Recvs of every worker (and
+  /// the part that registered each), the first error, and the runs that
+  /// wait until the plan is ready.
   size_t replies_left = 0;
   recv_table recvs;
+  std::vector<size_t> recv_parts;
   core::status error;
   bool ready = false;
   std::vector<waiting_run> waiting;
