@@ -74,6 +74,15 @@ engine::engine(engine_options options)
   // MLP step 11.5 -> 8.2 ms). A chain of steps in flight, P2's loop and
   // the CNN step measured the same either way (docs/performance.md).
   own_cfg_->set("work-stealing.moderate-poll-attempts", size_t{0});
+  // A lone scheduler thread has nobody to steal from, so its sleep need
+  // not end every 10 ms (CAF's relaxed sleep, which exists to steal): a
+  // message for it wakes it. An idle one-thread worker woke 100 times a
+  // second, and 256 of them took a core's fifth doing so (bench_scale,
+  // docs/scale.md). With more threads a sleeping one still has to look at
+  // the others' queues, and keeps CAF's period.
+  if (threads == 1)
+    own_cfg_->set("work-stealing.relaxed-sleep-duration",
+                  caf::timespan{std::chrono::seconds{1}});
   core::status tls_status;
   if (options.network && options.tls.enabled()) {
     tls_status = check_tls_files(options.tls);
