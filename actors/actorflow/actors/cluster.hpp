@@ -53,7 +53,7 @@ struct cluster_task {
 ///                        # others reach it elsewhere (default: tasks)
 /// timeouts:
 ///   connect_ms: 10000    # connecting to a worker, asking its devices
-///   heartbeat_ms: 1000   # how often processes tell peers they are alive
+///   heartbeat_ms: 5000   # how often processes tell peers they are alive
 ///   peer_ms: 15000       # silence after which a peer counts as gone
 /// tls:                   # mutual TLS between every process (optional)
 ///   ca: ca.pem           # peers need a certificate this CA signed
@@ -67,7 +67,7 @@ struct cluster_task {
 struct cluster_spec {
   std::vector<cluster_task> tasks;
   std::chrono::milliseconds connect_timeout{10000};
-  std::chrono::milliseconds heartbeat{1000};
+  std::chrono::milliseconds heartbeat{5000};
   std::chrono::milliseconds peer_timeout{15000};
   /// TLS: the CA, the tasks' certificate and key (with `{job}` and
   /// `{task}` to fill in) and the clients'; no CA: plain TCP.

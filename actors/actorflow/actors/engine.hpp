@@ -61,7 +61,7 @@ struct engine_options {
   /// how long a peer may stay silent before its connection is closed --
   /// its workers are then gone and the steps that need them fail
   /// (docs/cluster.md). 0 turns either off.
-  std::chrono::milliseconds heartbeat{1000};
+  std::chrono::milliseconds heartbeat{5000};
   std::chrono::milliseconds peer_timeout{15000};
   /// With the network on, in an actor system the engine owns: every
   /// connection to and from this process is mutual TLS with these files
