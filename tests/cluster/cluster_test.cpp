@@ -276,6 +276,45 @@ TEST_F(cluster, garbage_on_a_workers_port_leaves_it_serving) {
     1);
 }
 
+TEST(cluster_links, only_workers_that_exchange_values_connect) {
+  // Tasks 1 and 2 each send a value to task 0 and none to each other:
+  // they connect to task 0 alone. Connections (and their heartbeats) grow
+  // with the plan's edges, not with the square of its workers.
+  test::worker_processes procs{ACTORFLOW_CLI, 3, 1};
+  ASSERT_TRUE(procs.ok()) << procs.error();
+  actors::cluster_spec spec;
+  ASSERT_TRUE(procs.client_spec(&spec).is_ok());
+  auto o = actors::client_options(spec);
+  o.num_cpu_devices = 1;
+  actors::engine client{o};
+  ASSERT_TRUE(client.init_status().is_ok());
+  ASSERT_TRUE(actors::connect_cluster(client, spec).is_ok());
+  graph::scope s;
+  auto on = [&](int t) {
+    return s.with_device("/job:worker/task:" + std::to_string(t)
+                         + "/device:cpu:0");
+  };
+  auto x = graph::placeholder(on(0).sub("x"), dtype::float32, {2});
+  auto y1 = graph::neg(on(1).sub("y1"), x);
+  auto y2 = graph::tanh(on(2).sub("y2"), x);
+  auto sum = graph::add(on(0).sub("sum"), y1, y2);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{client};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto st = sess.run({{x.name(), tensor::from_vector<float>({2}, {0.5f, -1})}},
+                     {sum.name()}, {}, &out);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  EXPECT_NEAR(out[0].data<float>()[0], -0.5f + std::tanh(0.5f), 1e-6f);
+  auto linked = [&](size_t a, size_t b) {
+    return test::connected_to_port(procs.pid(a), spec.tasks[b].port)
+           || test::connected_to_port(procs.pid(b), spec.tasks[a].port);
+  };
+  EXPECT_TRUE(linked(0, 1));
+  EXPECT_TRUE(linked(0, 2));
+  EXPECT_FALSE(linked(1, 2)) << "tasks 1 and 2 exchange no values";
+}
+
 TEST(cluster_spec, the_example_files_load) {
   for (const char* name :
        {"local-2workers.yaml", "ps-2workers.yaml", "tls-2workers.yaml"}) {
@@ -335,10 +374,30 @@ TEST(cluster_spec, files_are_checked) {
         "  peer_ms: 150\n",
         "jobs:\n  w:\n    tasks: [h:1, h:2]\n    listen: [h:3]\n",
         "jobs:\n  w:\n    tasks: [h:1]\n    listen: h:3\n",
-        "jobs:\n  w:\n    tasks: [h:1]\n    listen: [h]\n"}) {
+        "jobs:\n  w:\n    tasks: [h:1]\n    listen: [h]\n",
+        "jobs:\n  a:\n    tasks: [h:1]\n  b:\n    tasks: [h:2, h:1]\n"}) {
     auto st = actors::cluster_spec::parse(bad, &spec);
     EXPECT_EQ(st.code(), core::errc::invalid_argument) << bad;
   }
+  // Two tasks at one address: both named.
+  auto st = actors::cluster_spec::parse(
+    "jobs:\n  a:\n    tasks: [h:1]\n  b:\n    tasks: [h:2, h:1]\n", &spec);
+  EXPECT_NE(st.message().find("/job:a/task:0 and /job:b/task:1 both listen "
+                              "at h:1"),
+            std::string::npos)
+    << st.to_string();
+  // A peer timeout alone gets a heartbeat of a third of it; by default
+  // they are 5 s and 15 s.
+  ASSERT_TRUE(
+    actors::cluster_spec::parse(
+      "jobs:\n  w:\n    tasks: [h:1]\ntimeouts:\n  peer_ms: 6000\n", &spec)
+      .is_ok());
+  EXPECT_EQ(spec.heartbeat, std::chrono::milliseconds{2000});
+  ASSERT_TRUE(
+    actors::cluster_spec::parse("jobs:\n  w:\n    tasks: [h:1]\n", &spec)
+      .is_ok());
+  EXPECT_EQ(spec.heartbeat, std::chrono::milliseconds{5000});
+  EXPECT_EQ(spec.peer_timeout, std::chrono::milliseconds{15000});
 }
 
 namespace {
