@@ -1,9 +1,12 @@
 #include "actorflow/actors/cluster.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include <caf/io/middleman.hpp>
@@ -81,6 +84,17 @@ core::status parse_tree(const YAML::Node& root, cluster_spec* out) {
       spec.tasks.push_back(std::move(t));
     }
   }
+  // Two tasks cannot listen at one address.
+  std::map<std::pair<std::string, uint16_t>, const cluster_task*> at;
+  for (const auto& t : spec.tasks) {
+    if (t.bind_port() == 0)
+      continue;
+    auto [i, fresh] = at.emplace(std::pair{t.bind_host(), t.bind_port()}, &t);
+    if (!fresh)
+      return core::invalid_argument_error(
+        "tasks ", i->second->name(), " and ", t.name(), " both listen at ",
+        t.bind_host(), ":", t.bind_port(), ": give each task its own port");
+  }
   if (auto timeouts = root["timeouts"]) {
     struct limit {
       const char* key;
@@ -98,6 +112,9 @@ core::status parse_tree(const YAML::Node& root, cluster_spec* out) {
                                               " must be >= ", min);
         *value = std::chrono::milliseconds{ms};
       }
+    // A peer timeout without a heartbeat gets three heartbeats in it.
+    if (!timeouts["heartbeat_ms"] && spec.peer_timeout.count() > 0)
+      spec.heartbeat = std::min(spec.heartbeat, spec.peer_timeout / 3);
     if (spec.peer_timeout.count() > 0
         && spec.peer_timeout <= spec.heartbeat * 2)
       return core::invalid_argument_error(
@@ -258,6 +275,16 @@ core::status connect_cluster(engine& e, const cluster_spec& spec) {
     return core::failed_precondition_error(
       "connecting to a cluster needs the network: set "
       "engine_options::network");
+  // A connection to each task, a file each, and some to spare.
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
+      && spec.tasks.size() + 64 > files.rlim_cur)
+    return core::resource_exhausted_error(
+      "connecting to ", spec.tasks.size(), " tasks needs about ",
+      spec.tasks.size() + 64, " open files, and this process may hold at most ",
+      files.rlim_cur,
+      " (ulimit -n): raise the limit (ulimit -n, or LimitNOFILE= in a "
+      "systemd unit)");
   std::vector<worker_ref> workers;
   caf::scoped_actor self{sys};
   // A task that is starting may not listen yet: try again until the

@@ -1,5 +1,7 @@
 #include "worker_link.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -147,7 +149,16 @@ worker_connection connect_worker(caf::actor_system& sys, std::string host,
 std::string connect_error_text(caf::actor_system& sys, const caf::error& err) {
   if (err.category() == core::error_category)
     return core::from_error(err).message();
-  return sys.render(err);
+  auto text = sys.render(err);
+  // EMFILE: every connection is a file; say which limit and what to do.
+  rlimit files{};
+  if (text.find("Too many open files") != std::string::npos
+      && ::getrlimit(RLIMIT_NOFILE, &files) == 0)
+    text += ": this process may hold at most " + std::to_string(files.rlim_cur)
+            + " open files (ulimit -n), one per connection to another task "
+              "among them; raise the limit (ulimit -n, or LimitNOFILE= in a "
+              "systemd unit) above the number of tasks plus 64";
+  return text;
 }
 
 } // namespace actorflow::actors

@@ -1,6 +1,8 @@
 // The `actorflow` command line tool: the subcommands, each added by the
 // file that runs it, and the flags every one of them takes.
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -25,6 +27,20 @@
 namespace {
 
 using namespace actorflow::apps;
+
+/// Raises this process's open-file limit to its hard limit, as Go's
+/// runtime does: every connection to another task is a file, and the soft
+/// limit (often 1,024) is too few for a cluster of a thousand tasks. The
+/// hard limit is the administrator's; an error that meets it says so
+/// (connect_error_text).
+void raise_open_file_limit() {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) == 0
+      && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &files);
+  }
+}
 
 /// Adds `--log-level` to `cmd`: before or after a subcommand's name, where
 /// users put it.
@@ -60,6 +76,7 @@ int run(int argc, char** argv) {
   for (const auto& c : commands)
     add_log_level(c.cli, &log_level);
   CLI11_PARSE(app, argc, argv);
+  raise_open_file_limit();
   if (!log_level.empty() && !actorflow::core::set_log_level(log_level)) {
     std::fprintf(stderr, "unknown log level '%s'\n", log_level.c_str());
     return EXIT_FAILURE;

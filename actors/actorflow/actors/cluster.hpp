@@ -54,6 +54,7 @@ struct cluster_task {
 /// timeouts:
 ///   connect_ms: 10000    # connecting to a worker, asking its devices
 ///   heartbeat_ms: 5000   # how often processes tell peers they are alive
+///                        # (a third of peer_ms when only that is given)
 ///   peer_ms: 15000       # silence after which a peer counts as gone
 /// tls:                   # mutual TLS between every process (optional)
 ///   ca: ca.pem           # peers need a certificate this CA signed
