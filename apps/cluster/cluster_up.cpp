@@ -11,15 +11,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <thread>
 
 #include "actorflow/actors/cluster.hpp"
 #include "cli/flags.hpp"
 #include "cluster/exit_codes.hpp"
+#include "cluster/local_capacity.hpp"
 
 namespace actorflow::apps {
 
@@ -36,6 +39,9 @@ struct child {
   std::string partial; ///< A line not yet ended.
   int status = 0;      ///< As waitpid gave it, once exited.
   bool done = false;   ///< Exited 0.
+  /// Started and silent so far: it has printed no line yet.
+  bool starting = false;
+  clock_type::time_point started_at;
 };
 
 std::string self_exe() {
@@ -119,6 +125,8 @@ public:
     }
     c.pid = pid;
     c.out = fds[0];
+    c.starting = true;
+    c.started_at = clock_type::now();
     last_start_ = clock_type::now();
     c.partial.clear();
     c.done = false;
@@ -129,6 +137,35 @@ public:
   int run();
 
 private:
+  /// Queues every task to start (again, with `resume`).
+  void start_all(bool resume) {
+    for (auto& c : children_)
+      queued_.push_back({&c, resume});
+    start_queued();
+  }
+
+  /// Starts queued tasks while fewer than two per core are starting: a
+  /// task counts as starting until it prints its first line, exits, or
+  /// has been at it for 10 s. Hundreds started at once on a few cores
+  /// took so long to come up that those that connect to the others gave
+  /// up (256 tasks on 2 cores); in waves each starts as fast as alone.
+  void start_queued() {
+    auto now = clock_type::now();
+    size_t starting = 0;
+    for (auto& c : children_) {
+      if (c.starting && now - c.started_at > std::chrono::seconds{10})
+        c.starting = false;
+      starting += c.starting && c.pid > 0 ? 1 : 0;
+    }
+    auto limit = std::max<size_t>(4, 2 * std::thread::hardware_concurrency());
+    while (!queued_.empty() && starting < limit) {
+      auto [c, resume] = queued_.front();
+      queued_.pop_front();
+      start(*c, resume);
+      starting += c->pid > 0 ? 1 : 0;
+    }
+  }
+
   /// Prints what `c` wrote, a line at a time, prefixed with its task.
   void forward(child& c) {
     char buf[4096];
@@ -142,6 +179,8 @@ private:
       return;
     }
     c.partial.append(buf, static_cast<size_t>(n));
+    if (c.partial.find('\n') != std::string::npos)
+      c.starting = false;
     for (auto nl = c.partial.find('\n'); nl != std::string::npos;
          nl = c.partial.find('\n')) {
       print_line(c, c.partial.substr(0, nl));
@@ -172,6 +211,7 @@ private:
           while (c.out >= 0)
             forward(c);
           c.pid = -1;
+          c.starting = false;
           c.status = status;
           c.done = WIFEXITED(status) && WEXITSTATUS(status) == 0;
           say(c, describe(status));
@@ -182,6 +222,7 @@ private:
 
   /// SIGTERM to every running child, SIGKILL to those left after 10 s.
   void stop_all() {
+    queued_.clear();
     for (auto& c : children_)
       if (c.pid > 0)
         ::kill(c.pid, SIGTERM);
@@ -209,6 +250,7 @@ private:
   const cluster_up_options& o_;
   std::string exe_;
   std::vector<child> children_;
+  std::deque<std::pair<child*, bool>> queued_; ///< To start, and resume?
   int signals_ = -1;
   bool stopping_ = false;
   clock_type::time_point last_start_ = clock_type::now();
@@ -244,13 +286,14 @@ int supervisor::run() {
   sigaddset(&mask, SIGCHLD);
   ::sigprocmask(SIG_BLOCK, &mask, nullptr);
   signals_ = ::signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-  for (auto& c : children_)
-    start(c, false);
+  start_all(false);
   bool job = !o_.command.empty();
   int restarts = 0;
   auto backoff = std::chrono::milliseconds{500};
   while (!stopping_) {
-    auto ended = pump(-1);
+    // While tasks wait to start, look again at those starting now and then.
+    auto ended = pump(queued_.empty() ? -1 : 100);
+    start_queued();
     if (stopping_)
       break;
     if (job) {
@@ -296,8 +339,7 @@ int supervisor::run() {
       std::this_thread::sleep_for(backoff);
       backoff = std::min(backoff * 2, std::chrono::milliseconds{8000});
       if (job) {
-        for (auto& x : children_)
-          start(x, true);
+        start_all(true);
         break; // the others' exits belong to the old job
       }
       start(*c, false);
@@ -325,6 +367,13 @@ int run_cluster_up(const cluster_up_options& o) {
                    t.name().c_str());
       return 1;
     }
+  // Nothing starts unless all of it can: one error now, not a task that
+  // fails later among hundreds.
+  st = check_local_capacity(spec);
+  if (!st.is_ok()) {
+    std::fprintf(stderr, "actorflow cluster up: %s\n", st.to_string().c_str());
+    return 1;
+  }
   supervisor s{o, spec};
   return s.run();
 }

@@ -196,9 +196,34 @@ TEST(cluster_up, a_dead_worker_is_started_again_and_ctrl_c_stops_all) {
 
 TEST(cluster_up, a_task_that_cannot_start_ends_it_at_once_naming_the_task) {
   auto dir = std::filesystem::temp_directory_path()
+             / ("actorflow-cluster-up-tls-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // The tasks' TLS files do not exist: their engines refuse to start, and
+  // no restart can heal that.
+  auto a = free_port(), b = free_port();
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  auto config = (dir / "cluster.yaml").string();
+  std::ofstream{config} << "jobs:\n  worker:\n    tasks: [127.0.0.1:" << a
+                        << ", 127.0.0.1:" << b
+                        << "]\ntls:\n  ca: ca.pem\n  certificate: c.pem\n"
+                           "  key: c.key\n  client_certificate: c.pem\n"
+                           "  client_key: c.key\n";
+  test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config}};
+  EXPECT_EQ(up.wait(std::chrono::seconds{60}), 1) << up.output();
+  const auto& out = up.output();
+  EXPECT_NE(out.find(" could not start (its output above says why); giving up"),
+            std::string::npos)
+    << out;
+  EXPECT_EQ(out.find("restarting"), std::string::npos) << out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(cluster_up, a_taken_port_is_refused_before_any_task_starts) {
+  auto dir = std::filesystem::temp_directory_path()
              / ("actorflow-cluster-up-taken-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  // worker:0's port is held by another listener: no restart can heal it.
+  // worker:1's port is held by another listener.
   int held = ::socket(AF_INET, SOCK_STREAM, 0);
   ASSERT_GE(held, 0);
   sockaddr_in addr{};
@@ -209,21 +234,45 @@ TEST(cluster_up, a_task_that_cannot_start_ends_it_at_once_naming_the_task) {
   ASSERT_EQ(::listen(held, 1), 0);
   ASSERT_EQ(::getsockname(held, reinterpret_cast<sockaddr*>(&addr), &len), 0);
   auto taken = ntohs(addr.sin_port);
-  auto b = free_port();
-  ASSERT_GT(b, 0);
+  auto a = free_port();
+  ASSERT_GT(a, 0);
   auto config = (dir / "cluster.yaml").string();
-  std::ofstream{config} << "jobs:\n  worker:\n    tasks: [127.0.0.1:" << taken
-                        << ", 127.0.0.1:" << b << "]\n";
+  std::ofstream{config} << "jobs:\n  worker:\n    tasks: [127.0.0.1:" << a
+                        << ", 127.0.0.1:" << taken << "]\n";
   test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config}};
   EXPECT_EQ(up.wait(std::chrono::seconds{60}), 1) << up.output();
   const auto& out = up.output();
-  EXPECT_NE(out.find("cluster: worker:0 could not start"), std::string::npos)
-    << out;
-  // Started once, never again.
-  EXPECT_EQ(out.find("worker:0 running", out.find("worker:0 running") + 1),
+  EXPECT_NE(out.find("/job:worker/task:1's port " + std::to_string(taken)
+                     + " on 127.0.0.1 is taken by another process"),
             std::string::npos)
     << out;
-  EXPECT_EQ(out.find("restarting"), std::string::npos) << out;
+  EXPECT_EQ(out.find("running"), std::string::npos) << out;
   ::close(held);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(cluster_up, more_tasks_than_this_machine_holds_are_refused_at_once) {
+  auto dir = std::filesystem::temp_directory_path()
+             / ("actorflow-cluster-up-many-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // 200,000 tasks over four loopback addresses: more memory, threads or
+  // open files than a machine that runs this test has.
+  auto config = (dir / "cluster.yaml").string();
+  {
+    std::ofstream out{config};
+    out << "jobs:\n  worker:\n    tasks: [";
+    for (int i = 0; i < 200000; ++i)
+      out << (i ? ", " : "") << "127.0.0." << 1 + i / 50000 << ":"
+          << 10000 + i % 50000;
+    out << "]\n";
+  }
+  test::child_process up{{ACTORFLOW_CLI, "cluster", "up", "--config", config}};
+  EXPECT_EQ(up.wait(std::chrono::seconds{60}), 1) << up.output();
+  const auto& out = up.output();
+  EXPECT_NE(out.find("actorflow cluster up: resource_exhausted: 200000 tasks "
+                     "need about "),
+            std::string::npos)
+    << out;
+  EXPECT_EQ(out.find("running"), std::string::npos) << out;
   std::filesystem::remove_all(dir);
 }
