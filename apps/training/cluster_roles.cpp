@@ -388,11 +388,20 @@ int run_train_task(const train_options& options) {
                     [job](const auto& x) { return x.job == job; }));
   };
   auto workers = count("worker");
+  // SIGTERM and SIGINT end a task that serves; blocked before any thread
+  // starts.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
   if (o.strategy == "allreduce") {
-    if (task->job != "worker")
-      return train_fail("--strategy allreduce trains on the worker tasks "
-                        "alone; task '"
-                        + name + "' is not one");
+    // The replicas are the worker tasks; a task of another job serves its
+    // devices until stopped (`cluster up` ends it once the workers are
+    // done), so the replicas may be a part of a larger cluster.
+    if (task->job != "worker") {
+      pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+      return serve_until_signal(spec, *task, "its devices", o);
+    }
     std::unique_ptr<training_job> job;
     if (auto err = make_training_job(o, &job); !err.empty())
       return train_fail(err);
@@ -401,11 +410,6 @@ int run_train_task(const train_options& options) {
   if (count("ps") == 0 || workers == 0)
     return train_fail("training on a cluster needs a job 'ps' and a job "
                       "'worker' (configs/ps-2workers.yaml)");
-  // SIGTERM and SIGINT end a ps task; blocked before any thread starts.
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGTERM);
-  sigaddset(&stop, SIGINT);
   if (task->job == "ps" || task->job == "expert")
     pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   if (task->job == "ps")
