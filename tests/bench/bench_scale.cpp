@@ -204,6 +204,14 @@ int main(int argc, char** argv) {
   std::vector<double> us, cpu_us;
   for (int i = 0; i < 5; ++i)
     bench::check(sess.run(feeds, {sum.name()}, {}, &out));
+  // The workers' CPU over all rounds: task 0 (which gathers) apart.
+  auto workers_cpu = [&] {
+    double c = 0;
+    for (size_t i = 1; i < pids.size(); ++i)
+      c += cpu_seconds(pids[i]);
+    return c;
+  };
+  auto workers0 = workers_cpu(), gather0 = cpu_seconds(pids[0]);
   for (int round = 0; round < 5; ++round) {
     auto cpu0 = own_cpu_seconds();
     auto r0 = clock_type::now();
@@ -212,10 +220,13 @@ int main(int argc, char** argv) {
     us.push_back(seconds_since(r0) * 1e6 / steps);
     cpu_us.push_back((own_cpu_seconds() - cpu0) * 1e6 / steps);
   }
+  double worker_us
+    = (workers_cpu() - workers0) * 1e6 / (5.0 * steps) / (workers - 1);
+  double gather_us = (cpu_seconds(pids[0]) - gather0) * 1e6 / (5.0 * steps);
   double step_us = bench::median(us), master_us = bench::median(cpu_us);
   std::printf("steady step %.0f us, master CPU %.0f us per step (%.1f per "
-              "worker)\n",
-              step_us, master_us, master_us / workers);
+              "worker); a worker's CPU %.0f us per step, task 0's %.0f\n",
+              step_us, master_us, master_us / workers, worker_us, gather_us);
 
   // Memory after the steps: resident set, its anonymous part, and the
   // proportional set (shared library pages divided among their users).
@@ -259,6 +270,8 @@ int main(int argc, char** argv) {
     {"step_us", bench::rounded(step_us, 0)},
     {"master_cpu_us_per_step", bench::rounded(master_us, 0)},
     {"master_cpu_us_per_worker", bench::rounded(master_us / workers, 2)},
+    {"worker_cpu_us_per_step", bench::rounded(worker_us, 1)},
+    {"task0_cpu_us_per_step", bench::rounded(gather_us, 0)},
     {"client_rss_mib", bench::rounded(client_rss, 1)},
     {"worker_rss_mib", bench::rounded(rss, 1)},
     {"worker_anon_mib", bench::rounded(anon, 1)},

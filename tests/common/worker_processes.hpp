@@ -218,7 +218,8 @@ private:
   void spawn(const std::string& cli, const job_tasks& job, int index,
              const std::string& config, size_t slot) {
     int fds[2];
-    if (::pipe(fds) != 0) {
+    // Close-on-exec: a task started later must not hold this one's pipe.
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
       error_ = "pipe failed";
       return;
     }
