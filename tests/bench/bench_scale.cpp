@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -51,19 +52,21 @@ double proc_field(pid_t pid, const char* file, const std::string& key) {
   return -1;
 }
 
-/// CPU seconds (user + system) process `pid` has used so far.
+/// CPU seconds process `pid`'s threads have run so far: the first figure
+/// of each `/proc/PID/task/TID/schedstat`, in nanoseconds (`/proc/PID/stat`
+/// counts 10 ms ticks, too coarse for an idle process).
 double cpu_seconds(pid_t pid) {
-  std::ifstream in{"/proc/" + std::to_string(pid) + "/stat"};
-  std::string text((std::istreambuf_iterator<char>(in)),
-                   std::istreambuf_iterator<char>());
-  // Fields after the command (which may hold spaces) start at ") ".
-  std::istringstream rest{text.substr(text.rfind(')') + 2)};
-  std::string field;
-  double ticks = 0;
-  for (int i = 3; i <= 15 && rest >> field; ++i)
-    if (i == 14 || i == 15)
-      ticks += std::stod(field);
-  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  namespace fs = std::filesystem;
+  double ns = 0;
+  std::error_code ec;
+  for (const auto& t :
+       fs::directory_iterator{"/proc/" + std::to_string(pid) + "/task", ec}) {
+    std::ifstream in{t.path() / "schedstat"};
+    double x = 0;
+    if (in >> x)
+      ns += x;
+  }
+  return ns / 1e9;
 }
 
 /// Bytes this machine has sent over loopback so far (`/proc/net/dev`):
