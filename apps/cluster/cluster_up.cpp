@@ -146,9 +146,9 @@ private:
 
   /// Starts queued tasks while fewer than two per core are starting: a
   /// task counts as starting until it prints its first line, exits, or
-  /// has been at it for 10 s. Hundreds started at once on a few cores
-  /// took so long to come up that those that connect to the others gave
-  /// up (256 tasks on 2 cores); in waves each starts as fast as alone.
+  /// has been at it for 10 s. Hundreds forked at once on a few cores
+  /// would all compete for them while each loads and binds; in waves the
+  /// tasks listed first (a job's replicas) come up first.
   void start_queued() {
     auto now = clock_type::now();
     size_t starting = 0;
