@@ -1,6 +1,7 @@
 #include "worker.hpp"
 
 #include <functional>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -57,6 +58,11 @@ struct worker_state {
   std::unordered_map<uint64_t, running_step> steps;
   /// Who waits for the worker to run no step (`idle_atom`).
   std::vector<caf::typed_response_promise<done_atom>> idle_waiters;
+  /// The workers of the tasks that introduced themselves (`hello_atom`),
+  /// and who waits for a task's introduction.
+  std::map<std::string, caf::strong_actor_ptr> introduced;
+  std::multimap<std::string, caf::typed_response_promise<caf::strong_actor_ptr>>
+    awaiting;
 
   ~worker_state() {
     for (auto& kvp : steps)
@@ -378,6 +384,23 @@ worker_impl(self_ptr self, std::shared_ptr<runtime_context> rt,
     [self](collective_atom) { return self->state.collective_endpoint; },
     [self](link_atom, const peer_table& peers) {
       return link_peers(self, peers);
+    },
+    [self](hello_atom, const std::string& task, caf::strong_actor_ptr& w) {
+      auto& st = self->state;
+      auto [first, last] = st.awaiting.equal_range(task);
+      for (auto i = first; i != last; ++i)
+        i->second.deliver(w);
+      st.awaiting.erase(first, last);
+      st.introduced[task] = std::move(w);
+    },
+    [self](hello_atom,
+           const std::string& task) -> caf::result<caf::strong_actor_ptr> {
+      auto& st = self->state;
+      if (auto i = st.introduced.find(task); i != st.introduced.end())
+        return i->second;
+      auto promise = self->make_response_promise<caf::strong_actor_ptr>();
+      st.awaiting.emplace(task, promise);
+      return promise;
     },
   };
 }

@@ -47,6 +47,7 @@ using idle_atom = caf::atom_constant<caf::atom("idle")>;
 using peers_atom = caf::atom_constant<caf::atom("peers")>;
 using collective_atom = caf::atom_constant<caf::atom("collective")>;
 using link_atom = caf::atom_constant<caf::atom("link")>;
+using hello_atom = caf::atom_constant<caf::atom("hello")>;
 
 // -- values -----------------------------------------------------------------
 
@@ -174,7 +175,10 @@ struct step_report {
 /// - `collective_atom`: where this worker's collectives take values from
 ///   other members (its collective actor and bulk path);
 /// - `link_atom`: connects to other workers directly, answered when every
-///   connection is up or failed (see `master_registration.cpp`).
+///   connection is up or failed (see `master_registration.cpp`);
+/// - `hello_atom, task, worker`: the worker of `task` introduces itself over
+///   the connection it made; `hello_atom, task`: answered with that worker
+///   once it has (see `join_peers`).
 using worker_actor = caf::typed_actor<
   caf::replies_to<devices_atom>::with<std::vector<std::string>>,
   caf::replies_to<register_atom, partition_set>::with<registration>,
@@ -185,7 +189,9 @@ using worker_actor = caf::typed_actor<
   caf::replies_to<idle_atom>::with<done_atom>,
   caf::reacts_to<peers_atom, peer_table>,
   caf::replies_to<collective_atom>::with<recv_entry>,
-  caf::replies_to<link_atom, peer_table>::with<done_atom>>;
+  caf::replies_to<link_atom, peer_table>::with<done_atom>,
+  caf::reacts_to<hello_atom, std::string, caf::strong_actor_ptr>,
+  caf::replies_to<hello_atom, std::string>::with<caf::strong_actor_ptr>>;
 
 /// The worker protocol's handle of `w`.
 inline worker_actor worker_of(const worker_ref& w) {

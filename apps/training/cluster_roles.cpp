@@ -185,7 +185,10 @@ core::status connect_job(actors::engine& e, const actors::cluster_spec& spec,
                                            || t.name() == task.name();
                                   }),
                    only.tasks.end());
-  auto st = actors::connect_cluster(e, only);
+  // Tasks of one's own job reach this one as it reaches them: each pair
+  // connects once (actors::join_peers).
+  auto st = job == task.job ? actors::join_peers(e, only, task)
+                            : actors::connect_cluster(e, only);
   if (!st.is_ok())
     return core::status{st.code(),
                         st.message() + "\n  start the " + job + " tasks first"};

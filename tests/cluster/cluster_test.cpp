@@ -315,6 +315,27 @@ TEST(cluster_links, only_workers_that_exchange_values_connect) {
   EXPECT_FALSE(linked(1, 2)) << "tasks 1 and 2 exchange no values";
 }
 
+TEST(cluster_links, a_later_peer_that_never_connects_is_named) {
+  // Task 0 waits for task 1, listed after it, to connect and introduce
+  // itself (join_peers); nothing does, and the error says who to start.
+  actors::cluster_spec spec;
+  ASSERT_TRUE(actors::cluster_spec::parse("jobs:\n  worker:\n    tasks: "
+                                          "[127.0.0.1:0, 127.0.0.1:1]\n",
+                                          &spec)
+                .is_ok());
+  spec.connect_timeout = std::chrono::milliseconds{300};
+  actors::engine e{actors::worker_options(spec.tasks[0], spec)};
+  ASSERT_TRUE(e.init_status().is_ok());
+  actors::cluster_spec peers = spec;
+  peers.tasks.erase(peers.tasks.begin());
+  auto st = actors::join_peers(e, peers, spec.tasks[0]);
+  EXPECT_EQ(st.code(), core::errc::unavailable);
+  EXPECT_NE(st.message().find("/job:worker/task:1 did not connect to "
+                              "/job:worker/task:0 within 300 ms"),
+            std::string::npos)
+    << st.to_string();
+}
+
 TEST(cluster_spec, the_example_files_load) {
   for (const char* name :
        {"local-2workers.yaml", "ps-2workers.yaml", "tls-2workers.yaml"}) {

@@ -120,4 +120,16 @@ core::status serve_worker(engine& e, const std::string& host, uint16_t port,
 /// be reached within the connect timeout.
 core::status connect_cluster(engine& e, const cluster_spec& spec);
 
+/// Like `connect_cluster`, for a process serving task `me` whose peers,
+/// the tasks of `peers`, reach it at the same time as it reaches them (the
+/// replicas of an all-reduce job): of each pair only the task listed later
+/// (by job, then index) connects, and introduces itself over that
+/// connection; the other waits for it, within `peers.connect_timeout`.
+/// Two processes that connect to each other at once may lose requests
+/// between them: CAF 0.17.6 takes each one's connection as its route to
+/// the other, and a message that arrives on the other connection cannot
+/// be answered (docs/scale.md).
+core::status join_peers(engine& e, const cluster_spec& peers,
+                        const cluster_task& me);
+
 } // namespace actorflow::actors
