@@ -101,8 +101,8 @@ void route_sends(self_ptr self, const std::string& key, const plan_ptr& plan,
 /// with values between them connect: connections, and their heartbeats,
 /// grow with the plan's edges, not with the square of its workers
 /// (bench_scale, docs/scale.md). Of each pair the lower index connects:
-/// two that connect to each other at once may both lose the connection
-/// (BASP keeps one per pair of nodes).
+/// between two that connect to each other at once, requests may go
+/// unanswered (see `join_peers`).
 void link_workers(self_ptr self, const std::string& key, const plan_ptr& plan) {
   auto& st = self->state;
   auto targets = std::make_shared<send_targets>(targets_of(*plan));
