@@ -3,10 +3,11 @@
 // process connected to all of them, and a trivial step fanned out to every
 // worker and gathered on task 0. Measured: the time until all listen; the
 // connect and the first run (compile, register with all N, one step); the
-// steady step and this process's CPU time per step (the master and the
-// session run here); the resident sets; an idle cluster's CPU and bytes
-// written per second; and the time from `kill -9` of one worker to the
-// failing step that names it.
+// steady step and the CPU time per step of this process (the master and
+// the session run here), of a worker and of task 0; the resident,
+// anonymous and proportional memory; an idle cluster's CPU and the bytes
+// it sends over loopback per second; and the time from `kill -9` of one
+// worker to the failing step that names it (docs/scale.md).
 //
 //   bench_scale [--workers N] [--steps S] [--idle-seconds T] [--no-kill]
 //               [--heartbeat-ms H] [--cli PATH]
