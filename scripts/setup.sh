@@ -12,7 +12,7 @@ packages=(
   libopenblas-dev zlib1g-dev python3 python3-numpy clang-format iproute2
   python3-dev python3-venv python3-pytest
   openssl nlohmann-json3-dev graphviz libprotobuf-dev protobuf-compiler
-  libisal-dev libdnnl-dev ocl-icd-opencl-dev python3-matplotlib
+  libisal-dev libleveldb-dev libsnappy-dev libdnnl-dev ocl-icd-opencl-dev python3-matplotlib
   dataset-fashion-mnist fortunes slurm-wlm munge libmicrohttpd-dev prometheus
 )
 

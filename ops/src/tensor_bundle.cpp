@@ -3,21 +3,20 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+#include <memory>
+
+#include <leveldb/env.h>
+#include <leveldb/iterator.h>
+#include <leveldb/options.h>
+#include <leveldb/table.h>
 
 #include "actorflow/core/crc32c.hpp"
-#include "actorflow/core/file.hpp"
 #include "saved_model.pb.h"
 #include "tf_types.hpp"
 
 namespace actorflow::ops {
 
 namespace {
-
-constexpr uint64_t table_magic = 0xdb4775248b80fb57ull;
-constexpr size_t footer_size = 48;
-/// A block's trailer: its compression type and masked CRC-32C.
-constexpr size_t trailer_size = 5;
 
 /// A cursor over bytes that fails, rather than reads past the end.
 struct reader {
@@ -46,70 +45,41 @@ struct reader {
   }
 };
 
-uint32_t fixed32(const char* p) {
-  uint32_t x = 0;
-  for (int i = 3; i >= 0; --i)
-    x = (x << 8) | static_cast<uint8_t>(p[i]);
-  return x;
-}
-
-struct block_handle {
-  uint64_t offset = 0;
+/// Every entry of the LevelDB table at `path` (a bundle's index), read
+/// with LevelDB's own reader, every block's checksum checked.
+core::status read_table(const std::string& path,
+                        std::map<std::string, std::string>* out) {
+  auto* env = leveldb::Env::Default();
   uint64_t size = 0;
-};
-
-bool read_handle(reader& r, block_handle* out) {
-  return r.varint(&out->offset) && r.varint(&out->size);
-}
-
-/// The contents of the block at `h` in `file`, checked.
-core::status block_at(const std::string& file, const std::string& path,
-                      const block_handle& h, std::string_view* out) {
-  auto fail = [&](const char* what) {
-    return core::data_loss_error("tensor bundle index '", path, "': ", what);
-  };
-  if (h.offset > file.size() || h.size > file.size() - h.offset
-      || trailer_size > file.size() - h.offset - h.size)
-    return fail("a block lies past the end of the file (truncated?)");
-  const char* p = file.data() + h.offset;
-  if (p[h.size] != 0)
-    return core::unimplemented_error(
-      "tensor bundle index '", path,
-      "' has compressed blocks; actorflow reads uncompressed ones (what "
-      "TensorFlow writes)");
-  auto crc = core::crc32c_extend(core::crc32c(p, h.size), p + h.size, 1);
-  if (core::unmask_crc32c(fixed32(p + h.size + 1)) != crc)
-    return fail("a block's checksum does not match (corrupt file)");
-  *out = std::string_view{p, static_cast<size_t>(h.size)};
-  return core::status::ok();
-}
-
-/// Calls `f(key, value)` for each entry of a block, in order.
-template <class F>
-core::status for_each_entry(std::string_view block, const std::string& path,
-                            F f) {
-  auto fail = [&] {
+  auto st = env->GetFileSize(path, &size);
+  leveldb::RandomAccessFile* raw = nullptr;
+  if (st.ok())
+    st = env->NewRandomAccessFile(path, &raw);
+  if (!st.ok())
+    return core::not_found_error("cannot open tensor bundle file '", path,
+                                 "': ", st.ToString());
+  std::unique_ptr<leveldb::RandomAccessFile> file{raw};
+  leveldb::Options options;
+  options.paranoid_checks = true;
+  leveldb::Table* opened = nullptr;
+  st = leveldb::Table::Open(options, file.get(), size, &opened);
+  std::unique_ptr<leveldb::Table> table{opened};
+  auto fail = [&](const leveldb::Status& why) {
     return core::data_loss_error("tensor bundle index '", path,
-                                 "': a malformed block");
+                                 "' is not a readable table (truncated or "
+                                 "corrupt?): ",
+                                 why.ToString());
   };
-  if (block.size() < 4)
-    return fail();
-  uint64_t restarts = fixed32(block.data() + block.size() - 4);
-  if (restarts > (block.size() - 4) / 4)
-    return fail();
-  reader r{block.data(), block.data() + block.size() - 4 - 4 * restarts};
-  std::string key;
-  while (r.p < r.end) {
-    uint64_t shared = 0, unshared = 0, value_size = 0;
-    std::string_view delta, value;
-    if (!r.varint(&shared) || !r.varint(&unshared) || !r.varint(&value_size)
-        || shared > key.size() || !r.bytes(unshared, &delta)
-        || !r.bytes(value_size, &value))
-      return fail();
-    key.resize(shared);
-    key.append(delta);
-    ACTORFLOW_RETURN_IF_ERROR(f(key, value));
-  }
+  if (!st.ok())
+    return fail(st);
+  leveldb::ReadOptions read;
+  read.verify_checksums = true;
+  read.fill_cache = false;
+  std::unique_ptr<leveldb::Iterator> it{table->NewIterator(read)};
+  for (it->SeekToFirst(); it->Valid(); it->Next())
+    (*out)[it->key().ToString()] = it->value().ToString();
+  if (!it->status().ok())
+    return fail(it->status());
   return core::status::ok();
 }
 
@@ -124,40 +94,9 @@ std::string shard_path(const std::string& prefix, int shard, int shards) {
 core::status tensor_bundle::open(const std::string& prefix,
                                  tensor_bundle* out) {
   auto path = prefix + ".index";
-  std::string file;
-  ACTORFLOW_RETURN_IF_ERROR(core::read_file(path, &file, "tensor bundle file"));
-  if (file.size() < footer_size)
-    return core::data_loss_error("tensor bundle index '", path,
-                                 "' is too short for a table (truncated?)");
-  const char* footer = file.data() + file.size() - footer_size;
-  uint64_t magic = fixed32(footer + 40) | uint64_t{fixed32(footer + 44)} << 32;
-  if (magic != table_magic)
-    return core::data_loss_error("tensor bundle index '", path,
-                                 "' does not end in a table's footer");
-  reader r{footer, footer + 40};
-  block_handle meta, index;
-  if (!read_handle(r, &meta) || !read_handle(r, &index))
-    return core::data_loss_error("tensor bundle index '", path,
-                                 "': a malformed footer");
   tensor_bundle b;
   b.prefix_ = prefix;
-  std::string_view index_block;
-  ACTORFLOW_RETURN_IF_ERROR(block_at(file, path, index, &index_block));
-  ACTORFLOW_RETURN_IF_ERROR(for_each_entry(
-    index_block, path, [&](const std::string&, std::string_view handle) {
-      reader hr{handle.data(), handle.data() + handle.size()};
-      block_handle h;
-      std::string_view data;
-      if (!read_handle(hr, &h))
-        return core::data_loss_error("tensor bundle index '", path,
-                                     "': a malformed block handle");
-      ACTORFLOW_RETURN_IF_ERROR(block_at(file, path, h, &data));
-      return for_each_entry(data, path,
-                            [&](const std::string& key, std::string_view v) {
-                              b.entries_[key] = std::string{v};
-                              return core::status::ok();
-                            });
-    }));
+  ACTORFLOW_RETURN_IF_ERROR(read_table(path, &b.entries_));
   auto header = b.entries_.find("");
   if (header == b.entries_.end())
     return core::data_loss_error("tensor bundle index '", path,

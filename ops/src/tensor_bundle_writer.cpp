@@ -3,6 +3,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <utility>
+
+#include <leveldb/env.h>
+#include <leveldb/options.h>
+#include <leveldb/table_builder.h>
 
 #include "actorflow/core/crc32c.hpp"
 #include "saved_model.pb.h"
@@ -15,9 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t table_magic = 0xdb4775248b80fb57ull;
-/// Entries between a block's restart points (LevelDB's and TensorFlow's).
-constexpr int restart_interval = 16;
 /// A table's data blocks are cut at about this many bytes (TensorFlow's
 /// table::Options::block_size).
 constexpr size_t block_size = 256 * 1024;
@@ -35,105 +38,33 @@ void put_fixed32(std::string& out, uint32_t x) {
     out.push_back(static_cast<char>((x >> (8 * i)) & 0xFF));
 }
 
-/// One block of a table: entries with their keys' shared prefixes left
-/// out, full keys at every restart point, the restart points' offsets.
-class block_builder {
-public:
-  void add(const std::string& key, const std::string& value) {
-    size_t shared = 0;
-    if (count_ % restart_interval == 0) {
-      restarts_.push_back(static_cast<uint32_t>(data_.size()));
-    } else {
-      while (shared < key.size() && shared < last_.size()
-             && key[shared] == last_[shared])
-        ++shared;
-    }
-    put_varint(data_, shared);
-    put_varint(data_, key.size() - shared);
-    put_varint(data_, value.size());
-    data_.append(key, shared, std::string::npos);
-    data_.append(value);
-    last_ = key;
-    ++count_;
+/// Writes `entries` (in key order) as a LevelDB table at `path` with
+/// LevelDB's table builder: uncompressed blocks of TensorFlow's size, so
+/// the file is the bytes TensorFlow's BundleWriter writes.
+core::status
+write_table(const std::string& path,
+            const std::vector<std::pair<std::string, std::string>>& entries) {
+  leveldb::WritableFile* raw = nullptr;
+  auto st = leveldb::Env::Default()->NewWritableFile(path, &raw);
+  std::unique_ptr<leveldb::WritableFile> file{raw};
+  if (st.ok()) {
+    leveldb::Options options;
+    options.compression = leveldb::kNoCompression;
+    options.block_size = block_size;
+    leveldb::TableBuilder table{options, file.get()};
+    for (const auto& [key, value] : entries)
+      table.Add(key, value);
+    st = table.Finish();
   }
-
-  bool empty() const noexcept {
-    return count_ == 0;
-  }
-
-  size_t size() const noexcept {
-    return data_.size();
-  }
-
-  /// The block's bytes; the builder starts over.
-  std::string finish() {
-    if (restarts_.empty())
-      restarts_.push_back(0);
-    auto out = std::move(data_);
-    for (auto r : restarts_)
-      put_fixed32(out, r);
-    put_fixed32(out, static_cast<uint32_t>(restarts_.size()));
-    *this = block_builder{};
-    return out;
-  }
-
-private:
-  std::string data_;
-  std::string last_;
-  std::vector<uint32_t> restarts_;
-  int count_ = 0;
-};
-
-/// A table: data blocks, an empty metaindex, the index of the data
-/// blocks (each under its last key) and the footer.
-class table_builder {
-public:
-  void add(const std::string& key, const std::string& value) {
-    data_.add(key, value);
-    last_key_ = key;
-    if (data_.size() >= block_size)
-      flush();
-  }
-
-  std::string finish() {
-    flush();
-    block_builder meta;
-    auto meta_handle = put_block(meta.finish());
-    auto index_handle = put_block(index_.finish());
-    std::string footer = meta_handle + index_handle;
-    footer.resize(40, '\0');
-    put_fixed32(footer, static_cast<uint32_t>(table_magic));
-    put_fixed32(footer, static_cast<uint32_t>(table_magic >> 32));
-    return std::move(file_) + footer;
-  }
-
-private:
-  void flush() {
-    if (data_.empty())
-      return;
-    index_.add(last_key_, put_block(data_.finish()));
-  }
-
-  /// Appends `block` and its trailer (no compression, masked CRC-32C);
-  /// returns its handle.
-  std::string put_block(const std::string& block) {
-    std::string handle;
-    put_varint(handle, file_.size());
-    put_varint(handle, block.size());
-    file_ += block;
-    const char type = 0;
-    auto crc
-      = core::crc32c_extend(core::crc32c(block.data(), block.size()), &type, 1);
-    file_.push_back(type);
-    put_fixed32(file_, core::mask_crc32c(crc));
-    return handle;
-  }
-
-  block_builder data_;
-  block_builder index_;
-  std::string last_key_;
-  std::string file_;
-};
+  if (st.ok())
+    st = file->Sync();
+  if (st.ok())
+    st = file->Close();
+  if (!st.ok())
+    return core::internal_error("cannot write tensor bundle file '", path,
+                                "': ", st.ToString());
+  return core::status::ok();
+}
 
 /// `t`'s bytes as a bundle stores them, and their CRC-32C: the raw
 /// elements, or for strings each length as a varint, a masked checksum
@@ -204,28 +135,30 @@ core::status tensor_bundle_writer::write(const std::string& prefix) const {
     return core::internal_error("cannot create directory '", dir.string(),
                                 "': ", ec.message());
   std::string data;
-  table_builder index;
+  std::vector<std::pair<std::string, std::string>> index;
   tfproto::BundleHeaderProto header;
   header.set_num_shards(1);
   header.set_endianness(tfproto::BundleHeaderProto::LITTLE);
   header.mutable_version()->set_producer(1);
-  index.add("", header.SerializeAsString());
+  index.emplace_back("", header.SerializeAsString());
   for (const auto& [key, t] : tensors_) {
     uint32_t crc = 0;
     auto bytes = encode(t, &crc);
     tfproto::BundleEntryProto e;
     e.set_dtype(detail::to_proto(t.dtype()));
+    // A scalar's shape is there too, empty (as TensorFlow writes it).
+    auto* shape = e.mutable_shape();
     for (auto d : t.shape().dims())
-      e.mutable_shape()->add_dim()->set_size(d);
+      shape->add_dim()->set_size(d);
     e.set_shard_id(0);
     e.set_offset(static_cast<int64_t>(data.size()));
     e.set_size(static_cast<int64_t>(bytes.size()));
     e.set_crc32c(core::mask_crc32c(crc));
     data += bytes;
-    index.add(key, e.SerializeAsString());
+    index.emplace_back(key, e.SerializeAsString());
   }
   ACTORFLOW_RETURN_IF_ERROR(write_file(prefix + ".data-00000-of-00001", data));
-  return write_file(prefix + ".index", index.finish());
+  return write_table(prefix + ".index", index);
 }
 
 core::status merge_tensor_bundles(const std::vector<std::string>& prefixes,
