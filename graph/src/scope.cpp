@@ -42,6 +42,14 @@ scope scope::sub(const std::string& prefix) const {
   return scope{state_, std::move(name), device_, control_deps_, flow_, pinned_};
 }
 
+scope scope::root() const {
+  return scope{state_, "", device_, control_deps_, flow_, pinned_};
+}
+
+scope scope::without_control_dependencies() const {
+  return scope{state_, prefix_, device_, {}, flow_, pinned_};
+}
+
 scope scope::with_device(const std::string& device) const {
   return scope{state_, prefix_, device, control_deps_, flow_, pinned_};
 }

@@ -66,12 +66,16 @@ bool optimizer::parse(const std::string& name, optimizer* out) {
 
 namespace {
 
-/// A slot variable of `var` (named var/slot), initialised to `value`.
+/// A slot variable of `var`, initialised to `value` and named
+/// `var/slot` from the graph's root, as TensorFlow names its slots (so
+/// checkpoints match), outside the control dependencies of the step.
 output slot(const scope& s, const output& var, const std::string& name,
             double value) {
-  auto init = fill(s.sub(name + "_init"), var.shape().dims(),
-                   constant(s, value, var.dtype()));
-  return variable(s.sub(var.node_name() + "/" + name), init);
+  auto at
+    = s.root().without_control_dependencies().sub(var.node_name() + "/" + name);
+  auto init = fill(at.sub("Initializer"), var.shape().dims(),
+                   constant(at.sub("Initializer"), value, var.dtype()));
+  return variable(at, init);
 }
 
 } // namespace
@@ -104,11 +108,13 @@ operation apply_gradients(const scope& s,
   }
   auto t = var_list.front().dtype();
   auto c = [&](double v) { return constant(s, v, t); };
-  auto lr = c(opt.learning_rate);
+  auto lr = opt.learning_rate_tensor ? *opt.learning_rate_tensor
+                                     : c(opt.learning_rate);
   adam_inputs adam;
   if (opt.kind == algo::adam) {
-    adam = {variable(s.sub("beta1_power"), c(opt.beta1)),
-            variable(s.sub("beta2_power"), c(opt.beta2)),
+    auto top = s.root().without_control_dependencies();
+    adam = {variable(top.sub("beta1_power"), constant(top, opt.beta1, t)),
+            variable(top.sub("beta2_power"), constant(top, opt.beta2, t)),
             lr,
             c(opt.beta1),
             c(opt.beta2),
@@ -142,7 +148,7 @@ operation apply_gradients(const scope& s,
         break;
       case algo::rms_prop:
         done = apply_rms_prop(u, var, slot(s, var, "RMSProp", 1),
-                              slot(s, var, "Momentum", 0), lr, c(opt.rho),
+                              slot(s, var, "RMSProp_1", 0), lr, c(opt.rho),
                               c(opt.momentum), c(opt.epsilon), g);
         break;
       case algo::adam:

@@ -61,6 +61,15 @@ public:
   /// Returns a scope whose node names start with `prefix/`.
   scope sub(const std::string& prefix) const;
 
+  /// Returns this scope without its name prefix: nodes named from the
+  /// graph's root (as TensorFlow names an optimizer's slots `var/slot`).
+  scope root() const;
+
+  /// Returns this scope without its control dependencies (TensorFlow's
+  /// `control_dependencies(None)`): where variables and their initial
+  /// values are built, which must not wait for a training step.
+  scope without_control_dependencies() const;
+
   /// Returns a scope whose nodes request `device` (e.g. "cpu:1").
   scope with_device(const std::string& device) const;
 

@@ -54,6 +54,9 @@ struct optimizer {
   enum class algorithm { sgd, momentum, adagrad, rms_prop, adam };
   algorithm kind = algorithm::sgd;
   double learning_rate = 0.01;
+  /// A scalar of the variables' dtype used instead of `learning_rate`
+  /// when set (a schedule: exponential decay of a global step, ...).
+  std::optional<output> learning_rate_tensor;
   double momentum = 0.9;            ///< momentum and rms_prop
   bool nesterov = false;            ///< momentum and adam
   double initial_accumulator = 0.1; ///< adagrad
