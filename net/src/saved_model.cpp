@@ -10,6 +10,7 @@
 #include "actorflow/core/file.hpp"
 #include "graph_def_import.hpp"
 #include "saved_model.pb.h"
+#include "saved_object_restore.hpp"
 #include "tf_proto.hpp"
 
 namespace actorflow::net {
@@ -185,6 +186,9 @@ core::status load_saved_model(const std::string& dir,
     if (!st.is_ok())
       return st.with_context(name, op).prefixed("SavedModel '" + dir + "'");
   }
+  st = detail::add_object_graph_restores(*mg, &m);
+  if (!st.is_ok())
+    return st.prefixed("SavedModel '" + dir + "'");
   *out = std::move(m);
   return core::status::ok();
 }

@@ -32,6 +32,16 @@ def test_a_keras_model_with_two_inputs_and_outputs():
         sig(a=np.ones((2, 5), np.float32), b=VALUES["keras_multi_b"])
 
 
+def test_keras3_layers_tracked_by_a_module_load():
+    # The layer's variables are restored by their object-graph paths (the
+    # model's restore function assigns copies of them); they were left
+    # uninitialized before.
+    m = af.load_saved_model(os.path.join(GOLDEN, "saved_model",
+                                         "keras3_module"))
+    out = m.signatures["serving_default"](x=VALUES["keras3_module_x"])
+    np.testing.assert_array_equal(out["y"], VALUES["keras3_module_y"])
+
+
 def test_a_missing_directory_is_an_error_naming_it(tmp_path):
     with pytest.raises(af.errors.OpError, match="nowhere"):
         af.load_saved_model(tmp_path / "nowhere")

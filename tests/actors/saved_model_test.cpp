@@ -89,6 +89,17 @@ TEST_F(saved_models, a_keras3_export_runs_by_input_and_output_key) {
   }
 }
 
+TEST_F(saved_models, keras3_layers_in_a_module_restore_by_object_path) {
+  // The model's restore function assigns copies of the layer's variables;
+  // the ones its signature reads are restored by their paths in the
+  // object graph (dense/_kernel), as TensorFlow's loader does.
+  auto m = open("keras3_module");
+  ASSERT_NE(m, nullptr);
+  auto out = run(*m, "serving_default", {{"x", golden["keras3_module_x"]}});
+  ASSERT_EQ(out.size(), 1u);
+  expect_same(out["y"], "keras3_module_y");
+}
+
 TEST_F(saved_models, functional_loops_and_branches_run_lowered) {
   auto m = open("control_flow");
   ASSERT_NE(m, nullptr);

@@ -37,6 +37,9 @@ needs TensorFlow.
   tf.function (the LSTM's loop and its gradient loop).
 - keras3_multi: keras_multi's model written by Keras 3's model.export
   (signatures serve and serving_default, inputs and outputs by name).
+- keras3_module: a tf.Module tracking a Keras 3 Dense layer, saved with
+  tf.saved_model.save (the layer's variables restored by their paths in
+  the object graph, not by the model's restore function).
 
 Weights and inputs are small dyadic rationals, so most results are exact
 in float32 whatever order TensorFlow sums in; the RNNs' and the CNN's
@@ -408,6 +411,31 @@ def keras3_multi(work, put):
     put("keras3_multi_out2", out["out2"].numpy())
 
 
+def keras3_module(work, put):
+    """A tf.Module that tracks a Keras 3 Dense layer (its variables reach
+    the bundle only through the object graph: the restore function assigns
+    copies of them)."""
+    import keras as keras3
+
+    class Scorer(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras3.layers.Dense(2, name="dense")
+            self.dense.build((None, 3))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def __call__(self, x):
+            return {"y": self.dense(x)}
+
+    m = Scorer()
+    m.dense.set_weights([dyadic([3, 2], 70), dyadic([2], 71)])
+    tf.saved_model.save(m, os.path.join(work, "keras3_module"),
+                        signatures={"serving_default": m.__call__})
+    x = dyadic([2, 3], 72)
+    put("keras3_module_x", x)
+    put("keras3_module_y", m(tf.constant(x))["y"].numpy())
+
+
 class Strings(tf.Module):
     @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
     def lengths(self, s):
@@ -443,6 +471,7 @@ def render():
         loop_train(work, put)
         keras_lstm_train(work, put)
         keras3_multi(work, put)
+        keras3_module(work, put)
         for case in sorted(os.listdir(work)):
             for root, _, files in os.walk(os.path.join(work, case)):
                 for f in files:
