@@ -296,11 +296,38 @@ core::status slice_fn(shape_context& ctx) {
   return core::status::ok();
 }
 
+/// For each output dimension of a StridedSlice of a rank-`rank` input, the
+/// input dimension it comes from (-1: a new axis of 1).
+std::vector<int> strided_slice_sources(int rank, size_t n,
+                                       const strided_slice_masks& masks) {
+  int consumed = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!((masks.new_axis >> i) & 1) && !((masks.ellipsis >> i) & 1))
+      ++consumed;
+  std::vector<int> out;
+  int d = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if ((masks.ellipsis >> i) & 1) {
+      for (int k = 0; k < rank - consumed; ++k)
+        out.push_back(d++);
+    } else if ((masks.new_axis >> i) & 1) {
+      out.push_back(-1);
+    } else if ((masks.shrink_axis >> i) & 1) {
+      ++d;
+    } else {
+      out.push_back(d++);
+    }
+  }
+  while (d < rank)
+    out.push_back(d++);
+  return out;
+}
+
 core::status strided_slice_fn(shape_context& ctx) {
   const auto& in = ctx.input(0);
   std::vector<int64_t> begin, end, strides;
-  if (!in.fully_defined() || !ctx.input_ints(1, &begin)
-      || !ctx.input_ints(2, &end) || !ctx.input_ints(3, &strides)) {
+  if (!in.known_rank() || !ctx.input_ints(1, &begin) || !ctx.input_ints(2, &end)
+      || !ctx.input_ints(3, &strides)) {
     ctx.set_output(0, core::shape::unknown());
     return core::status::ok();
   }
@@ -309,10 +336,29 @@ core::status strided_slice_fn(shape_context& ctx) {
                             ctx.attr_or("ellipsis_mask", int64_t{0}),
                             ctx.attr_or("new_axis_mask", int64_t{0}),
                             ctx.attr_or("shrink_axis_mask", int64_t{0})};
+  // Unknown dimensions are planned as very large ones (an index into one
+  // is then in range); what comes out of them is unknown, as in
+  // TensorFlow's inference.
+  constexpr int64_t unknown_size = int64_t{1} << 40;
+  std::vector<int64_t> dims;
+  for (int i = 0; i < in.rank(); ++i)
+    dims.push_back(in.dim(i) < 0 ? unknown_size : in.dim(i));
   strided_slice_plan plan;
   ACTORFLOW_RETURN_IF_ERROR(
-    plan_strided_slice(in, begin, end, strides, masks, &plan));
-  ctx.set_output(0, plan.out);
+    plan_strided_slice(core::shape{dims}, begin, end, strides, masks, &plan));
+  if (in.fully_defined()) {
+    ctx.set_output(0, plan.out);
+    return core::status::ok();
+  }
+  auto sources = strided_slice_sources(in.rank(), begin.size(), masks);
+  std::vector<int64_t> out;
+  for (int i = 0; i < plan.out.rank(); ++i) {
+    auto from = static_cast<size_t>(i) < sources.size()
+                  ? sources[static_cast<size_t>(i)]
+                  : -1;
+    out.push_back(from >= 0 && in.dim(from) < 0 ? -1 : plan.out.dim(i));
+  }
+  ctx.set_output(0, core::shape{std::move(out)});
   return core::status::ok();
 }
 
