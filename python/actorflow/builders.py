@@ -5,13 +5,13 @@ import numpy as np
 
 from . import _core
 from . import dtypes as _dtypes
-from .graph import (Operation, Tensor, _const_array, const_node,
-                    convert_to_tensor, get_default_graph)
+from . import nest
+from .graph import (Tensor, _const_array, const_node,
+                    convert_to_tensor, get_default_graph, shape_attr)
 
 __all__ = [
-    "constant", "placeholder", "Variable", "global_variables_initializer",
-    "global_variables", "trainable_variables", "while_loop", "cond",
-    "gradients",
+    "constant", "placeholder", "placeholder_with_default", "while_loop",
+    "cond", "gradients",
 ]
 
 
@@ -23,46 +23,24 @@ def constant(value, dtype=None, shape=None, name="Const"):
     return const_node(get_default_graph(), array, name)
 
 
+def placeholder_with_default(input, shape, name="PlaceholderWithDefault"):
+    """``input`` unless a value is fed (of a shape that fits ``shape``)."""
+    graph = get_default_graph()
+    x = convert_to_tensor(input, graph=graph)
+    _, outs = graph.create_op(
+        "PlaceholderWithDefault", [x],
+        {"dtype": x.dtype.name, "shape": shape_attr(shape)},
+        name)
+    return outs[0]
+
+
 def placeholder(dtype, shape=None, name="Placeholder"):
     """A value fed at run time (``feed_dict``); ``shape`` may have None."""
     attrs = {"dtype": _dtypes.as_dtype(dtype).name}
     if shape is not None:
-        attrs["shape"] = [None if d is None or d < 0 else int(d)
-                          for d in shape]
+        attrs["shape"] = shape_attr(shape)
     _, outs = get_default_graph().create_op("Placeholder", [], attrs, name)
     return outs[0]
-
-
-def Variable(initial_value, name="Variable", dtype=None, trainable=True):
-    """A variable set to ``initial_value`` by the graph's initializer
-    (``global_variables_initializer``); returns its reference Tensor."""
-    graph = get_default_graph()
-    init = convert_to_tensor(initial_value, dtype, graph=graph,
-                             name=name + "/initial_value")
-    with graph._lock:
-        out = _core.variable(graph._scope.sub(name), init._out)
-    var = Tensor(graph, out)
-    graph._collections.setdefault("variables", []).append(var)
-    if trainable:
-        graph._collections.setdefault("trainable_variables", []).append(var)
-    return var
-
-
-def global_variables(graph=None):
-    return list((graph or get_default_graph())._collections.get(
-        "variables", []))
-
-
-def trainable_variables(graph=None):
-    return list((graph or get_default_graph())._collections.get(
-        "trainable_variables", []))
-
-
-def global_variables_initializer(graph=None):
-    """A NoOp that runs the initializer of every variable so far."""
-    graph = graph or get_default_graph()
-    with graph._lock:
-        return Operation(graph, graph._root.initializer())
 
 
 def _named(graph, name, default):
@@ -75,46 +53,93 @@ def _wrap(graph, outs):
     return [Tensor(graph, o) for o in outs]
 
 
-def while_loop(cond, body, loop_vars, parallel_iterations=10,
-               maximum_iterations=None, shape_invariants=None, name="while"):
-    """``while cond(*vars): vars = body(*vars)``, in the graph, with
-    iterations in flight at once; returns the final values (a Tensor when
-    ``loop_vars`` was one, else a list)."""
-    single = not isinstance(loop_vars, (list, tuple))
+def while_loop(cond, body, loop_vars, shape_invariants=None,
+               parallel_iterations=10, back_prop=True, swap_memory=False,
+               name=None, maximum_iterations=None,
+               return_same_structure=False):
+    """``while cond(*vars): vars = body(*vars)`` in the graph, with many
+    iterations in flight, as TensorFlow 1's ``while_loop``: ``loop_vars``
+    is a Tensor or a (nested) list, tuple or namedtuple of them; the result
+    has its structure (one Tensor alone is returned as itself unless
+    ``return_same_structure``). ``maximum_iterations`` may be an int or a
+    scalar Tensor."""
     graph = get_default_graph()
-    start = [convert_to_tensor(v, graph=graph)
-             for v in ([loop_vars] if single else loop_vars)]
-    if start:
-        graph = start[0].graph
+    is_seq = isinstance(loop_vars, (list, tuple))
+    flat = [convert_to_tensor(v, graph=graph) for v in nest.flatten(loop_vars)]
+    if flat:
+        graph = flat[0].graph
+    invariants = None
+    if shape_invariants is not None:
+        invariants = [shape_attr(s) for s in _flatten_up_to(
+            loop_vars, shape_invariants)]
+    counted = maximum_iterations is not None and not isinstance(
+        maximum_iterations, (int, np.integer))
+    if counted:
+        # TensorFlow's way: a counter in front, checked in the condition.
+        limit = convert_to_tensor(maximum_iterations, graph=graph)
+        flat = [convert_to_tensor(0, limit.dtype, graph=graph)] + flat
+        invariants = None if invariants is None else [[]] + invariants
+
+    def pack(outs):
+        values = _wrap(graph, outs)[1 if counted else 0:]
+        return nest.pack_sequence_as(loop_vars, values) if is_seq \
+            else values[0]
+
+    def call(fn, outs):
+        packed = pack(outs)
+        return fn(*packed) if is_seq else fn(packed)
 
     def run_cond(scope, outs):
         with graph._push(scope):
-            return convert_to_tensor(cond(*_wrap(graph, outs)),
-                                     graph=graph)._out
+            keep_going = convert_to_tensor(call(cond, outs), graph=graph)
+            if counted:
+                from .math import less, logical_and
+                keep_going = logical_and(
+                    less(_wrap(graph, outs)[0], limit), keep_going)
+            return keep_going._out
 
     def run_body(scope, outs):
         with graph._push(scope):
-            result = body(*_wrap(graph, outs))
-        if not isinstance(result, (list, tuple)):
-            result = [result]
-        if len(result) != len(start):
-            raise ValueError(f"the body returned {len(result)} values for "
-                             f"{len(start)} loop variables")
+            result = call(body, outs)
+            if is_seq and not isinstance(result, (list, tuple)) \
+                    and len(loop_vars) == 1:
+                result = [result]
+            values = nest.flatten(result)
+            if counted:
+                values = [_wrap(graph, outs)[0] + 1] + values
+        if len(values) != len(flat):
+            raise ValueError(f"the body returned {len(values)} values for "
+                             f"{len(flat)} loop variables")
         with graph._push(scope):
             return [convert_to_tensor(r, v.dtype, graph=graph)._out
-                    for r, v in zip(result, start)]
+                    for r, v in zip(values, flat)]
 
-    invariants = None
-    if shape_invariants is not None:
-        invariants = [list(s) for s in (
-            [shape_invariants] if single else shape_invariants)]
     with graph._lock:
-        outs = _core.while_loop(_named(graph, name, "while"), run_cond,
-                                run_body,
-                                [v._out for v in start], parallel_iterations,
-                                maximum_iterations, invariants)
-    result = _wrap(graph, outs)
-    return result[0] if single else result
+        outs = _core.while_loop(
+            _named(graph, name or "while", "while"), run_cond, run_body,
+            [v._out for v in flat], parallel_iterations,
+            None if counted or maximum_iterations is None
+            else int(maximum_iterations), invariants)
+    result = pack(outs)
+    if not return_same_structure and is_seq and len(nest.flatten(
+            loop_vars)) == 1:
+        return nest.flatten(result)[0]
+    return result
+
+
+def _flatten_up_to(structure, values):
+    """``values`` taken apart as far as ``structure`` goes: the shape
+    invariant of each loop variable (lists of dimensions stay whole)."""
+    if isinstance(structure, dict):
+        return [x for k in sorted(structure)
+                for x in _flatten_up_to(structure[k], values[k])]
+    if isinstance(structure, (list, tuple)):
+        if len(structure) != len(values):
+            raise ValueError(f"shape_invariants has {len(values)} entries "
+                             f"for {len(structure)} loop variables")
+        return [x for s, v in zip(structure, values)
+                for x in _flatten_up_to(s, v)]
+    return [values]
 
 
 def cond(pred, true_fn, false_fn, name="cond"):
@@ -159,3 +184,4 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
                                [x._out for x in xs], gys)
     result = [None if o is None else Tensor(graph, o) for o in outs]
     return result
+

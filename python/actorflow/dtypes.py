@@ -61,6 +61,42 @@ class DType:
     def is_integer(self):
         return self.name.startswith(("int", "uint"))
 
+    @property
+    def is_bool(self):
+        return self.name == "bool"
+
+    @property
+    def is_complex(self):
+        return self.name.startswith("complex")
+
+    @property
+    def is_unsigned(self):
+        return self.name.startswith("uint")
+
+    @property
+    def base_dtype(self):
+        """Itself (a variable's dtype here is its value's)."""
+        return self
+
+    @property
+    def real_dtype(self):
+        return {"complex64": _DTYPES["float32"],
+                "complex128": _DTYPES["float64"]}.get(self.name, self)
+
+    @property
+    def size(self):
+        return self.numpy_dtype.itemsize
+
+    @property
+    def min(self):
+        return (np.finfo if self.is_floating else np.iinfo)(
+            self.numpy_dtype).min
+
+    @property
+    def max(self):
+        return (np.finfo if self.is_floating else np.iinfo)(
+            self.numpy_dtype).max
+
     def __eq__(self, other):
         try:
             return self.name == as_dtype(other).name

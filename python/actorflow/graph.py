@@ -2,18 +2,58 @@
 name scopes, device scopes and control dependencies, as in TensorFlow 1."""
 
 import contextlib
+import re
 import threading
 
 import numpy as np
 
 from . import _core
 from . import dtypes as _dtypes
+from . import tensor_shape as _tensor_shape
 
 __all__ = [
     "Graph", "Tensor", "Operation", "get_default_graph",
     "reset_default_graph", "name_scope", "device", "control_dependencies",
-    "convert_to_tensor",
+    "convert_to_tensor", "GraphKeys", "get_collection", "get_collection_ref",
+    "add_to_collection", "add_to_collections",
 ]
+
+
+class GraphKeys:
+    """The standard collection names, as ``tf.compat.v1.GraphKeys``."""
+
+    GLOBAL_VARIABLES = "variables"
+    VARIABLES = GLOBAL_VARIABLES
+    LOCAL_VARIABLES = "local_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    SUMMARIES = "summaries"
+    QUEUE_RUNNERS = "queue_runners"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    SUMMARY_OP = "summary_op"
+    GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
 
 
 class Operation:
@@ -30,6 +70,27 @@ class Operation:
         scope = self.graph._root
         return [Tensor(self.graph, scope.output_of(self.name, i))
                 for i in range(scope.num_outputs(self.name))]
+
+    @property
+    def type(self):
+        """The op's type (``MatMul``)."""
+        return self.graph._root.op_of(self.name)
+
+    @property
+    def device(self):
+        return self.graph._root.device_of(self.name)
+
+    @property
+    def inputs(self):
+        return self.graph._inputs_of(self.name)
+
+    @property
+    def control_inputs(self):
+        return self.graph._inputs_of(self.name, control=True)
+
+    def run(self, feed_dict=None, session=None):
+        """Runs it in ``session`` (default: the default session)."""
+        _default_session(session, self.graph).run(self, feed_dict)
 
     def __repr__(self):
         return f"<af.Operation {self.name!r}>"
@@ -83,11 +144,48 @@ class Tensor:
 
     @property
     def shape(self):
-        s = self._out.shape
-        return None if s is None else tuple(s)
+        """The static shape, a ``TensorShape`` (``as_list()``, ``ndims``;
+        equal to a tuple of the same dimensions)."""
+        return _tensor_shape.TensorShape(self._out.shape)
 
     def get_shape(self):
         return self.shape
+
+    def set_shape(self, shape):
+        """Checks that ``shape`` fits the static shape (the engine infers
+        shapes as the graph is built; one that does not fit is an error)."""
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"{self.name} has shape {self.shape}, which "
+                             f"does not fit {_tensor_shape.as_shape(shape)}")
+
+    @property
+    def device(self):
+        return self.op.device
+
+    def consumers(self):
+        """The operations that take this tensor as an input."""
+        return self.graph._consumers(self)
+
+    def eval(self, feed_dict=None, session=None):
+        """Its value in ``session`` (default: the default session)."""
+        return _default_session(session, self.graph).run(self, feed_dict)
+
+    def __getitem__(self, key):
+        return _operators["getitem"](self, key)
+
+    def __iter__(self):
+        n = self.shape[0].value if self.shape.ndims else None
+        if n is None:
+            raise TypeError(f"{self.name} can be iterated over only when its "
+                            "first dimension is known")
+        return (self[i] for i in range(n))
+
+    def __len__(self):
+        raise TypeError(f"len is not well defined for the graph Tensor "
+                        f"{self.name}; use af.shape(x)[0] or x.shape[0]")
+
+    def __abs__(self):
+        return _operators["abs"](self)
 
     def __repr__(self):
         return (f"<af.Tensor {self.name!r} shape={self.shape} "
@@ -119,6 +217,14 @@ class Tensor:
     def __rmatmul__(self, x): return _operators["matmul"](x, self)
     def __neg__(self): return _operators["neg"](self)
     def __pow__(self, y): return _operators["pow"](self, y)
+    def __rpow__(self, x): return _operators["pow"](x, self)
+    def __mod__(self, y): return _operators["mod"](self, y)
+    def __rmod__(self, x): return _operators["mod"](x, self)
+    def __floordiv__(self, y): return _operators["floordiv"](self, y)
+    def __rfloordiv__(self, x): return _operators["floordiv"](x, self)
+    def __xor__(self, y): return _operators["logical_xor"](self, y)
+    def __rand__(self, x): return _operators["logical_and"](x, self)
+    def __ror__(self, x): return _operators["logical_or"](x, self)
     def __lt__(self, y): return _operators["less"](self, y)
     def __le__(self, y): return _operators["less_equal"](self, y)
     def __gt__(self, y): return _operators["greater"](self, y)
@@ -129,6 +235,21 @@ class Tensor:
 
 
 _operators = {}
+
+_VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
+
+
+def _default_session(session, graph):
+    """``session``, or the default session, which must run ``graph``."""
+    if session is None:
+        from .session import get_default_session
+        session = get_default_session()
+        if session is None:
+            raise ValueError("no default session is registered: use "
+                             "`with sess.as_default():` or pass session=")
+    if session.graph is not graph:
+        raise ValueError("the session's graph is not this tensor's graph")
+    return session
 
 
 class Graph:
@@ -144,6 +265,13 @@ class Graph:
         self._imported = []
         self._collections = {}
         self._lock = threading.RLock()
+        self._seed = None  # set_random_seed's
+        self._var_store = None  # variable_scope's variables by name
+
+    @property
+    def seed(self):
+        """The graph-level random seed (``set_random_seed``), or None."""
+        return self._seed
 
     # -- building --------------------------------------------------------
     @property
@@ -189,9 +317,85 @@ class Graph:
         return self._push(self._scope.with_device(device_name or ""))
 
     def control_dependencies(self, control_inputs):
-        """Makes nodes built in the block run after ``control_inputs``."""
+        """Makes nodes built in the block run after ``control_inputs``
+        (None: after none, the outer blocks' cleared)."""
+        if control_inputs is None:
+            return self._push(self._scope.without_control_dependencies())
         names = [_op_name(x) for x in control_inputs]
         return self._push(self._scope.with_control_dependencies(names))
+
+    # -- collections ------------------------------------------------------
+    def add_to_collection(self, name, value):
+        """Appends ``value`` to the collection ``name``."""
+        with self._lock:
+            self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value):
+        """Appends ``value`` to each collection of ``names`` (once each)."""
+        names = (names,) if isinstance(names, str) else set(names)
+        for name in names:
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, name):
+        """The list that is the collection ``name`` (made if missing)."""
+        with self._lock:
+            return self._collections.setdefault(name, [])
+
+    def get_collection(self, name, scope=None):
+        """A copy of the collection ``name``; with ``scope``, only the items
+        whose ``name`` starts with it (a regular expression, matched as
+        ``re.match`` does)."""
+        with self._lock:
+            items = list(self._collections.get(name, []))
+        if scope is None:
+            return items
+        pattern = re.compile(scope)
+        return [x for x in items
+                if pattern.match(getattr(x, "name", "") or "")]
+
+    def get_all_collection_keys(self):
+        with self._lock:
+            return [k for k, v in self._collections.items() if v]
+
+    def clear_collection(self, name):
+        with self._lock:
+            self._collections.pop(name, None)
+
+    def _inputs_of(self, node, control=False):
+        """A node's data inputs (Tensors) or its control inputs
+        (Operations)."""
+        out = []
+        for name in self._root.inputs_of(node):
+            if name.startswith("^"):
+                if control:
+                    out.append(Operation(self, name[1:]))
+            elif not control:
+                out.append(self.get_tensor_by_name(name))
+        return out
+
+    def _consumers(self, tensor):
+        want = {tensor.name} | ({tensor.op.name} if tensor.value_index == 0
+                                else set())
+        return [Operation(self, name)
+                for name, _ in self._root.node_ops(0)
+                if want & set(self._root.inputs_of(name))]
+
+    def get_operations(self):
+        """Every operation of the graph, in the order they were built."""
+        return [Operation(self, name) for name, _ in self._root.node_ops(0)]
+
+    def _adopt_variables(self, start, trainable=False):
+        """Puts the variables built since node ``start`` by a builder of the
+        extension module (an optimizer's slots, a cell's weights) into the
+        global variables (and the trainable ones); returns them."""
+        new = [Tensor(self, self._root.output_of(name, 0))
+               for name, op in self._root.node_ops(start)
+               if op in _VARIABLE_OPS]
+        for v in new:
+            self.add_to_collection(GraphKeys.GLOBAL_VARIABLES, v)
+            if trainable:
+                self.add_to_collection(GraphKeys.TRAINABLE_VARIABLES, v)
+        return new
 
     # -- looking things up -----------------------------------------------
     def get_operation_by_name(self, name):
@@ -279,6 +483,23 @@ def control_dependencies(control_inputs):
     return get_default_graph().control_dependencies(control_inputs)
 
 
+def get_collection(key, scope=None):
+    """The default graph's collection ``key`` (a copy)."""
+    return get_default_graph().get_collection(key, scope)
+
+
+def get_collection_ref(key):
+    return get_default_graph().get_collection_ref(key)
+
+
+def add_to_collection(name, value):
+    get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names, value):
+    get_default_graph().add_to_collections(names, value)
+
+
 def convert_to_tensor(value, dtype=None, name=None, graph=None):
     """A Tensor of ``value``: itself, or a Const of a number, a list or an
     array (Python floats become float32 and ints int32, as in TensorFlow,
@@ -318,6 +539,16 @@ def _const_array(value, dtype):
         if array.size == 0 or (np.abs(array) < 2**31).all():
             array = array.astype(np.int32)
     return array
+
+
+def shape_attr(shape):
+    """A shape (list, tuple, TensorShape; None or -1 for unknown) as a
+    shape attr: a list with None for unknown dimensions, or None for an
+    unknown rank."""
+    shape = _tensor_shape.as_shape(shape)
+    if shape.ndims is None:
+        return None
+    return shape.as_list()
 
 
 def array_dtype(array):

@@ -2,6 +2,7 @@
 lists, tuples, namedtuples and dicts) with a ``feed_dict``, get numpy
 arrays back in the same structure."""
 
+import contextlib
 import os
 import threading
 
@@ -12,7 +13,84 @@ from . import dtypes as _dtypes
 from . import nest
 from .graph import Operation, Tensor, array_attr, get_default_graph
 
-__all__ = ["Session", "RunOptions", "RunMetadata"]
+__all__ = ["Session", "InteractiveSession", "RunOptions", "RunMetadata",
+           "ConfigProto", "GPUOptions", "get_default_session"]
+
+
+class GPUOptions:
+    """``tf.compat.v1.GPUOptions``: kept for programs that pass it; the
+    engine sizes GPU memory itself (``allow_growth`` and
+    ``per_process_gpu_memory_fraction`` change nothing)."""
+
+    def __init__(self, allow_growth=False, per_process_gpu_memory_fraction=0,
+                 visible_device_list=""):
+        self.allow_growth = allow_growth
+        self.per_process_gpu_memory_fraction = per_process_gpu_memory_fraction
+        self.visible_device_list = visible_device_list
+
+
+class ConfigProto:
+    """A session's configuration by ``tf.compat.v1.ConfigProto``'s field
+    names: ``device_count`` ({"CPU": n, "GPU": n}),
+    ``intra_op_parallelism_threads``, ``inter_op_parallelism_threads``,
+    ``log_device_placement``, ``allow_soft_placement`` (the engine always
+    places where it can), ``gpu_options``. Another field raises, naming
+    it."""
+
+    _IGNORED = ("allow_soft_placement", "gpu_options",
+                "use_per_session_threads", "operation_timeout_in_ms")
+
+    def __init__(self, device_count=None, intra_op_parallelism_threads=0,
+                 inter_op_parallelism_threads=0, log_device_placement=False,
+                 allow_soft_placement=False, gpu_options=None,
+                 use_per_session_threads=False, operation_timeout_in_ms=0,
+                 **unsupported):
+        if unsupported:
+            raise TypeError("ConfigProto: actorflow has no field "
+                            f"{sorted(unsupported)}")
+        self.device_count = dict(device_count or {})
+        self.intra_op_parallelism_threads = intra_op_parallelism_threads
+        self.inter_op_parallelism_threads = inter_op_parallelism_threads
+        self.log_device_placement = log_device_placement
+        self.allow_soft_placement = allow_soft_placement
+        self.gpu_options = gpu_options or GPUOptions()
+        self.use_per_session_threads = use_per_session_threads
+        self.operation_timeout_in_ms = operation_timeout_in_ms
+
+    def _as_dict(self):
+        out = {}
+        for kind, n in self.device_count.items():
+            key = {"CPU": "num_cpu_devices", "GPU": "num_gpu_devices"}.get(
+                kind.upper())
+            if key is None:
+                raise ValueError(f"ConfigProto.device_count: unknown device "
+                                 f"kind {kind!r} (CPU or GPU)")
+            out[key] = int(n)
+        if self.intra_op_parallelism_threads:
+            out["intra_op_parallelism_threads"] = int(
+                self.intra_op_parallelism_threads)
+        if self.inter_op_parallelism_threads:
+            out["inter_op_parallelism_threads"] = int(
+                self.inter_op_parallelism_threads)
+        if self.log_device_placement:
+            out["log_device_placement"] = True
+        return out
+
+
+class _DefaultSessions(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_default_sessions = _DefaultSessions()
+
+
+def get_default_session():
+    """The session of the innermost ``with sess.as_default():`` (or
+    ``with Session() as sess:``, or an ``InteractiveSession``) on this
+    thread, or None."""
+    stack = _default_sessions.stack
+    return stack[-1] if stack else None
 
 
 class RunOptions:
@@ -77,7 +155,10 @@ class Session:
         self.graph = graph or get_default_graph()
         if isinstance(cluster, os.PathLike):
             cluster = os.fspath(cluster)
+        if isinstance(config, ConfigProto):
+            config = config._as_dict()
         self._handle = _core.Session(dict(config or {}), cluster, _tf_config)
+        self._entered = None
         self._seen = (0, 0)
         self._lock = threading.Lock()
 
@@ -90,10 +171,35 @@ class Session:
 
     # -- the context manager TensorFlow users write ----------------------
     def __enter__(self):
+        # As in TensorFlow, the session is the default one in the block,
+        # and its graph the default graph.
+        self._entered = self.graph.as_default()
+        self._entered.__enter__()
+        _default_sessions.stack.append(self)
         return self
 
     def __exit__(self, *exc):
+        if self in _default_sessions.stack:
+            _default_sessions.stack.remove(self)
+        entered, self._entered = self._entered, None
+        if entered is not None:
+            entered.__exit__(*exc)
         self.close()
+
+    @contextlib.contextmanager
+    def as_default(self):
+        """Makes this the default session (``Tensor.eval``,
+        ``Operation.run``) in the block; it stays open after."""
+        _default_sessions.stack.append(self)
+        try:
+            with self.graph.as_default():
+                yield self
+        finally:
+            _default_sessions.stack.remove(self)
+
+    @property
+    def graph_def(self):
+        return self.graph.as_graph_def()
 
     def close(self):
         """Ends the session and frees its engine."""
@@ -198,6 +304,20 @@ class Session:
             if t is not None:
                 return _dtypes.as_dtype(t)
         return None
+
+
+class InteractiveSession(Session):
+    """A session that makes itself the default when made (for shells and
+    notebooks), until ``close()``."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        _default_sessions.stack.append(self)
+
+    def close(self):
+        if self in _default_sessions.stack:
+            _default_sessions.stack.remove(self)
+        super().close()
 
 
 def _fed_value(value):

@@ -95,6 +95,10 @@ graph::optimizer make_optimizer(const std::string& name, nb::dict options) {
       "'; one of sgd, momentum, nesterov, adagrad, rmsprop, adam")};
   for (auto [key, value] : options) {
     auto k = nb::cast<std::string>(key);
+    if (k == "learning_rate" && nb::isinstance<graph::output>(value)) {
+      opt.learning_rate_tensor = nb::cast<graph::output>(value);
+      continue;
+    }
     auto v = nb::cast<double>(value);
     if (k == "learning_rate")
       opt.learning_rate = v;

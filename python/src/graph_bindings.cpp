@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -120,6 +121,16 @@ std::vector<std::string> node_names(const graph::graph& g) {
   return out;
 }
 
+/// The node `name` of the graph `s` builds; not_found if none.
+const core::node_def& built_node(const graph::scope& s,
+                                 const std::string& name) {
+  const auto* n = s.graph_def().find(name);
+  if (n == nullptr)
+    throw status_error{
+      core::not_found_error("no node named '", name, "' in the graph")};
+  return *n;
+}
+
 } // namespace
 
 void bind_graph(nb::module_& m) {
@@ -178,6 +189,8 @@ void bind_graph(nb::module_& m) {
         return s.with_control_dependencies(deps);
       },
       "nodes"_a)
+    .def("without_control_dependencies",
+         &graph::scope::without_control_dependencies)
     .def_prop_ro("device", &graph::scope::device)
     .def("add", &add_node, "op"_a, "name"_a, "inputs"_a, "attrs"_a,
          "Adds a node of `op`; returns (its name, its outputs).")
@@ -207,6 +220,34 @@ void bind_graph(nb::module_& m) {
         return g;
       },
       "start"_a, "The nodes built since the first `start`, as a graph.")
+    .def(
+      "node_ops",
+      [](const graph::scope& s, size_t start) {
+        std::vector<std::pair<std::string, std::string>> out;
+        const auto& nodes = s.graph_def().nodes();
+        for (size_t i = start; i < nodes.size(); ++i)
+          out.emplace_back(nodes[i].name, nodes[i].op);
+        return out;
+      },
+      "start"_a, "(name, op) of each node built since the first `start`.")
+    .def(
+      "op_of",
+      [](const graph::scope& s, const std::string& node) {
+        return built_node(s, node).op;
+      },
+      "node"_a, "The op of the node `node`.")
+    .def(
+      "device_of",
+      [](const graph::scope& s, const std::string& node) {
+        return built_node(s, node).device;
+      },
+      "node"_a, "The device the node `node` requests.")
+    .def(
+      "inputs_of",
+      [](const graph::scope& s, const std::string& node) {
+        return built_node(s, node).inputs;
+      },
+      "node"_a, "The inputs of the node `node` (`^name`: control inputs).")
     .def_prop_ro("graph", &graph::scope::graph_def,
                  nb::rv_policy::reference_internal, "The graph built so far.")
     .def("add_initializer",

@@ -102,6 +102,33 @@ cell_ptr make_cell(const graph::scope& s, const std::string& kind,
   return cell;
 }
 
+/// A cell over given weights: kind basic or lstm (kernel, bias), gru
+/// (gate kernel, gate bias, candidate kernel, candidate bias).
+cell_ptr cell_of(const std::string& kind, const outputs& w,
+                 double forget_bias) {
+  auto want = kind == "gru" ? 4u : 2u;
+  if (w.size() != want)
+    throw status_error{core::invalid_argument_error(
+      "a ", kind, " cell takes ", want, " weights, got ", w.size())};
+  if (kind == "basic")
+    return std::make_shared<graph::basic_rnn_cell>(w[0], w[1]);
+  if (kind == "lstm")
+    return std::make_shared<graph::lstm_cell>(w[0], w[1], forget_bias);
+  if (kind == "gru")
+    return std::make_shared<graph::gru_cell>(w[0], w[1], w[2], w[3]);
+  throw status_error{core::invalid_argument_error(
+    "unknown cell kind '", kind, "'; one of basic, lstm, gru")};
+}
+
+/// One step of `cell` built in `s`: (output, next state parts).
+nb::tuple cell_step(const graph::scope& s, const cell_ptr& cell,
+                    const graph::output& x, const outputs& state) {
+  graph::output out;
+  auto next = cell->step(s, x, state, &out);
+  throw_if_error(s.take_error());
+  return nb::make_tuple(out, next);
+}
+
 nb::tuple dynamic_rnn(const graph::scope& s, const cell_ptr& cell,
                       const graph::output& inputs,
                       std::optional<graph::output> sequence_length,
@@ -178,6 +205,10 @@ void bind_sequences(nb::module_& m) {
   m.def("make_cell", &make_cell, "scope"_a, "kind"_a, "input_depth"_a,
         "units"_a, "dtype"_a = "float32", "seed"_a = 0, "seed2"_a = 0,
         "forget_bias"_a = 1.0, "A cell (basic, lstm, gru) with new weights.");
+  m.def("cell_of", &cell_of, "kind"_a, "weights"_a, "forget_bias"_a = 1.0,
+        "A cell (basic, lstm, gru) over the given weights.");
+  m.def("cell_step", &cell_step, "scope"_a, "cell"_a, "x"_a, "state"_a,
+        "One step of `cell`: (output, next state parts).");
   m.def(
     "multi_cell",
     [](const std::vector<cell_ptr>& cells) -> cell_ptr {

@@ -82,7 +82,7 @@ def test_stacked_cells_train(graph, sess):
     assert len(state) == 2 and out.shape[0] == 8 and out.shape[2] == 4
     w = af.Variable(np.zeros((4, 1), np.float32), name="w")
     loss = af.reduce_mean(af.square(af.matmul(state[1], w) - y))
-    step = af.train.AdamOptimizer(0.05).minimize(loss, cell.weights + [w])
+    step = af.train.AdamOptimizer(0.05).minimize(loss, var_list=cell.weights + [w])
     sess.run(af.global_variables_initializer())
     first = sess.run(loss)
     for _ in range(60):
@@ -107,7 +107,7 @@ def test_a_mixture_of_experts_routes_rows_and_trains(graph, sess):
     assert sorted(built) == [0, 1, 2, 3]
     loss = af.reduce_mean(af.square(moe["y"] - ys)) + moe["loss"]
     step = af.train.AdamOptimizer(0.05).minimize(
-        loss, experts + moe["weights"])
+        loss, var_list=experts + moe["weights"])
     sess.run(af.global_variables_initializer())
     gates, rows = sess.run([moe["gates"], moe["rows"]], {x: xs})
     assert ((gates > 0).sum(1) == 2).all()  # each example: its top 2

@@ -1,0 +1,1 @@
+"""TensorFlow's compat namespace: ``import actorflow.compat.v1 as tf``."""
