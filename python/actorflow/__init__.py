@@ -48,6 +48,7 @@ from .init_ops import (constant_initializer, glorot_normal_initializer,
                        variance_scaling_initializer, zeros_initializer)
 from .random_ops import (multinomial, random_normal, random_shuffle,
                          random_uniform, set_random_seed, truncated_normal)
+from .tensor_array import TensorArray
 from .importer import import_graph_def
 from .saved_model import load_saved_model
 from .sequences import foldl, foldr, map_fn, scan

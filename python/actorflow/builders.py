@@ -63,9 +63,17 @@ def while_loop(cond, body, loop_vars, shape_invariants=None,
     has its structure (one Tensor alone is returned as itself unless
     ``return_same_structure``). ``maximum_iterations`` may be an int or a
     scalar Tensor."""
+    from .tensor_array import TensorArray
     graph = get_default_graph()
     is_seq = isinstance(loop_vars, (list, tuple))
-    flat = [convert_to_tensor(v, graph=graph) for v in nest.flatten(loop_vars)]
+    leaves = nest.flatten(loop_vars)
+    # A TensorArray goes through the loop as its flow.
+    arrays = {i: v for i, v in enumerate(leaves) if isinstance(v, TensorArray)}
+
+    def flows(values):
+        return [v.flow if isinstance(v, TensorArray) else v for v in values]
+
+    flat = [convert_to_tensor(v, graph=graph) for v in flows(leaves)]
     if flat:
         graph = flat[0].graph
     invariants = None
@@ -82,6 +90,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None,
 
     def pack(outs):
         values = _wrap(graph, outs)[1 if counted else 0:]
+        for i, array in arrays.items():
+            values[i] = array._next(values[i])
         return nest.pack_sequence_as(loop_vars, values) if is_seq \
             else values[0]
 
@@ -104,7 +114,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None,
             if is_seq and not isinstance(result, (list, tuple)) \
                     and len(loop_vars) == 1:
                 result = [result]
-            values = nest.flatten(result)
+            values = flows(nest.flatten(result))
             if counted:
                 values = [_wrap(graph, outs)[0] + 1] + values
         if len(values) != len(flat):

@@ -152,11 +152,16 @@ class Tensor:
         return self.shape
 
     def set_shape(self, shape):
-        """Checks that ``shape`` fits the static shape (the engine infers
-        shapes as the graph is built; one that does not fit is an error)."""
-        if not self.shape.is_compatible_with(shape):
+        """Refines this Tensor's static shape with ``shape`` (what the
+        engine inferred and ``shape`` merged), for the ops built on it from
+        now on; one that does not fit is an error."""
+        try:
+            merged = self.shape.merge_with(shape)
+            self._out = self._out.with_shape(shape_attr(merged))
+        except ValueError:
             raise ValueError(f"{self.name} has shape {self.shape}, which "
-                             f"does not fit {_tensor_shape.as_shape(shape)}")
+                             f"does not fit {_tensor_shape.as_shape(shape)}"
+                             ) from None
 
     @property
     def device(self):
@@ -306,6 +311,13 @@ class Graph:
     def as_default(self):
         """Makes this the graph op functions build in, while in the block."""
         return _default_graphs.use(self)
+
+    def _init_scope(self):
+        """Builds in the block outside any loop or branch being built and
+        any control dependencies, as TensorFlow's init_scope: where
+        variables and their initial values go."""
+        return self._push(self._scope.without_control_dependencies()
+                          .outside_control_flow())
 
     def name_scope(self, name):
         """Names nodes built in the block ``name/...``."""

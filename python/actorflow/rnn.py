@@ -45,8 +45,17 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None,
         outputs, final = _core.dynamic_rnn(
             s, core, inputs._out, lengths, state, time_major,
             parallel_iterations or 32)
-    return Tensor(graph, outputs), cell._state(
-        tuple(Tensor(graph, p) for p in final))
+    # The static shapes TensorFlow infers: [batch, time, output] (or
+    # time-major) and [batch, width] for each part of the state.
+    batch, steps = (inputs.shape[1], inputs.shape[0]) if time_major else (
+        inputs.shape[0], inputs.shape[1])
+    out = Tensor(graph, outputs)
+    out.set_shape([steps, batch, cell.output_size] if time_major
+                  else [batch, steps, cell.output_size])
+    parts = tuple(Tensor(graph, p) for p in final)
+    for p, width in zip(parts, nest.flatten(cell.state_size)):
+        p.set_shape([batch, width])
+    return out, cell._state(parts)
 
 
 def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,

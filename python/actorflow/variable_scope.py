@@ -228,7 +228,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None,
     dt = _dtypes.as_dtype(dtype or scope.dtype or "float32")
     initializer = initializer if initializer is not None else \
         scope.initializer
-    root = graph._root.with_device(graph._scope.device)
+    root = graph._root.with_device(graph._scope.device).outside_control_flow()
     with graph._push(root.sub(full + "/Initializer")):
         if initializer is None:
             if dt.is_floating:

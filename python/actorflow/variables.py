@@ -44,9 +44,9 @@ class Variable(Tensor):
             raise ValueError("Variable: initial_value must be given")
         graph = get_default_graph()
         name = name or "Variable"
-        # Built outside any control dependencies, as TensorFlow's
+        # Built outside any control dependencies and loops, as TensorFlow's
         # init_scope does: initializing must not wait for a step.
-        with graph._push(graph._scope.without_control_dependencies()):
+        with graph._init_scope():
             if callable(initial_value):
                 with graph.name_scope(name):
                     initial_value = initial_value()

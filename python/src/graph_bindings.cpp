@@ -145,6 +145,23 @@ void bind_graph(nb::module_& m) {
     .def_prop_ro("shape",
                  [](const graph::output& x) { return from_shape(x.shape()); })
     .def_prop_ro("is_ref", &graph::output::is_ref)
+    .def(
+      "with_shape",
+      [](const graph::output& x,
+         std::optional<std::vector<std::optional<int64_t>>> dims) {
+        auto shape = core::shape::unknown();
+        if (dims) {
+          std::vector<int64_t> known;
+          for (auto d : *dims)
+            known.push_back(d ? *d : -1);
+          shape = core::shape{std::move(known)};
+        }
+        return graph::output{x.state(), x.node_name(), x.port(),
+                             x.dtype(), shape,         x.is_ref()};
+      },
+      "shape"_a,
+      "This output with the static shape `shape` (what Tensor.set_shape "
+      "refined), which the ops built on it see.")
     .def("__repr__", [](const graph::output& x) {
       return "<Output " + x.name() + " " + dtype_name(x.dtype()) + " "
              + x.shape().to_string() + ">";
@@ -191,6 +208,11 @@ void bind_graph(nb::module_& m) {
       "nodes"_a)
     .def("without_control_dependencies",
          &graph::scope::without_control_dependencies)
+    .def(
+      "outside_control_flow",
+      [](const graph::scope& s) { return s.with_flow_context(nullptr); },
+      "This scope in the root frame, outside the loop or branch being "
+      "built (where variables and their initial values go).")
     .def_prop_ro("device", &graph::scope::device)
     .def("add", &add_node, "op"_a, "name"_a, "inputs"_a, "attrs"_a,
          "Adds a node of `op`; returns (its name, its outputs).")

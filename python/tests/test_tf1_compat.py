@@ -295,3 +295,46 @@ def test_a_missing_name_is_an_attribute_error_that_names_it():
         tf.nn.ctc_loss
     with pytest.raises(ValueError, match="partitioner"):
         tf.get_variable("p", [2], partitioner=lambda *a: 1)
+
+
+def test_a_tensor_array_through_a_loop_and_its_gradient(graph, sess):
+    a = np.arange(12, dtype=np.float32).reshape(4, 3)
+    x = tf.constant(a)
+    rows = tf.TensorArray(tf.float32, size=4).unstack(x)
+
+    def body(i, acc, out):
+        v = rows.read(i) * 2.0 + acc
+        return i + 1, v, out.write(i, v)
+
+    _, _, out = tf.while_loop(lambda i, acc, out: i < 4, body,
+                              (tf.constant(0), tf.zeros([3]),
+                               tf.TensorArray(tf.float32, size=4)))
+    y = out.stack()
+    assert y.shape.as_list() == [None, 3]  # learned from the writes
+    (g,) = tf.gradients(tf.reduce_sum(y), [x])
+    got, grad = sess.run([y, g])
+    np.testing.assert_array_equal(got, np.cumsum(2 * a, axis=0))
+    np.testing.assert_array_equal(grad, np.repeat([[8], [6], [4], [2]], 3, 1))
+
+
+def test_rnn_results_have_tensorflows_static_shapes(graph):
+    x = tf.placeholder(tf.float32, [None, 7, 3])
+    out, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(5), x,
+                                   dtype=tf.float32)
+    assert out.shape.as_list() == [None, 7, 5]
+    assert state.c.shape.as_list() == [None, 5]
+    # What the shape says, the layers built on it see.
+    assert tf.layers.dense(state.h, 2).shape.as_list() == [None, 2]
+
+
+def test_variables_made_inside_a_loop_initialize_outside_it(graph, sess):
+    cell = tf.nn.rnn_cell.GRUCell(2)
+
+    def body(i, h):
+        out, h = cell(tf.ones([1, 3]), h)
+        return i + 1, h
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body,
+                         (tf.constant(0), tf.zeros([1, 2])))
+    sess.run(tf.global_variables_initializer())  # needs no loop
+    assert sess.run(h).shape == (1, 2)
