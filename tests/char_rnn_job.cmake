@@ -39,7 +39,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "train char-rnn failed (${rc}):\n${out}\n${err}")
 endif()
 json_field("${out}" steps steps)
-if(NOT EXISTS ${WORK_DIR}/char-rnn/model-${steps}
+if(NOT EXISTS ${WORK_DIR}/char-rnn/model-${steps}.index
    OR NOT EXISTS ${WORK_DIR}/char-rnn/char-rnn.json)
   message(FATAL_ERROR "no checkpoint model-${steps} or char-rnn.json:\n${err}")
 endif()

@@ -40,7 +40,7 @@ endforeach()
 if(NOT err MATCHES "images per expert: [0-9.]+% [0-9.]+% [0-9.]+% [0-9.]+%")
   message(FATAL_ERROR "no per-expert load printed:\n${err}")
 endif()
-if(NOT EXISTS ${WORK_DIR}/fashion-mnist-moe/model-468)
+if(NOT EXISTS ${WORK_DIR}/fashion-mnist-moe/model-468.index)
   message(FATAL_ERROR "no checkpoint fashion-mnist-moe/model-468")
 endif()
 file(GLOB events ${WORK_DIR}/logs/events.out.tfevents.*)
@@ -65,7 +65,7 @@ if(acc LESS 0.80 OR line MATCHES "expert_load")
   message(FATAL_ERROR "the dense twin: ${line}")
 endif()
 # Its own folder: the classifier's checkpoints would not fit it.
-if(NOT EXISTS ${WORK_DIR}/moe-dense/model-468
+if(NOT EXISTS ${WORK_DIR}/moe-dense/model-468.index
    OR EXISTS ${WORK_DIR}/fashion-mnist-mlp)
   message(FATAL_ERROR "the dense twin did not checkpoint to moe-dense")
 endif()

@@ -23,23 +23,51 @@ std::string checkpoint_manager::path(int64_t step) const {
   return (fs::path{dir_} / (prefix_ + "-" + std::to_string(step))).string();
 }
 
+bool checkpoint_manager::legacy(int64_t step) const {
+  std::error_code ec;
+  return !fs::exists(path(step) + ".index", ec) && fs::exists(path(step), ec);
+}
+
 std::vector<int64_t> checkpoint_manager::steps() const {
   std::vector<int64_t> result;
   std::error_code ec;
   auto head = prefix_ + "-";
   for (const auto& entry : fs::directory_iterator{dir_, ec}) {
     auto name = entry.path().filename().string();
+    if (name.size() > 6 && name.compare(name.size() - 6, 6, ".index") == 0)
+      name.resize(name.size() - 6); // a bundle's index
     if (name.rfind(head, 0) != 0 || name.size() == head.size())
       continue;
     auto digits = name.substr(head.size());
     if (!std::all_of(digits.begin(), digits.end(),
                      [](char c) { return c >= '0' && c <= '9'; })
         || digits.size() > 18)
-      continue; // temporary files and strangers
+      continue; // data shards, temporary files and strangers
     result.push_back(std::stoll(digits));
   }
   std::sort(result.begin(), result.end());
+  result.erase(std::unique(result.begin(), result.end()), result.end());
   return result;
+}
+
+void checkpoint_manager::remove(int64_t step) const {
+  std::error_code ec;
+  auto prefix = path(step);
+  auto base = fs::path{prefix}.filename().string();
+  std::vector<fs::path> files;
+  if (fs::is_regular_file(prefix, ec))
+    files.emplace_back(prefix); // actorflow's old single file
+  for (const auto& entry : fs::directory_iterator{dir_, ec}) {
+    auto name = entry.path().filename().string();
+    if (name == base + ".index" || name.rfind(base + ".data-", 0) == 0)
+      files.push_back(entry.path());
+  }
+  for (const auto& f : files) {
+    fs::remove(f, ec);
+    if (ec)
+      core::log().warn("could not delete old checkpoint file {}: {}",
+                       f.string(), ec.message());
+  }
 }
 
 core::status checkpoint_manager::save(int64_t step) {
@@ -55,12 +83,10 @@ core::status checkpoint_manager::save(int64_t step) {
   for (auto s : steps()) {
     std::error_code ec;
     if (std::find(first_kept, line_.end(), s) != line_.end()
-        || !fs::is_regular_file(path(s), ec))
-      continue; // kept, or not a checkpoint file: not ours to delete
-    fs::remove(path(s), ec);
-    if (ec)
-      core::log().warn("could not delete old checkpoint {}: {}", path(s),
-                       ec.message());
+        || !(fs::is_regular_file(path(s) + ".index", ec)
+             || fs::is_regular_file(path(s), ec)))
+      continue; // kept, or not a checkpoint: not ours to delete
+    remove(s);
   }
   line_.erase(line_.begin(), first_kept);
   return core::status::ok();
@@ -68,15 +94,18 @@ core::status checkpoint_manager::save(int64_t step) {
 
 core::status checkpoint_manager::restore(int64_t step) {
   std::vector<core::tensor> out;
+  const auto& op = legacy(step) ? ops_.restore_legacy : ops_.restore;
   return sess_.run({{ops_.filename.name(), core::tensor::scalar(path(step))}},
-                   {}, {ops_.restore.name}, &out);
+                   {}, {op.name}, &out);
 }
 
 core::status
 checkpoint_manager::restore_what_fits(int64_t step,
                                       std::vector<std::string>* skipped) {
   std::vector<core::tensor> out;
-  for (const auto& [name, assign] : ops_.restore_each) {
+  const auto& each
+    = legacy(step) ? ops_.restore_each_legacy : ops_.restore_each;
+  for (const auto& [name, assign] : each) {
     auto st
       = sess_.run({{ops_.filename.name(), core::tensor::scalar(path(step))}},
                   {}, {assign.name}, &out);

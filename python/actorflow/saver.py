@@ -12,7 +12,7 @@ import warnings
 from . import ops as _ops
 from .variables import global_variables
 from .errors import NotFoundError
-from .graph import Operation, Tensor, convert_to_tensor, get_default_graph
+from .graph import Tensor, convert_to_tensor, get_default_graph
 
 __all__ = [
     "Saver", "latest_checkpoint", "get_checkpoint_state",
@@ -189,6 +189,7 @@ class Saver:
         self._default_filename = filename or "model"
         self._last = []  # [(prefix, time saved)], oldest first
         self._built = False
+        self._restore_afckpt = None
         self._graph = get_default_graph()
         if not defer_build:
             self.build()
@@ -286,19 +287,20 @@ class Saver:
         sess.run(self._restore, {self._filename: save_path})
 
     def _restore_old_format(self, sess, save_path):
-        from . import _core
         warnings.warn(f"{save_path} is a checkpoint of actorflow's own "
                       "format (AFCKPT2), read for this release only: save "
                       "it again to have TensorFlow's", DeprecationWarning,
                       stacklevel=3)
-        pairs = _name_variables(self._var_list, self._graph)
-        graph = pairs[0][1].graph
-        with graph._lock:
-            filename, _, restore = _core.make_saver(
-                graph._scope.sub(self._name + "_afckpt"),
-                [(n, v._out) for n, v in pairs])
-        sess.run(Operation(graph, restore),
-                 {Tensor(graph, filename): save_path})
+        if self._restore_afckpt is None:
+            pairs = _name_variables(self._var_list, self._graph)
+            graph = pairs[0][1].graph
+            with graph.as_default(), graph.name_scope(self._name + "_afckpt"):
+                assigns = [_ops.assign(v, _ops.restore(
+                    self._filename, convert_to_tensor(key, "string"),
+                    dt=v.dtype.name)) for key, v in pairs]
+                with graph.control_dependencies(assigns):
+                    self._restore_afckpt = _ops.no_op(name="restore_all")
+        sess.run(self._restore_afckpt, {self._filename: save_path})
 
     # -- the checkpoints kept ----------------------------------------------
     def _record(self, save_path, latest_filename):

@@ -6,14 +6,12 @@
 #include <vector>
 
 #include <nanobind/stl/optional.h>
-#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/control_flow.hpp"
 #include "actorflow/graph/gradients.hpp"
-#include "actorflow/graph/io_ops.hpp"
 #include "actorflow/graph/training_ops.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
@@ -140,16 +138,6 @@ apply_gradients(const graph::scope& s,
   return op.name;
 }
 
-/// Save and restore ops for `variables` (name in the checkpoint, its
-/// reference): returns (the filename placeholder, save, restore).
-nb::tuple make_saver(
-  const graph::scope& s,
-  const std::vector<std::pair<std::string, graph::output>>& variables) {
-  auto ops = graph::make_saver(s, variables);
-  throw_if_error(s.take_error());
-  return nb::make_tuple(ops.filename, ops.save.name, ops.restore.name);
-}
-
 } // namespace
 
 void bind_builders(nb::module_& m) {
@@ -168,9 +156,6 @@ void bind_builders(nb::module_& m) {
   m.def("minimize", &minimize, "scope"_a, "loss"_a, "var_list"_a,
         "optimizer"_a = "sgd", "options"_a = nb::dict(),
         "One training step of `optimizer`; returns the NoOp that runs it.");
-  m.def("make_saver", &make_saver, "scope"_a, "variables"_a,
-        "Save and restore ops for (name, variable) pairs; returns "
-        "(filename placeholder, save op, restore op).");
   m.def("apply_gradients", &apply_gradients, "scope"_a, "grads"_a, "var_list"_a,
         "optimizer"_a = "sgd", "options"_a = nb::dict(),
         "The updates of `var_list` from `grads`; returns the NoOp.");

@@ -149,3 +149,18 @@ def test_unsupported_saver_arguments_are_named(graph):
     tf.Variable(1.0, name="v")
     with pytest.raises(ValueError, match="sharded"):
         tf.train.Saver(sharded=True)
+
+
+def test_a_file_of_the_old_format_still_restores(graph, tmp_path):
+    v = tf.Variable([1.0, 2.0], name="v")
+    path = str(tmp_path / "old")
+    # What Saver wrote before: the Save op's one AFCKPT2 file.
+    old_save = tf.ops.save(path, ["v"], [v])
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(old_save)
+        sess.run(v.assign([0.0, 0.0]))
+        with pytest.warns(DeprecationWarning, match="AFCKPT2"):
+            saver.restore(sess, path)
+        np.testing.assert_array_equal(sess.run(v), [1.0, 2.0])

@@ -227,9 +227,15 @@ TEST(checkpoint_manager, keeps_the_last_n_and_falls_back_past_a_damaged_one) {
   EXPECT_EQ(step, 3);
   ASSERT_TRUE(sess.run({}, {read.name()}, {}, &out).is_ok());
   test::expect_all_near(out[0], at(30), 0, "latest");
-  // Step 3's file cut short: restoring it names it; the latest that loads
+  // Each is TensorFlow's tensor bundle.
+  EXPECT_TRUE(fs::is_regular_file(ckpt.path(3) + ".index"));
+  EXPECT_TRUE(fs::is_regular_file(ckpt.path(3) + ".data-00000-of-00001"));
+  EXPECT_FALSE(fs::exists(ckpt.path(1) + ".index"));
+  EXPECT_FALSE(fs::exists(ckpt.path(1) + ".data-00000-of-00001"));
+  // Step 3's index cut short: restoring it names it; the latest that loads
   // is step 2.
-  fs::resize_file(ckpt.path(3), fs::file_size(ckpt.path(3)) - 8);
+  auto index = ckpt.path(3) + ".index";
+  fs::resize_file(index, fs::file_size(index) - 8);
   auto st = ckpt.restore(3);
   EXPECT_EQ(st.code(), core::errc::data_loss);
   EXPECT_NE(st.message().find(ckpt.path(3)), std::string::npos);
@@ -287,9 +293,10 @@ TEST(checkpoint_manager, a_checkpoint_that_does_not_fit_is_an_error) {
   EXPECT_EQ(st.code(), core::errc::failed_precondition) << st.to_string();
   EXPECT_NE(st.message().find("model-3' does not fit"), std::string::npos)
     << st.to_string();
-  EXPECT_NE(st.message().find("no tensor 'slot'"), std::string::npos)
+  EXPECT_NE(st.message().find("key 'slot' is not in tensor bundle"),
+            std::string::npos)
     << st.to_string();
-  EXPECT_TRUE(fs::exists(ckpt.path(3)));
+  EXPECT_TRUE(fs::exists(ckpt.path(3) + ".index"));
 
   std::vector<std::string> skipped;
   st = ckpt.restore_latest(&step, actors::checkpoint_manager::fit::what_fits,
@@ -304,11 +311,55 @@ TEST(checkpoint_manager, a_checkpoint_that_does_not_fit_is_an_error) {
   // The line is step 3 and what it saves: step 3 goes once two newer good
   // ones exist; the directory was never part of it.
   ASSERT_TRUE(ckpt.save(4).is_ok());
-  EXPECT_TRUE(fs::exists(ckpt.path(3)));
+  EXPECT_TRUE(fs::exists(ckpt.path(3) + ".index"));
   ASSERT_TRUE(ckpt.save(6).is_ok());
-  EXPECT_FALSE(fs::exists(ckpt.path(3)));
-  EXPECT_TRUE(fs::exists(ckpt.path(4)));
-  EXPECT_TRUE(fs::exists(ckpt.path(6)));
+  EXPECT_FALSE(fs::exists(ckpt.path(3) + ".index"));
+  EXPECT_FALSE(fs::exists(ckpt.path(3) + ".data-00000-of-00001"));
+  EXPECT_TRUE(fs::exists(ckpt.path(4) + ".index"));
+  EXPECT_TRUE(fs::exists(ckpt.path(6) + ".index"));
   EXPECT_TRUE(fs::is_directory(dir / "model-5"));
+  fs::remove_all(dir);
+}
+
+// A checkpoint of actorflow's old format (one AFCKPT2 file, what savers
+// wrote before the tensor bundle) still restores, for this release, and
+// is replaced by bundles like any other of the line.
+TEST(checkpoint_manager, an_old_format_file_still_restores) {
+  auto dir = fs::temp_directory_path()
+             / ("actorflow_ckpt_old_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  actors::engine e;
+  graph::scope s{e.context().ops()};
+  auto w = graph::variable(s.sub("w"), {2}, dtype::float64);
+  auto value = graph::placeholder(s.sub("value"), dtype::float64, {2});
+  auto set_w = graph::assign(s.sub("set"), w, value).node_name();
+  auto file = graph::placeholder(s.sub("file"), dtype::string, {});
+  auto old_save
+    = graph::save(s.sub("old_save"), file, {"w"}, {graph::identity(s, w)});
+  auto ops = graph::make_saver(s.sub("saver"), {{"w", w}});
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  actors::session sess{e};
+  ASSERT_TRUE(sess.extend(s.graph_def()).is_ok());
+  std::vector<tensor> out;
+  auto set = [&](double x) {
+    return sess.run({{value.name(), tensor::from_vector<double>({2}, {x, x})}},
+                    {}, {set_w}, &out);
+  };
+  ASSERT_TRUE(set(4).is_ok());
+  actors::checkpoint_manager ckpt{sess, ops, dir.string(), "model", 1};
+  ASSERT_TRUE(sess
+                .run({{file.name(), tensor::scalar(ckpt.path(7))}}, {},
+                     {old_save.name}, &out)
+                .is_ok());
+  ASSERT_TRUE(set(0).is_ok());
+  int64_t step = 0;
+  ASSERT_TRUE(ckpt.restore_latest(&step).is_ok());
+  EXPECT_EQ(step, 7);
+  ASSERT_TRUE(sess.run({}, {w.name()}, {}, &out).is_ok());
+  EXPECT_EQ(out[0].data<double>()[1], 4.0);
+  ASSERT_TRUE(ckpt.save(8).is_ok());
+  EXPECT_FALSE(fs::exists(ckpt.path(7)));
+  EXPECT_TRUE(fs::exists(ckpt.path(8) + ".index"));
   fs::remove_all(dir);
 }

@@ -138,7 +138,8 @@ struct two_workers {
     chief = train(0);
     if (workers > 1)
       second = other.get();
-    checkpoint = std::filesystem::exists(dir / "ck" / checkpoint_path);
+    checkpoint
+      = std::filesystem::exists(dir / "ck" / (checkpoint_path + ".index"));
     std::filesystem::remove_all(dir);
     if (scrape_ps)
       ps_metrics

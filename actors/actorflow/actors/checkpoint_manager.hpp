@@ -11,8 +11,11 @@
 namespace actorflow::actors {
 
 /// Numbered checkpoints of a session's variables in one directory:
-/// `<prefix>-<step>` files written by a `graph::saver`, the last `keep` of
-/// them kept (TensorFlow's `tf.train.Saver(max_to_keep=...)`).
+/// `<prefix>-<step>` tensor bundles (`.index` and `.data-00000-of-00001`,
+/// TensorFlow's format) written by a `graph::saver`, the last `keep` of
+/// them kept (TensorFlow's `tf.train.Saver(max_to_keep=...)`). A
+/// `<prefix>-<step>` file of actorflow's old format (AFCKPT2) is still
+/// restored, for this release.
 ///
 /// Nothing is deleted that a newer good checkpoint has not superseded: a
 /// `save` that succeeded deletes only checkpoints outside the newest `keep`
@@ -44,7 +47,7 @@ public:
   /// The steps with a checkpoint in the directory, oldest first.
   std::vector<int64_t> steps() const;
 
-  /// The path of the checkpoint of `step`.
+  /// The path of the checkpoint of `step`: the bundle's prefix.
   std::string path(int64_t step) const;
 
   /// Restores every variable from the checkpoint of `step`: data_loss when
@@ -67,6 +70,12 @@ public:
                               std::vector<std::string>* skipped = nullptr);
 
 private:
+  /// Whether the checkpoint of `step` is a file of the old format.
+  bool legacy(int64_t step) const;
+
+  /// Deletes the files of the checkpoint of `step`.
+  void remove(int64_t step) const;
+
   session& sess_;
   graph::saver ops_;
   std::string dir_;

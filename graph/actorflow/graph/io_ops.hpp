@@ -22,8 +22,8 @@ operation save(const scope& s, const output& filename,
 output restore(const scope& s, const output& filename, const std::string& name,
                core::dtype type);
 
-/// What `make_saver` builds: feed the checkpoint's path to `filename` and
-/// run `save` or `restore` as a target.
+/// What `make_saver` builds: feed the checkpoint's prefix to `filename`
+/// and run `save` or `restore` as a target.
 struct saver {
   output filename;
   operation save;
@@ -31,11 +31,17 @@ struct saver {
   /// Each variable's own restore (name in the checkpoint, its Assign), for
   /// restoring what fits.
   std::vector<std::pair<std::string, operation>> restore_each;
+  /// `restore` and `restore_each` from a file of actorflow's own format
+  /// (AFCKPT2, what `save` wrote before), read for this release.
+  operation restore_legacy;
+  std::vector<std::pair<std::string, operation>> restore_each_legacy;
 };
 
 /// Save and restore for `variables` (name in the checkpoint, variable
-/// reference): `save` writes them all to one file, `restore` assigns each
-/// from the file by name (Restore checks the dtype, the Assign the shape).
+/// reference) in TensorFlow's checkpoint format: `save` writes the tensor
+/// bundle `PREFIX.index` and `PREFIX.data-00000-of-00001` (SaveV2), which
+/// TensorFlow's Saver restores; `restore` assigns each variable from the
+/// bundle by name (RestoreV2 checks the dtype, the Assign the shape).
 saver make_saver(const scope& s,
                  const std::vector<std::pair<std::string, output>>& variables);
 
