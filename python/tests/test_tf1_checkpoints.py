@@ -34,13 +34,6 @@ def _dyadic(shape, seed, scale=4):
     return v.reshape(shape).astype(np.float32)
 
 
-@pytest.fixture
-def graph():
-    g = tf.Graph()
-    with g.as_default():
-        yield g
-
-
 def feeds(x, y):
     return {x: VALUES["x"], y: VALUES["y"]}
 

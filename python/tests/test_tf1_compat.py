@@ -1,25 +1,13 @@
 """actorflow.compat.v1 as a TensorFlow 1 program uses it: variables in
 collections (cells' and optimizers' too), variable scopes, Tensor idioms,
 layers, losses, sessions, and errors that name what is missing. Values are
-checked against numpy."""
+checked against numpy. (conftest.py's graph and sess fixtures:
+actorflow's Graph and Session are tf.Graph and tf.Session here.)"""
 
 import numpy as np
 import pytest
 
 import actorflow.compat.v1 as tf
-
-
-@pytest.fixture
-def graph():
-    g = tf.Graph()
-    with g.as_default():
-        yield g
-
-
-@pytest.fixture
-def sess(graph):
-    with tf.Session(graph=graph) as s:
-        yield s
 
 
 # -- the silent bug: a cell's weights in no collection -----------------------

@@ -25,6 +25,17 @@ def tensor_lines(kind, t, dtype_name=None):
     return [" ".join([kind, name] + [str(d) for d in t.shape]), fmt(t)]
 
 
+def rounded_lines(name, value, digits=None):
+    """tensor_lines of `value` with each element rounded to `digits`
+    significant digits (a result whose last bits depend on the CPU that
+    computed it), or as it is."""
+    value = np.asarray(value)
+    if digits is not None:
+        rounded = [float("%.*g" % (digits, v)) for v in value.flat]
+        value = np.array(rounded, value.dtype).reshape(value.shape)
+    return tensor_lines(name, value)
+
+
 class Cases:
     """Collects cases; `text()` renders them."""
 

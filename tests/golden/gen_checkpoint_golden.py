@@ -37,7 +37,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np
 import tensorflow.compat.v1 as tf
 
-from case_writer import tensor_lines
+from case_writer import rounded_lines
 from golden_io import write_or_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -70,11 +70,7 @@ def render():
     lines = []
 
     def put(name, value, digits=None):
-        value = np.asarray(value)
-        if digits is not None:
-            rounded = [float("%.*g" % (digits, v)) for v in value.flat]
-            value = np.array(rounded, value.dtype).reshape(value.shape)
-        lines.extend(tensor_lines(name, value))
+        lines.extend(rounded_lines(name, value, digits))
 
     outputs = {}
     with tempfile.TemporaryDirectory() as work:

@@ -53,7 +53,7 @@ os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf_keras's v1 RNN cells
 import numpy as np
 import tensorflow as tf
 
-from case_writer import tensor_lines
+from case_writer import rounded_lines
 from golden_io import write_or_check
 
 tf1 = tf.compat.v1
@@ -527,11 +527,7 @@ def render():
     files = {}
 
     def put(name, value, digits=None):
-        value = np.asarray(value)
-        if digits is not None:
-            rounded = [float("%.*g" % (digits, v)) for v in value.flat]
-            value = np.array(rounded, value.dtype).reshape(value.shape)
-        lines.extend(tensor_lines(name, value))
+        lines.extend(rounded_lines(name, value, digits))
 
     mlp_train(put, files)
     frozen_mlp(put, files)

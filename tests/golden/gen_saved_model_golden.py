@@ -65,7 +65,7 @@ import numpy as np
 import tensorflow as tf
 import tf_keras as keras
 
-from case_writer import tensor_lines
+from case_writer import rounded_lines
 from golden_io import write_or_check
 
 # Keras' RNN layers name their functions with uuid4(): made deterministic,
@@ -452,11 +452,7 @@ def render():
     lines = []
 
     def put(name, value, digits=None):
-        value = np.asarray(value)
-        if digits is not None:
-            rounded = [float("%.*g" % (digits, v)) for v in value.flat]
-            value = np.array(rounded, value.dtype).reshape(value.shape)
-        lines.extend(tensor_lines(name, value))
+        lines.extend(rounded_lines(name, value, digits))
 
     outputs = {}
     with tempfile.TemporaryDirectory() as work:
