@@ -11,6 +11,8 @@ from .graph import Tensor, convert_to_tensor
 
 from .nn_ops import *  # noqa: F401,F403 (relu, conv2d, dropout, ...)
 from .nn_ops import __all__ as _ops_names
+from .candidate_sampling import (log_uniform_candidate_sampler, nce_loss,
+                                 sampled_softmax_loss)
 from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_rnn
 from .rnn_cell import LSTMStateTuple
 
@@ -19,7 +21,9 @@ rnn_cell = types.SimpleNamespace(
 """The cells, as ``tf.nn.rnn_cell``."""
 
 __all__ = ["dynamic_rnn", "static_rnn", "bidirectional_dynamic_rnn",
-           "rnn_cell", "moe_layer", "LSTMStateTuple"] + _ops_names
+           "rnn_cell", "moe_layer", "LSTMStateTuple", "nce_loss",
+           "sampled_softmax_loss", "log_uniform_candidate_sampler"] + \
+    _ops_names
 
 
 def moe_layer(x, num_experts, output_size, expert_fn, k=2, devices=None,

@@ -127,7 +127,7 @@ class Optimizer:
 
     @staticmethod
     def _vars(loss, var_list):
-        if isinstance(loss, Operation) or not isinstance(loss, Tensor):
+        if not isinstance(loss, Tensor):
             raise TypeError(f"loss must be a Tensor, got {loss!r}")
         var_list = list(var_list) if var_list is not None else \
             trainable_variables(graph=loss.graph)
