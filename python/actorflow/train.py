@@ -10,6 +10,7 @@ from .graph import Operation, Tensor
 from .saver import (CheckpointState, Saver, checkpoint_exists,
                     get_checkpoint_state, latest_checkpoint,
                     update_checkpoint_state)
+from .summary_iterator import summary_iterator
 from .training_util import *  # noqa: F401,F403 (global step, decays)
 from .training_util import __all__ as _util_names
 
@@ -17,7 +18,7 @@ __all__ = [
     "Saver", "Optimizer", "GradientDescentOptimizer", "MomentumOptimizer",
     "AdagradOptimizer", "RMSPropOptimizer", "AdamOptimizer",
     "latest_checkpoint", "get_checkpoint_state", "checkpoint_exists",
-    "update_checkpoint_state", "CheckpointState",
+    "update_checkpoint_state", "CheckpointState", "summary_iterator",
 ] + _util_names
 
 
