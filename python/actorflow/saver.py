@@ -202,7 +202,6 @@ class Saver:
             return
         pairs = _name_variables(self._var_list, self._graph)
         self._built = True
-        self._keys = [k for k, _ in pairs]
         if not pairs:
             if not self._allow_empty:
                 raise ValueError("no variables to save")
