@@ -524,8 +524,35 @@ def convert_to_tensor(value, dtype=None, name=None, graph=None):
     if isinstance(value, Operation):
         raise TypeError(f"operation {value.name!r} has no value; pass one "
                         "of its outputs")
-    return const_node(graph or get_default_graph(),
-                      _const_array(value, dtype), name or "Const")
+    graph = graph or get_default_graph()
+    if isinstance(value, (list, tuple)) and _holds_tensor(value):
+        return _packed(value, dtype, name, graph)
+    return const_node(graph, _const_array(value, dtype), name or "Const")
+
+
+def _holds_tensor(value):
+    return any(isinstance(v, Tensor) or (
+        isinstance(v, (list, tuple)) and _holds_tensor(v)) for v in value)
+
+
+def _packed(value, dtype, name, graph):
+    """A list holding Tensors as one Tensor (a Pack of its elements), as
+    TensorFlow converts ``[batch, -1]``."""
+    if dtype is None:
+        dtype = next(_first_tensor(value)).dtype
+    items = [convert_to_tensor(v, dtype, graph=graph) for v in value]
+    _, outs = graph.create_op(
+        "Pack", [items], {"T": _dtypes.as_dtype(dtype).name, "N": len(items),
+                          "axis": 0}, name or "packed")
+    return outs[0]
+
+
+def _first_tensor(value):
+    for v in value:
+        if isinstance(v, Tensor):
+            yield v
+        elif isinstance(v, (list, tuple)):
+            yield from _first_tensor(v)
 
 
 def const_node(graph, array, name):

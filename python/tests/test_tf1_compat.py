@@ -326,3 +326,13 @@ def test_variables_made_inside_a_loop_initialize_outside_it(graph, sess):
                          (tf.constant(0), tf.zeros([1, 2])))
     sess.run(tf.global_variables_initializer())  # needs no loop
     assert sess.run(h).shape == (1, 2)
+
+
+def test_lists_holding_tensors_are_packed(graph, sess):
+    x = tf.placeholder(tf.float32, [None, 6])
+    batch = tf.shape(x)[0]
+    shapes = sess.run([tf.shape(tf.reshape(x, [batch, 2, 3])),
+                       tf.shape(tf.ops.tile(x, [batch, 1])),
+                       tf.shape(tf.ops.fill([batch, 2], 1.0))],
+                      {x: np.ones((2, 6))})
+    assert [list(s) for s in shapes] == [[2, 2, 3], [4, 6], [2, 2]]
