@@ -6,9 +6,9 @@ import builtins as _builtins
 import numpy as np
 
 from . import dtypes as _dtypes
-from . import graph as _graph
 from . import ops as _ops
 from .graph import Tensor, convert_to_tensor as _t
+from .tensor import _operators
 
 __all__ = [
     "reshape", "transpose", "expand_dims", "squeeze", "tile", "pad",
@@ -421,4 +421,4 @@ def placeholder_with_default(input, shape, name=None):
     return make(input, shape, name or "PlaceholderWithDefault")
 
 
-_graph._operators["getitem"] = _getitem
+_operators["getitem"] = _getitem

@@ -7,7 +7,8 @@ from . import _core
 from . import dtypes as _dtypes
 from . import nest
 from .graph import (Tensor, _const_array, const_node,
-                    convert_to_tensor, get_default_graph, shape_attr)
+                    convert_to_tensor, get_default_graph)
+from .tensor_shape import shape_attr
 
 __all__ = [
     "constant", "placeholder", "placeholder_with_default", "while_loop",

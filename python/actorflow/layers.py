@@ -14,7 +14,8 @@ from .math import matmul, tensordot
 from .variable_scope import get_variable, variable_scope
 
 __all__ = [
-    "dense", "conv1d", "conv2d", "max_pooling2d", "average_pooling2d",
+    "dense", "conv1d", "conv2d", "conv2d_transpose", "max_pooling2d",
+    "average_pooling2d",
     "max_pooling1d", "average_pooling1d", "dropout", "flatten",
     "batch_normalization",
 ]
@@ -114,6 +115,54 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                 bias_initializer or init_ops.zeros_initializer(),
                 bias_regularizer, trainable)
             outputs = nn_ops.bias_add(outputs, bias, data_format=fmt)
+        return _activity(_apply(outputs, activation), activity_regularizer)
+
+
+def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1),
+                     padding="valid", data_format="channels_last",
+                     activation=None, use_bias=True, kernel_initializer=None,
+                     bias_initializer=None, kernel_regularizer=None,
+                     bias_regularizer=None, activity_regularizer=None,
+                     kernel_constraint=None, bias_constraint=None,
+                     trainable=True, name=None, reuse=None):
+    """The transpose of conv2d: each input pixel spreads over a kernel's
+    window of the output, ``strides`` apart."""
+    _refuse_constraints("conv2d_transpose", kernel_constraint=kernel_constraint,
+                        bias_constraint=bias_constraint)
+    inputs = _t(inputs)
+    if _format(data_format) != "NHWC":
+        raise ValueError("layers.conv2d_transpose: only channels_last is "
+                         "supported by actorflow.compat.v1")
+    channels = inputs.shape[-1].value
+    if channels is None:
+        raise ValueError("layers.conv2d_transpose: the channel dimension of "
+                         "the inputs should be defined. Found `None`.")
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(strides)
+
+    def size(n, k, s):
+        if padding.lower() == "same":
+            return _ops.mul(n, _t(s, "int32"))
+        return _ops.add_v2(_ops.mul(_ops.sub(n, _t(1, "int32")),
+                                    _t(s, "int32")), _t(k, "int32"))
+
+    with variable_scope(name, default_name="conv2d_transpose", reuse=reuse):
+        kernel = get_variable("kernel", [kh, kw, filters, channels],
+                              inputs.dtype, kernel_initializer,
+                              kernel_regularizer, trainable)
+        dims = _ops.shape(inputs)
+        at = [_ops.strided_slice(dims, _t([i], "int32"), _t([i + 1], "int32"),
+                                 _t([1], "int32"), shrink_axis_mask=1)
+              for i in range(3)]
+        shape = [at[0], size(at[1], kh, sh), size(at[2], kw, sw), filters]
+        outputs = nn_ops.conv2d_transpose(inputs, kernel, shape, [sh, sw],
+                                          padding.upper())
+        if use_bias:
+            bias = get_variable(
+                "bias", [filters], inputs.dtype,
+                bias_initializer or init_ops.zeros_initializer(),
+                bias_regularizer, trainable)
+            outputs = nn_ops.bias_add(outputs, bias)
         return _activity(_apply(outputs, activation), activity_regularizer)
 
 

@@ -5,10 +5,10 @@ arguments (``af.matmul``, ``af.add``, ``af.reduce_sum``, ``af.argmax``,
 
 import builtins as _builtins
 
-from . import graph as _graph
 from . import ops as _ops
 from .array_ops import cast
 from .graph import Tensor, convert_to_tensor as _t
+from .tensor import _operators
 
 
 def _alias(name, op, doc):
@@ -336,7 +336,7 @@ __all__ = sorted([n for n in _ALIASES if n in globals()] + [
     "unsorted_segment_sum", "segment_sum", "segment_mean", "clip_by_value",
     "clip_by_norm", "global_norm", "clip_by_global_norm"])
 
-_graph._operators.update({
+_operators.update({
     "add": add, "sub": subtract, "mul": multiply, "div": truediv,
     "matmul": matmul, "neg": negative, "pow": pow, "less": less,
     "less_equal": less_equal, "greater": greater,

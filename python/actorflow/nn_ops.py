@@ -6,7 +6,7 @@ import builtins as _builtins
 
 from . import ops as _ops
 from . import random_ops
-from .array_ops import cast, concat, reshape, shape as _shape_of
+from .array_ops import _ints, cast, concat, reshape, shape as _shape_of
 from .graph import Tensor, convert_to_tensor as _t, get_default_graph
 from .math import reduce_mean, reduce_sum
 
@@ -16,7 +16,8 @@ __all__ = [
     "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "dropout",
     "embedding_lookup", "moments", "batch_normalization",
     "fused_batch_norm", "top_k", "in_top_k", "conv1d", "conv2d",
-    "depthwise_conv2d", "separable_conv2d", "max_pool", "avg_pool",
+    "conv2d_transpose", "depthwise_conv2d", "separable_conv2d", "max_pool",
+    "avg_pool",
     "softmax_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits_v2",
     "sparse_softmax_cross_entropy_with_logits",
@@ -297,6 +298,23 @@ def conv2d(input, filter=None, strides=None, padding=None,
                        padding=padding, data_format=data_format,
                        dilations=_strides(dilations or 1, 2, data_format,
                                           "conv2d"), name=name)
+
+
+def conv2d_transpose(value=None, filter=None, output_shape=None,
+                     strides=None, padding="SAME", data_format="NHWC",
+                     name=None, input=None, filters=None, dilations=None):
+    """The transpose of conv2d (its gradient with respect to the input):
+    ``filter`` is [height, width, output channels, input channels]."""
+    value = input if value is None else value
+    filter = filters if filter is None else filter
+    if output_shape is None or strides is None:
+        raise TypeError("conv2d_transpose needs output_shape and strides")
+    return _ops.conv2d_backprop_input(
+        _ints(output_shape), filter, value,
+        strides=_strides(strides, 2, data_format, "conv2d_transpose"),
+        padding=padding, data_format=data_format,
+        dilations=_strides(dilations or 1, 2, data_format,
+                           "conv2d_transpose"), name=name)
 
 
 def conv1d(value=None, filters=None, stride=None, padding=None,

@@ -4,7 +4,8 @@ loop by its flow, as TensorFlow 1 does."""
 
 from . import dtypes as _dtypes
 from . import ops as _ops
-from .graph import convert_to_tensor as _t, shape_attr
+from .graph import convert_to_tensor as _t
+from .tensor_shape import shape_attr
 from .tensor_shape import TensorShape
 
 __all__ = ["TensorArray"]

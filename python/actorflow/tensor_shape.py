@@ -2,7 +2,8 @@
 ``Tensor.shape`` and ``get_shape()`` return (``as_list()``, ``ndims``,
 ``x.shape[1].value``); equal to a tuple or list of the same dimensions."""
 
-__all__ = ["TensorShape", "Dimension", "as_shape", "dimension_value"]
+__all__ = ["TensorShape", "Dimension", "as_shape", "dimension_value",
+           "shape_attr"]
 
 
 class Dimension:
@@ -241,3 +242,13 @@ def as_shape(shape):
 
 def unknown_shape(rank=None):
     return TensorShape(None if rank is None else [None] * rank)
+
+
+def shape_attr(shape):
+    """A shape (list, tuple, TensorShape; None or -1 for unknown) as a
+    shape attr: a list with None for unknown dimensions, or None for an
+    unknown rank."""
+    shape = as_shape(shape)
+    if shape.ndims is None:
+        return None
+    return shape.as_list()

@@ -5,8 +5,9 @@ sets of them."""
 
 from . import _core
 from . import ops as _ops
-from .graph import (GraphKeys, Operation, Tensor, _default_session,
+from .graph import (GraphKeys, Operation, Tensor,
                     convert_to_tensor, get_default_graph)
+from .tensor import _default_session
 
 __all__ = [
     "Variable", "global_variables", "trainable_variables", "local_variables",

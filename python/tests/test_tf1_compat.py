@@ -336,3 +336,26 @@ def test_lists_holding_tensors_are_packed(graph, sess):
                        tf.shape(tf.ops.fill([batch, 2], 1.0))],
                       {x: np.ones((2, 6))})
     assert [list(s) for s in shapes] == [[2, 2, 3], [4, 6], [2, 2]]
+
+
+def test_conv2d_transpose_is_conv2ds_gradient(graph, sess):
+    rng = np.random.RandomState(0)
+    x = tf.constant(rng.normal(size=(2, 5, 5, 3)).astype(np.float32))
+    w = tf.constant(rng.normal(size=(3, 3, 3, 4)).astype(np.float32))
+    y = tf.nn.conv2d(x, w, [1, 2, 2, 1], "SAME")
+    dy = tf.constant(rng.normal(size=(2, 3, 3, 4)).astype(np.float32))
+    (want,) = tf.gradients(y, [x], grad_ys=[dy])
+    got = tf.nn.conv2d_transpose(dy, w, [2, 5, 5, 3], [1, 2, 2, 1], "SAME")
+    assert got.shape.as_list() == [2, 5, 5, 3]
+    np.testing.assert_allclose(*sess.run([got, want]), rtol=1e-5)
+
+
+def test_a_transposed_conv2d_layer_upsamples(graph, sess):
+    x = tf.placeholder(tf.float32, [None, 4, 4, 2])
+    same = tf.layers.conv2d_transpose(x, 3, 3, strides=2, padding="same")
+    valid = tf.layers.conv2d_transpose(x, 5, 3, strides=2)
+    assert [v.op.name for v in tf.trainable_variables()][:2] == [
+        "conv2d_transpose/kernel", "conv2d_transpose/bias"]
+    sess.run(tf.global_variables_initializer())
+    a, b = sess.run([same, valid], {x: np.ones((2, 4, 4, 2), np.float32)})
+    assert a.shape == (2, 8, 8, 3) and b.shape == (2, 9, 9, 5)
