@@ -1,9 +1,7 @@
 """The global step and learning-rate schedules of ``tf.compat.v1.train``:
 ``get_or_create_global_step``, ``exponential_decay``,
 ``piecewise_constant``, ``polynomial_decay``, ``inverse_time_decay``,
-``natural_exp_decay``, ``cosine_decay``."""
-
-import math as _pymath
+``natural_exp_decay`` (not cosine_decay: the engine has no Cos op)."""
 
 from . import ops as _ops
 from .array_ops import cast
@@ -16,7 +14,7 @@ __all__ = [
     "global_step", "get_global_step", "create_global_step",
     "get_or_create_global_step", "assert_global_step", "exponential_decay",
     "piecewise_constant", "polynomial_decay", "inverse_time_decay",
-    "natural_exp_decay", "cosine_decay",
+    "natural_exp_decay",
 ]
 
 
@@ -127,20 +125,6 @@ def polynomial_decay(learning_rate, global_step, decay_steps,
         return _ops.add_v2(
             _ops.mul(_ops.sub(lr, end), _ops.pow(fraction, _float(power))),
             end, name="")
-
-
-def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0,
-                 name=None):
-    _check_step(global_step)
-    graph = get_default_graph()
-    with graph.name_scope(name or "CosineDecay"):
-        steps = _float(decay_steps)
-        step = _ops.minimum(_float(global_step), steps)
-        cosine = _ops.mul(_t(0.5), _ops.add_v2(_t(1.0), _ops.cos(
-            _ops.mul(_t(_pymath.pi), _ops.real_div(step, steps)))))
-        a = _t(float(alpha))
-        decayed = _ops.add_v2(_ops.mul(_ops.sub(_t(1.0), a), cosine), a)
-        return _ops.mul(_float(learning_rate), decayed, name="")
 
 
 def piecewise_constant(x, boundaries, values, name=None):
