@@ -24,14 +24,9 @@ __all__ = [
 
 
 def _ints(x, dtype="int32"):
-    """A shape-like argument as an int Tensor (lists may hold Tensors)."""
-    if isinstance(x, (list, tuple)) and _builtins.any(
-            isinstance(v, Tensor) for v in x):
-        return _ops.pack([_t(v, dtype) for v in x])
-    if isinstance(x, Tensor):
-        return x
-    return _t(np.asarray(x, dtype=dtype) if not isinstance(x, Tensor)
-              else x, dtype)
+    """A shape-like argument as an int Tensor: a Tensor as it is (int32 or
+    int64), a value or a list (which may hold Tensors) converted."""
+    return x if isinstance(x, Tensor) else _t(x, dtype)
 
 
 def reshape(tensor, shape, name=None):

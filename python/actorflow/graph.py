@@ -200,17 +200,15 @@ class Graph:
         """Every operation of the graph, in the order they were built."""
         return [Operation(self, name) for name, _ in self._root.node_ops(0)]
 
-    def _adopt_variables(self, start, trainable=False):
+    def _adopt_variables(self, start):
         """Puts the variables built since node ``start`` by a builder of the
-        extension module (an optimizer's slots, a cell's weights) into the
-        global variables (and the trainable ones); returns them."""
+        extension module (an optimizer's slots) into the global variables;
+        returns them."""
         new = [Tensor(self, self._root.output_of(name, 0))
                for name, op in self._root.node_ops(start)
                if op in _VARIABLE_OPS]
         for v in new:
             self.add_to_collection(GraphKeys.GLOBAL_VARIABLES, v)
-            if trainable:
-                self.add_to_collection(GraphKeys.TRAINABLE_VARIABLES, v)
         return new
 
     # -- looking things up -----------------------------------------------

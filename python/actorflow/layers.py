@@ -254,10 +254,7 @@ def flatten(inputs, name=None, data_format="channels_last"):
         rest = inputs.shape[1:]
         if rest.is_fully_defined():
             return reshape(inputs, [-1, rest.num_elements()])
-        batch = _ops.strided_slice(_ops.shape(inputs), _t([0], "int32"),
-                                   _t([1], "int32"), _t([1], "int32"))
-        return _ops.reshape(inputs, _ops.concat_v2(
-            [batch, _t([-1], "int32")], _t(0, "int32")), name="")
+        return reshape(inputs, [_ops.shape(inputs)[0], -1], name="")
 
 
 def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False,
