@@ -1,11 +1,17 @@
 # The umbrella header (actorflow/actorflow.hpp) includes every public
-# header of the graph, net and actors layers. -DSOURCE_DIR=<the tree>
+# header of the graph, net, interop and actors layers but the deprecated
+# forwarding headers (those that open with "/// Deprecated:").
+# -DSOURCE_DIR=<the tree>
 file(READ ${SOURCE_DIR}/actors/actorflow/actorflow.hpp umbrella)
 set(missing "")
-foreach(layer graph net actors)
-  file(GLOB headers RELATIVE ${SOURCE_DIR}/${layer}/actorflow
+foreach(layer graph net interop actors)
+  file(GLOB_RECURSE headers RELATIVE ${SOURCE_DIR}/${layer}/actorflow
        ${SOURCE_DIR}/${layer}/actorflow/${layer}/*.hpp)
   foreach(h ${headers})
+    file(STRINGS ${SOURCE_DIR}/${layer}/actorflow/${h} opening LIMIT_COUNT 3)
+    if(opening MATCHES "/// Deprecated:")
+      continue()
+    endif()
     if(NOT umbrella MATCHES "#include \"actorflow/${h}\"")
       list(APPEND missing ${h})
     endif()

@@ -14,12 +14,12 @@
 #include "actorflow/core/logging.hpp"
 #include "actorflow/devices/gpu.hpp"
 #include "actorflow/ops/registration.hpp"
-#include "bulk_transport.hpp"
-#include "collective_actor.hpp"
-#include "master.hpp"
-#include "openssl_error_queue.hpp"
-#include "queue_actor.hpp"
-#include "worker.hpp"
+#include "collectives/collective_actor.hpp"
+#include "master/master.hpp"
+#include "queues/queue_actor.hpp"
+#include "transport/bulk_transport.hpp"
+#include "transport/openssl_error_queue.hpp"
+#include "worker/worker.hpp"
 
 namespace actorflow::actors {
 
@@ -109,7 +109,8 @@ engine::engine(engine_options options)
       if (!detail::ssl_error_queue_cleared_before_io())
         core::log().warn(
           "TLS: OpenSSL's error queue is not cleared before CAF's I/O calls "
-          "(actors/src/openssl_error_queue.cpp): a failed handshake may "
+          "(actors/src/transport/openssl_error_queue.cpp): a failed handshake "
+          "may "
           "drop other connections");
     }
   }

@@ -23,8 +23,8 @@
 #include "actorflow/ops/collective.hpp"
 #include "actorflow/ops/entry.hpp"
 #include "actorflow/ops/queue.hpp"
-#include "step_tracker.hpp"
-#include "worker_protocol.hpp"
+#include "transport/worker_protocol.hpp"
+#include "worker/step_tracker.hpp"
 
 namespace actorflow::actors {
 
@@ -217,8 +217,8 @@ struct collective_cancel_msg {
   uint64_t step;
 };
 
-/// The collectives of a process (collective_actor.hpp). Values from other
-/// members arrive as `value_msg` (through CAF or the bulk path); the
+/// The collectives of a process (collectives/collective_actor.hpp). Values from
+/// other members arrive as `value_msg` (through CAF or the bulk path); the
 /// worker passes on the session's workers (`peers_atom`).
 using collective_actor
   = caf::typed_actor<caf::reacts_to<value_msg>,

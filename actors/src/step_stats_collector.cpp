@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "partition_plan.hpp"
+#include "worker/partition_plan.hpp"
 
 namespace actorflow::actors {
 

@@ -17,8 +17,8 @@
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/saved_model_session.hpp"
 #include "actorflow/actors/session.hpp"
-#include "actorflow/net/npy.hpp"
-#include "cli/flags.hpp"
+#include "actorflow/interop/npy.hpp"
+#include "common/flags.hpp"
 
 namespace actorflow::apps {
 
@@ -50,7 +50,7 @@ core::status parse_feed(const std::string& spec, std::mt19937& gen,
   auto name = spec.substr(0, eq), value = spec.substr(eq + 1);
   if (value.size() > 4 && value.compare(value.size() - 4, 4, ".npy") == 0) {
     core::tensor t;
-    auto st = net::load_npy(value, &t);
+    auto st = interop::load_npy(value, &t);
     if (!st.is_ok())
       return st.prefixed("feed " + name);
     *out = {name, std::move(t)};

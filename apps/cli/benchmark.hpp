@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "actorflow/graph/graph_passes.hpp"
-#include "cli/command.hpp"
+#include "common/command.hpp"
 
 namespace actorflow::apps {
 

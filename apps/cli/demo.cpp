@@ -8,7 +8,7 @@
 
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
-#include "cli/flags.hpp"
+#include "common/flags.hpp"
 
 namespace actorflow::apps {
 

@@ -1,7 +1,7 @@
 #pragma once
 
 // `actorflow demo`: the white paper's Figure 1 graph over two devices.
-#include "cli/command.hpp"
+#include "common/command.hpp"
 
 namespace actorflow::apps {
 

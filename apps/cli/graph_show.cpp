@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "actorflow/graph/dot.hpp"
-#include "actorflow/net/graph_def.hpp"
+#include "actorflow/interop/any_graph.hpp"
 #include "actorflow/ops/op_registry.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -87,7 +87,7 @@ core::status render(const graph_show_options& o, std::string* text) {
   ops::op_registry registry;
   ACTORFLOW_RETURN_IF_ERROR(ops::register_ops(registry));
   graph::graph g;
-  ACTORFLOW_RETURN_IF_ERROR(net::load_any_graph(o.run.graph, registry, &g));
+  ACTORFLOW_RETURN_IF_ERROR(interop::load_any_graph(o.run.graph, registry, &g));
   if (o.dot)
     return graph::to_dot(g, text);
   *text = feeds_and_fetches(g) + node_list(g);

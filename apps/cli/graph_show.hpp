@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "cli/command.hpp"
 #include "cli/run.hpp"
+#include "common/command.hpp"
 
 namespace actorflow::apps {
 

@@ -13,7 +13,6 @@
 #include "actorflow/core/build_info.hpp"
 #include "actorflow/core/logging.hpp"
 #include "cli/benchmark.hpp"
-#include "cli/command.hpp"
 #include "cli/demo.hpp"
 #include "cli/graph_show.hpp"
 #include "cli/op_list.hpp"
@@ -21,6 +20,7 @@
 #include "cli/saved_model.hpp"
 #include "cluster/cluster_up.hpp"
 #include "cluster/worker.hpp"
+#include "common/command.hpp"
 #include "models/char_rnn/sample.hpp"
 #include "training/train_command.hpp"
 

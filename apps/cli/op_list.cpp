@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "actorflow/net/graph_def.hpp"
+#include "actorflow/interop/tensorflow/graph_def.hpp"
 #include "actorflow/ops/op_registry.hpp"
 #include "actorflow/ops/registration.hpp"
 
@@ -55,8 +55,9 @@ std::string render_attrs(const std::vector<ops::attr_def>& attrs) {
 /// `actorflow ops --missing FILE`: each op FILE uses that `registry`
 /// lacks, with how many nodes use it and the first few.
 int list_missing(const ops::op_registry& registry, const std::string& path) {
-  std::vector<net::missing_op> missing;
-  if (auto st = net::find_missing_ops(path, registry, &missing); !st.is_ok()) {
+  std::vector<interop::tensorflow::missing_op> missing;
+  if (auto st = interop::tensorflow::find_missing_ops(path, registry, &missing);
+      !st.is_ok()) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());
     return EXIT_FAILURE;
   }

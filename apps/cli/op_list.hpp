@@ -2,7 +2,7 @@
 
 // `actorflow ops`: the registered ops, or those a GraphDef lacks here.
 
-#include "cli/command.hpp"
+#include "common/command.hpp"
 #include <string>
 
 namespace actorflow::apps {

@@ -11,9 +11,9 @@
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "actorflow/actors/session.hpp"
-#include "actorflow/net/npy.hpp"
-#include "cli/flags.hpp"
+#include "actorflow/interop/npy.hpp"
 #include "cli/saved_model.hpp"
+#include "common/flags.hpp"
 
 namespace actorflow::apps {
 
@@ -43,7 +43,7 @@ core::status run_step(const run_options& o, const actors::run_options& ro,
       return core::invalid_argument_error("--feed '", f,
                                           "' is not name=file.npy");
     core::tensor t;
-    auto st = net::load_npy(path, &t);
+    auto st = interop::load_npy(path, &t);
     if (!st.is_ok())
       return st.prefixed("feed " + name);
     feeds.emplace_back(name, std::move(t));
@@ -98,7 +98,7 @@ int run_graph(const run_options& o) {
                 r.outputs[i].debug_string().c_str());
     if (r.fetch_files[i].empty())
       continue;
-    st = net::save_npy(r.outputs[i], r.fetch_files[i]);
+    st = interop::save_npy(r.outputs[i], r.fetch_files[i]);
     if (!st.is_ok())
       return fail(st.prefixed("fetch " + r.fetch_names[i]));
   }

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "actorflow/actors/session.hpp"
-#include "cli/command.hpp"
 #include "cluster/cluster_source.hpp"
+#include "common/command.hpp"
 
 namespace actorflow::apps {
 

@@ -9,10 +9,10 @@
 #include <memory>
 
 #include "actorflow/actors/saved_model_session.hpp"
-#include "actorflow/net/npy.hpp"
+#include "actorflow/interop/npy.hpp"
 #include "actorflow/ops/op_registry.hpp"
 #include "actorflow/ops/registration.hpp"
-#include "cli/flags.hpp"
+#include "common/flags.hpp"
 
 namespace actorflow::apps {
 
@@ -31,8 +31,9 @@ std::pair<std::string, std::string> split_assignment(const std::string& s) {
   return {s.substr(0, eq), s.substr(eq + 1)};
 }
 
-void print_tensors(const char* what,
-                   const std::vector<net::signature_tensor>& tensors) {
+void print_tensors(
+  const char* what,
+  const std::vector<interop::tensorflow::signature_tensor>& tensors) {
   for (const auto& t : tensors)
     std::printf("    %s %s: %s %s (%s)\n", what, t.key.c_str(),
                 std::string{core::to_string(t.type)}.c_str(),
@@ -49,7 +50,7 @@ int run_saved_model(const saved_model_options& o) {
       return fail("run", core::invalid_argument_error("--feed '", f,
                                                       "' is not key=file.npy"));
     core::tensor t;
-    auto st = net::load_npy(path, &t);
+    auto st = interop::load_npy(path, &t);
     if (!st.is_ok())
       return fail("run", st.prefixed("feed " + key));
     inputs[key] = std::move(t);
@@ -80,7 +81,7 @@ int run_saved_model(const saved_model_options& o) {
     std::printf("%s = %s\n", key.c_str(), t->second.debug_string().c_str());
     if (path.empty())
       continue;
-    st = net::save_npy(t->second, path);
+    st = interop::save_npy(t->second, path);
     if (!st.is_ok())
       return fail("run", st.prefixed("fetch " + key));
   }
@@ -95,11 +96,11 @@ int run_saved_model(const saved_model_options& o) {
 int show_saved_model(const saved_model_options& o) {
   ops::op_registry registry;
   auto st = ops::register_ops(registry);
-  std::map<std::string, net::signature> signatures;
-  std::vector<net::missing_op> missing;
+  std::map<std::string, interop::tensorflow::signature> signatures;
+  std::vector<interop::tensorflow::missing_op> missing;
   if (st.is_ok())
-    st = net::describe_saved_model(o.dir, o.tags, registry, &signatures,
-                                   &missing);
+    st = interop::tensorflow::describe_saved_model(o.dir, o.tags, registry,
+                                                   &signatures, &missing);
   if (!st.is_ok())
     return fail("show", st);
   for (const auto& [key, s] : signatures) {
@@ -111,7 +112,7 @@ int show_saved_model(const saved_model_options& o) {
     std::printf("every op it uses is there\n");
   else
     std::printf("ops actorflow lacks: %s\n",
-                net::describe_missing_ops(missing).c_str());
+                interop::tensorflow::describe_missing_ops(missing).c_str());
   return missing.empty() ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 

@@ -2,7 +2,7 @@
 
 // `actorflow run --saved-model` and `actorflow show --saved-model`.
 
-#include "cli/command.hpp"
+#include "common/command.hpp"
 #include <string>
 #include <vector>
 

@@ -20,9 +20,9 @@
 #include <thread>
 
 #include "actorflow/actors/cluster.hpp"
-#include "cli/flags.hpp"
-#include "cluster/exit_codes.hpp"
 #include "cluster/local_capacity.hpp"
+#include "common/exit_codes.hpp"
+#include "common/flags.hpp"
 
 namespace actorflow::apps {
 

@@ -2,7 +2,7 @@
 
 // `actorflow cluster up`: every task of a cluster file on this machine.
 
-#include "cli/command.hpp"
+#include "common/command.hpp"
 #include <string>
 #include <vector>
 

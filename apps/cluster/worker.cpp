@@ -11,10 +11,10 @@
 
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
-#include "cli/flags.hpp"
 #include "cluster/cluster_source.hpp"
-#include "cluster/exit_codes.hpp"
 #include "cluster/metrics_server.hpp"
+#include "common/exit_codes.hpp"
+#include "common/flags.hpp"
 
 namespace actorflow::apps {
 

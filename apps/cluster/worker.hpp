@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/command.hpp"
 #include "cluster/cluster_source.hpp"
+#include "common/command.hpp"
 
 namespace actorflow::apps {
 

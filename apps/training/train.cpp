@@ -10,7 +10,7 @@
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/devices/gpu.hpp"
-#include "cli/flags.hpp"
+#include "common/flags.hpp"
 #include "training/training_job.hpp"
 
 namespace actorflow::apps {

@@ -125,7 +125,7 @@ core::status restore_for_resume(const train_options& o,
                                 actors::checkpoint_manager& checkpoints,
                                 int64_t* step);
 
-/// `actorflow train --cluster F --task T` (cluster_roles.cpp), either
+/// `actorflow train --cluster F --task T` (train_task.cpp), either
 /// dataset.
 int run_train_task(const train_options& o);
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <set>
 
-#include "cli/flags.hpp"
+#include "common/flags.hpp"
 #include "models/char_rnn/char_rnn_command.hpp"
 #include "models/energy/energy_command.hpp"
 #include "models/fashion/fashion_command.hpp"

@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/command.hpp"
+#include "common/command.hpp"
 #include "training/train.hpp"
 
 namespace actorflow::apps {

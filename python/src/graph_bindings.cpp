@@ -8,7 +8,8 @@
 #include <nanobind/stl/vector.h>
 
 #include "actorflow/graph/scope.hpp"
-#include "actorflow/net/graph_def.hpp"
+#include "actorflow/interop/any_graph.hpp"
+#include "actorflow/interop/tensorflow/graph_def.hpp"
 #include "actorflow/ops/op_registry.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "attr_conversion.hpp"
@@ -93,10 +94,11 @@ graph::graph load_graph_def(nb::bytes data, bool text) {
   ops::op_registry registry;
   throw_if_error(ops::register_ops(registry));
   graph::graph g;
-  throw_if_error(net::from_graph_def(std::string{data.c_str(), data.size()},
-                                     text ? net::graph_def_format::text
-                                          : net::graph_def_format::binary,
-                                     registry, &g));
+  throw_if_error(interop::tensorflow::from_graph_def(
+    std::string{data.c_str(), data.size()},
+    text ? interop::tensorflow::graph_def_format::text
+         : interop::tensorflow::graph_def_format::binary,
+    registry, &g));
   return g;
 }
 
@@ -104,13 +106,13 @@ graph::graph load_graph_file(const std::string& path) {
   ops::op_registry registry;
   throw_if_error(ops::register_ops(registry));
   graph::graph g;
-  throw_if_error(net::load_any_graph(path, registry, &g));
+  throw_if_error(interop::load_any_graph(path, registry, &g));
   return g;
 }
 
 nb::bytes graph_def_bytes(const graph::graph& g) {
   std::string out;
-  throw_if_error(net::to_graph_def(g, &out));
+  throw_if_error(interop::tensorflow::to_graph_def(g, &out));
   return nb::bytes(out.data(), out.size());
 }
 

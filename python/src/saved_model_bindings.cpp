@@ -56,13 +56,14 @@ public:
   nb::dict signatures() const {
     nb::dict out;
     for (const auto& [key, sig] : model_->model().signatures) {
-      auto tensors = [](const std::vector<net::signature_tensor>& ts) {
-        nb::list l;
-        for (const auto& t : ts)
-          l.append(
-            nb::make_tuple(t.key, dtype_name(t.type), from_shape(t.shape)));
-        return l;
-      };
+      auto tensors
+        = [](const std::vector<interop::tensorflow::signature_tensor>& ts) {
+            nb::list l;
+            for (const auto& t : ts)
+              l.append(
+                nb::make_tuple(t.key, dtype_name(t.type), from_shape(t.shape)));
+            return l;
+          };
       nb::dict d;
       d["method"] = sig.method;
       d["inputs"] = tensors(sig.inputs);

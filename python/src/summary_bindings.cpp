@@ -4,7 +4,7 @@
 
 #include <nanobind/stl/string.h>
 
-#include "actorflow/net/summary_writer.hpp"
+#include "actorflow/interop/summary_writer.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
 
@@ -20,7 +20,7 @@ namespace {
 class event_writer {
 public:
   explicit event_writer(const std::string& logdir) {
-    throw_if_error(net::summary_writer::open(logdir, &writer_));
+    throw_if_error(interop::summary_writer::open(logdir, &writer_));
   }
 
   void add_summary(nb::bytes summary, int64_t step) {
@@ -45,7 +45,7 @@ public:
   }
 
 private:
-  std::unique_ptr<net::summary_writer> writer_;
+  std::unique_ptr<interop::summary_writer> writer_;
 };
 
 } // namespace

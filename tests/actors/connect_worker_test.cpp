@@ -12,8 +12,8 @@
 #include "actorflow/actors/cluster.hpp"
 #include "actorflow/actors/engine.hpp"
 #include "common/free_port.hpp"
-#include "worker_link.hpp"
-#include "worker_protocol.hpp"
+#include "transport/worker_link.hpp"
+#include "transport/worker_protocol.hpp"
 
 using namespace actorflow;
 using namespace std::chrono_literals;

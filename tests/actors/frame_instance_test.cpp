@@ -3,8 +3,8 @@
 // instance is finished when its Enters arrived and its iterations retired
 // (the rules of TensorFlow's executor, §2.4 of the runtime notes).
 
-#include "frame_instance.hpp"
-#include "worker_protocol.hpp"
+#include "transport/worker_protocol.hpp"
+#include "worker/frame_instance.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,10 @@
 // TensorFlow's GraphDef, out and back in (issue 15): a graph exported with
-// net::to_graph_def and imported with net::from_graph_def runs to the same
-// bits as the graph it came from -- a loop over two devices, and a
-// training step with its gradients and optimizer (the variables after
-// three steps) -- in binary and text form; a GraphDef in the form
-// TensorFlow writes imports; what the engine lacks is a clear error.
+// interop::tensorflow::to_graph_def and imported with
+// interop::tensorflow::from_graph_def runs to the same bits as the graph it
+// came from -- a loop over two devices, and a training step with its gradients
+// and optimizer (the variables after three steps) -- in binary and text form; a
+// GraphDef in the form TensorFlow writes imports; what the engine lacks is a
+// clear error.
 
 #include <cstring>
 
@@ -28,16 +29,16 @@ bool same_bits(const tensor& x, const tensor& y) {
 
 /// `g` through a GraphDef and back, in `format`.
 graph::graph round_trip(const graph::graph& g, const ops::op_registry& ops,
-                        net::graph_def_format format) {
+                        interop::tensorflow::graph_def_format format) {
   std::string bytes;
-  EXPECT_TRUE(net::to_graph_def(g, &bytes).is_ok());
-  if (format == net::graph_def_format::text) {
+  EXPECT_TRUE(interop::tensorflow::to_graph_def(g, &bytes).is_ok());
+  if (format == interop::tensorflow::graph_def_format::text) {
     tfproto::GraphDef def;
     EXPECT_TRUE(def.ParseFromString(bytes));
     EXPECT_TRUE(google::protobuf::TextFormat::PrintToString(def, &bytes));
   }
   graph::graph back;
-  auto st = net::from_graph_def(bytes, format, ops, &back);
+  auto st = interop::tensorflow::from_graph_def(bytes, format, ops, &back);
   EXPECT_TRUE(st.is_ok()) << st.to_string();
   return back;
 }
@@ -65,7 +66,8 @@ std::vector<tensor> run(actors::engine& e, const graph::graph& g,
   return out;
 }
 
-class graph_def : public ::testing::TestWithParam<net::graph_def_format> {
+class graph_def
+  : public ::testing::TestWithParam<interop::tensorflow::graph_def_format> {
 protected:
   actors::engine e;
 };
@@ -127,14 +129,15 @@ TEST_P(graph_def, a_training_step_trains_the_same_after_import) {
     EXPECT_TRUE(same_bits(got[i], want[i])) << fetches[i];
 }
 
-INSTANTIATE_TEST_SUITE_P(forms, graph_def,
-                         ::testing::Values(net::graph_def_format::binary,
-                                           net::graph_def_format::text),
-                         [](const auto& info) {
-                           return info.param == net::graph_def_format::binary
-                                    ? std::string{"binary"}
-                                    : std::string{"text"};
-                         });
+INSTANTIATE_TEST_SUITE_P(
+  forms, graph_def,
+  ::testing::Values(interop::tensorflow::graph_def_format::binary,
+                    interop::tensorflow::graph_def_format::text),
+  [](const auto& info) {
+    return info.param == interop::tensorflow::graph_def_format::binary
+             ? std::string{"binary"}
+             : std::string{"text"};
+  });
 
 // What TensorFlow 1 writes for `tf.nn.relu(x + c)` (tf.io.write_graph,
 // as_text): its devices, annotations starting with '_' and a splat
@@ -176,8 +179,8 @@ TEST(graph_def_import, a_graph_in_tensorflows_own_text_form_runs) {
   )pb";
   actors::engine e;
   graph::graph g;
-  auto st = net::from_graph_def(text, net::graph_def_format::text,
-                                e.context().ops(), &g);
+  auto st = interop::tensorflow::from_graph_def(
+    text, interop::tensorflow::graph_def_format::text, e.context().ops(), &g);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   auto out = run(e, g, {{"x", tensor::from_vector<float>({4}, {0, 1, 2, 3})}},
                  {"relu"}, {}, {}, 0);
@@ -217,19 +220,21 @@ TEST(graph_def_import, what_the_engine_lacks_is_an_error_naming_the_node) {
                                                          tensor_content: "abc" } } } })",
        core::errc::invalid_argument, "k", "content bytes"}}) {
     graph::graph g;
-    auto st = net::from_graph_def(c.text, net::graph_def_format::text,
-                                  e.context().ops(), &g);
+    auto st = interop::tensorflow::from_graph_def(
+      c.text, interop::tensorflow::graph_def_format::text, e.context().ops(),
+      &g);
     EXPECT_EQ(st.code(), c.code) << st.to_string();
     EXPECT_EQ(st.node(), c.node) << st.to_string();
     EXPECT_NE(st.to_string().find(c.says), std::string::npos) << st.to_string();
   }
   graph::graph g;
-  auto st
-    = net::from_graph_def("\xff\xff\xff garbage", net::graph_def_format::binary,
-                          e.context().ops(), &g);
+  auto st = interop::tensorflow::from_graph_def(
+    "\xff\xff\xff garbage", interop::tensorflow::graph_def_format::binary,
+    e.context().ops(), &g);
   EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
-  st = net::from_graph_def("node {", net::graph_def_format::text,
-                           e.context().ops(), &g);
+  st = interop::tensorflow::from_graph_def(
+    "node {", interop::tensorflow::graph_def_format::text, e.context().ops(),
+    &g);
   EXPECT_EQ(st.code(), core::errc::invalid_argument) << st.to_string();
 }
 
@@ -247,9 +252,9 @@ protected:
                                const std::vector<std::string>& train = {},
                                int steps = 0) {
     graph::graph g;
-    auto st = net::load_graph_def(std::string{ACTORFLOW_GOLDEN_DIR}
-                                    + "/graphdef/" + file,
-                                  e.context().ops(), &g);
+    auto st = interop::tensorflow::load_graph_def(
+      std::string{ACTORFLOW_GOLDEN_DIR} + "/graphdef/" + file,
+      e.context().ops(), &g);
     EXPECT_TRUE(st.is_ok()) << st.to_string();
     return run(e, g, feeds, fetches, init, train, steps);
   }
@@ -502,10 +507,11 @@ TEST(graph_def_import, nchw_graphs_compute_what_their_nhwc_twins_do) {
     add("back", "Conv2DBackpropInput", {"sizes", "f", "conv"},
         with({{"strides", window(1, 2)}}));
     std::string bytes;
-    EXPECT_TRUE(net::to_graph_def(g, &bytes).is_ok());
+    EXPECT_TRUE(interop::tensorflow::to_graph_def(g, &bytes).is_ok());
     graph::graph imported;
-    auto st = net::from_graph_def(bytes, net::graph_def_format::binary,
-                                  e.context().ops(), &imported);
+    auto st = interop::tensorflow::from_graph_def(
+      bytes, interop::tensorflow::graph_def_format::binary, e.context().ops(),
+      &imported);
     EXPECT_TRUE(st.is_ok()) << st.to_string();
     actors::session sess{e};
     st = sess.extend(imported);
@@ -527,12 +533,12 @@ TEST(graph_def_import, nchw_graphs_compute_what_their_nhwc_twins_do) {
 TEST(graph_def_import, every_missing_op_is_named_at_once) {
   actors::engine e;
   graph::graph g;
-  auto st
-    = net::from_graph_def(R"(node { name: "a" op: "NoSuchOp" }
+  auto st = interop::tensorflow::from_graph_def(
+    R"(node { name: "a" op: "NoSuchOp" }
                                    node { name: "b" op: "Relu" }
                                    node { name: "c" op: "OtherOp" }
                                    node { name: "d" op: "NoSuchOp" })",
-                          net::graph_def_format::text, e.context().ops(), &g);
+    interop::tensorflow::graph_def_format::text, e.context().ops(), &g);
   EXPECT_EQ(st.code(), core::errc::unimplemented) << st.to_string();
   EXPECT_EQ(st.node(), "a") << st.to_string();
   auto text = st.to_string();

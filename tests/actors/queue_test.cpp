@@ -14,7 +14,7 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/queue.hpp"
-#include "queue_state.hpp"
+#include "queues/queue_state.hpp"
 
 using namespace actorflow;
 using core::dtype;

@@ -15,7 +15,7 @@
 
 #include "actorflow/actorflow.hpp"
 #include "actorflow/graph/summary_ops.hpp"
-#include "actorflow/net/summary_writer.hpp"
+#include "actorflow/interop/summary_writer.hpp"
 #include "graph.pb.h"
 #include "summary.pb.h"
 
@@ -163,8 +163,8 @@ TEST(summary, the_event_file_holds_the_version_graph_and_summaries) {
   graph::scope s{e.context().ops()};
   auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {});
   auto sum = graph::scalar_summary(s, "x", x);
-  std::unique_ptr<net::summary_writer> w;
-  auto st = net::summary_writer::open(dir.string(), &w);
+  std::unique_ptr<interop::summary_writer> w;
+  auto st = interop::summary_writer::open(dir.string(), &w);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   ASSERT_TRUE(w->add_graph(s.graph_def()).is_ok());
   actors::session sess{e};
@@ -206,8 +206,8 @@ TEST(summary, the_event_file_holds_the_version_graph_and_summaries) {
 }
 
 TEST(summary, a_log_directory_that_cannot_be_made_says_so) {
-  std::unique_ptr<net::summary_writer> w;
-  auto st = net::summary_writer::open("/proc/actorflow-no/such", &w);
+  std::unique_ptr<interop::summary_writer> w;
+  auto st = interop::summary_writer::open("/proc/actorflow-no/such", &w);
   EXPECT_FALSE(st.is_ok());
   EXPECT_NE(st.message().find("/proc/actorflow-no/such"), std::string::npos)
     << st.to_string();

@@ -25,7 +25,7 @@
 #include "actorflow/devices/device_set.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/compile_run.hpp"
-#include "actorflow/net/graph_def.hpp"
+#include "actorflow/interop/any_graph.hpp"
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "common/process_memory.hpp"
@@ -86,7 +86,7 @@ int compile_file(const std::string& path, const graph::run_signature& sig,
   graph::graph g;
   auto st = ops::register_ops(registry);
   if (st.is_ok())
-    st = net::load_any_graph(path, registry, &g);
+    st = interop::load_any_graph(path, registry, &g);
   if (!st.is_ok()) {
     std::fprintf(stderr, "%s\n", st.to_string().c_str());
     return 1;

@@ -19,7 +19,7 @@
 #include "bench/cluster_bench.hpp"
 #include "bench/raw_tcp.hpp"
 #include "json_line.hpp"
-#include "worker_protocol.hpp"
+#include "transport/worker_protocol.hpp"
 
 using namespace actorflow;
 

@@ -34,7 +34,7 @@
 #include "common/tcp_links.hpp"
 #include "common/trace_checks.hpp"
 #include "common/worker_idle.hpp"
-#include "worker_protocol.hpp"
+#include "transport/worker_protocol.hpp"
 
 using namespace actorflow;
 using core::dtype;

@@ -17,7 +17,7 @@
 #include "actorflow/core/caf_error.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "cluster_fixture.hpp"
-#include "worker_protocol.hpp"
+#include "transport/worker_protocol.hpp"
 
 namespace {
 

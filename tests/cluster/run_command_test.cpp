@@ -14,9 +14,9 @@
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/math_ops.hpp"
 #include "actorflow/graph/nn_ops.hpp"
+#include "actorflow/interop/npy.hpp"
+#include "actorflow/interop/tensorflow/graph_def.hpp"
 #include "actorflow/net/graph_codec.hpp"
-#include "actorflow/net/graph_def.hpp"
-#include "actorflow/net/npy.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "common/command.hpp"
 #include "common/loop_cases.hpp"
@@ -72,7 +72,7 @@ protected:
         / ("actorflow-run-" + std::to_string(::getpid()) + "-"
            + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
-    EXPECT_TRUE(net::save_npy(x_, path("x.npy")).is_ok());
+    EXPECT_TRUE(interop::save_npy(x_, path("x.npy")).is_ok());
     EXPECT_TRUE(ops::register_ops(registry_).is_ok());
   }
 
@@ -120,7 +120,7 @@ TEST_F(run_command_test, runs_a_saved_graph_in_one_process) {
             std::string::npos)
     << r.output;
   tensor y;
-  ASSERT_TRUE(net::load_npy(path("y.npy"), &y).is_ok());
+  ASSERT_TRUE(interop::load_npy(path("y.npy"), &y).is_ok());
   EXPECT_TRUE(same_bits(y, expected())) << y.debug_string();
 }
 
@@ -139,7 +139,7 @@ TEST_F(run_command_test, runs_a_saved_graph_on_two_worker_processes) {
             std::string::npos)
     << r.output;
   tensor y;
-  ASSERT_TRUE(net::load_npy(path("y.npy"), &y).is_ok());
+  ASSERT_TRUE(interop::load_npy(path("y.npy"), &y).is_ok());
   EXPECT_TRUE(same_bits(y, expected())) << y.debug_string();
 }
 
@@ -200,7 +200,7 @@ loop_graph halving(const ops::op_registry& registry) {
 void save_halving(const loop_graph& f, const std::string& graph,
                   const std::string& n_npy) {
   EXPECT_TRUE(net::save_graph(f.g, graph).is_ok());
-  EXPECT_TRUE(net::save_npy(tensor::scalar(int64_t{5}), n_npy).is_ok());
+  EXPECT_TRUE(interop::save_npy(tensor::scalar(int64_t{5}), n_npy).is_ok());
 }
 
 } // namespace
@@ -266,13 +266,13 @@ TEST_F(run_command_test, run_trace_writes_a_chrome_trace_of_the_step) {
 
 TEST_F(run_command_test, runs_a_tensorflow_graph_def_file) {
   auto f = figure_one(registry_, "cpu:0", "cpu:1");
-  ASSERT_TRUE(net::save_graph_def(f.g, path("g.pb")).is_ok());
+  ASSERT_TRUE(interop::tensorflow::save_graph_def(f.g, path("g.pb")).is_ok());
   auto r
     = run_command(cli_ + " run --graph " + path("g.pb") + " --feed " + f.x + "="
                   + path("x.npy") + " --fetch " + f.relu + "=" + path("y.npy"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   tensor y;
-  ASSERT_TRUE(net::load_npy(path("y.npy"), &y).is_ok());
+  ASSERT_TRUE(interop::load_npy(path("y.npy"), &y).is_ok());
   EXPECT_TRUE(same_bits(y, expected())) << y.debug_string();
   auto show = run_command(cli_ + " graph show " + path("g.pb"));
   EXPECT_EQ(show.exit_code, 0) << show.output;

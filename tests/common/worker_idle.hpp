@@ -8,7 +8,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/scoped_actor.hpp>
 
-#include "worker_protocol.hpp"
+#include "transport/worker_protocol.hpp"
 
 namespace actorflow::test {
 

@@ -18,7 +18,8 @@ import os
 import re
 import sys
 
-TOP = ("core", "devices", "ops", "graph", "net", "actors", "apps", "python",
+TOP = ("core", "devices", "ops", "graph", "net", "interop", "actors", "apps",
+       "python",
        "tests", "docs", "scripts", "cmake", ".ci")
 CODE = re.compile(r"`([^`\s]+)`")
 

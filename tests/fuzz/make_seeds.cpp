@@ -12,9 +12,9 @@
 #include <caf/binary_serializer.hpp>
 
 #include "actorflow/actorflow.hpp"
-#include "actorflow/net/npy.hpp"
+#include "actorflow/interop/npy.hpp"
 #include "checkpoint_file.hpp"
-#include "wire_codec.hpp"
+#include "transport/wire_codec.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -112,8 +112,8 @@ int main(int argc, char** argv) {
         std::pair{"bool_4", core::tensor::from_vector<bool>(
                               {4}, {true, false, true, true})}}) {
     std::string bytes;
-    ok = net::encode_npy(t, &bytes).is_ok() && write(root / "npy" / name, bytes)
-         && ok;
+    ok = interop::encode_npy(t, &bytes).is_ok()
+         && write(root / "npy" / name, bytes) && ok;
   }
   // Messages between processes as BASP carries them, after the byte that
   // picks their decoder (wire_fuzzer.cpp); and a bulk header.

@@ -5,16 +5,16 @@
 #include <cstdint>
 #include <string>
 
-#include "actorflow/net/npy.hpp"
+#include "actorflow/interop/npy.hpp"
 
 using namespace actorflow;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   core::tensor t;
-  if (net::decode_npy({reinterpret_cast<const char*>(data), size}, &t)
+  if (interop::decode_npy({reinterpret_cast<const char*>(data), size}, &t)
         .is_ok()) {
     std::string again;
-    (void)net::encode_npy(t, &again);
+    (void)interop::encode_npy(t, &again);
   }
   return 0;
 }

@@ -15,7 +15,7 @@
 #include <caf/binary_serializer.hpp>
 
 #include "actorflow/actors/protocol.hpp"
-#include "wire_codec.hpp"
+#include "transport/wire_codec.hpp"
 
 using namespace actorflow;
 

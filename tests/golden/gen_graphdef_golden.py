@@ -7,7 +7,7 @@ reference variables, writes each as a binary GraphDef
 what TensorFlow computes with it to tests/golden/graphdef.txt (the format
 of golden.hpp): the feeds, the fetched outputs, and for graphs with a
 train op the variables after three steps. tests/actors/graph_def_test.cpp
-imports each file with net::load_graph_def, runs it and compares; it
+imports each file with interop::tensorflow::load_graph_def, runs it and compares; it
 never needs TensorFlow.
 
 - mlp_train: a float64 MLP (3-5-2, ReLU), mean squared error, gradient

@@ -2,6 +2,12 @@
 
 #include "actorflow/actorflow.hpp"
 #include "actorflow/core/build_info.hpp"
+// The forwarding headers of names that moved, which the umbrella leaves
+// out: code written against them still compiles for one release.
+#include "actorflow/net/graph_def.hpp"
+#include "actorflow/net/npy.hpp"
+#include "actorflow/net/saved_model.hpp"
+#include "actorflow/net/summary_writer.hpp"
 
 using namespace actorflow;
 
@@ -15,6 +21,10 @@ int main() {
                 lib.to_string().c_str(), here.to_string().c_str());
     return 1;
   }
+  // Old names still name the new functions.
+  if (&net::load_graph_def != &interop::tensorflow::load_graph_def
+      || &net::load_npy != &interop::load_npy)
+    return 1;
   graph::scope s;
   auto x = graph::placeholder(s.sub("x"), core::dtype::float32, {2});
   auto y = graph::relu(s, x);

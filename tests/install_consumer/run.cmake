@@ -15,7 +15,11 @@ foreach(internal actors/frame_instance.hpp actors/frame_ref.hpp
                  actors/node_actor_impl.hpp actors/node_actor_detail.hpp
                  actors/partition_plan.hpp actors/queue_state.hpp
                  actors/runtime_messages.hpp actors/step_tracker.hpp
-                 actors/worker_protocol.hpp
+                 actors/worker_protocol.hpp actors/master/state.hpp
+                 actors/node/node_state.hpp actors/transport/worker_protocol.hpp
+                 interop/layout.hpp interop/imported_graph.hpp
+                 interop/tensorflow/graph_def_import.hpp
+                 interop/tensorflow/tf_proto.hpp
                  graph/builder_state.hpp graph/graph_index.hpp
                  graph/control_flow_info.hpp graph/passes.hpp
                  graph/optimizer.hpp graph/expand_functions.hpp

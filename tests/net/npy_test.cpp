@@ -1,4 +1,4 @@
-#include "actorflow/net/npy.hpp"
+#include "actorflow/interop/npy.hpp"
 
 #include <complex>
 #include <fstream>
@@ -38,34 +38,34 @@ TEST(npy, reads_what_numpy_writes_and_writes_the_same_bytes) {
   for (const auto& [name, want] : golden) {
     SCOPED_TRACE(name);
     core::tensor t;
-    ASSERT_TRUE(net::load_npy(golden_path(name), &t).is_ok());
+    ASSERT_TRUE(interop::load_npy(golden_path(name), &t).is_ok());
     EXPECT_TRUE(same_bits(t, want)) << t.shape().to_string();
     std::string bytes;
-    ASSERT_TRUE(net::encode_npy(t, &bytes).is_ok());
+    ASSERT_TRUE(interop::encode_npy(t, &bytes).is_ok());
     EXPECT_EQ(bytes, file_bytes(golden_path(name)));
   }
 }
 
 TEST(npy, complex_and_format_2) {
   core::tensor c;
-  ASSERT_TRUE(net::load_npy(golden_path("c64_2"), &c).is_ok());
+  ASSERT_TRUE(interop::load_npy(golden_path("c64_2"), &c).is_ok());
   EXPECT_EQ(c.dtype(), core::dtype::complex64);
   EXPECT_EQ(c.shape(), (core::shape{2}));
   std::string bytes;
-  ASSERT_TRUE(net::encode_npy(c, &bytes).is_ok());
+  ASSERT_TRUE(interop::encode_npy(c, &bytes).is_ok());
   EXPECT_EQ(bytes, file_bytes(golden_path("c64_2")));
   core::tensor v1, v2;
-  ASSERT_TRUE(net::load_npy(golden_path("f32_2x3"), &v1).is_ok());
-  ASSERT_TRUE(net::load_npy(golden_path("f32_v2"), &v2).is_ok());
+  ASSERT_TRUE(interop::load_npy(golden_path("f32_2x3"), &v1).is_ok());
+  ASSERT_TRUE(interop::load_npy(golden_path("f32_v2"), &v2).is_ok());
   EXPECT_TRUE(same_bits(v1, v2));
 }
 
 TEST(npy, save_and_load_round_trip) {
   auto t = core::tensor::from_vector<int32_t>({2, 2}, {1, -2, 3, -4});
   auto path = ::testing::TempDir() + "/npy_test_round_trip.npy";
-  ASSERT_TRUE(net::save_npy(t, path).is_ok());
+  ASSERT_TRUE(interop::save_npy(t, path).is_ok());
   core::tensor back;
-  ASSERT_TRUE(net::load_npy(path, &back).is_ok());
+  ASSERT_TRUE(interop::load_npy(path, &back).is_ok());
   EXPECT_TRUE(same_bits(t, back));
   std::remove(path.c_str());
 }
@@ -84,13 +84,13 @@ TEST(npy, refuses_what_it_cannot_read) {
                             bad{"header_past_end", "runs past the end"}}) {
     SCOPED_TRACE(name);
     core::tensor t;
-    auto st = net::load_npy(golden_path(name), &t);
+    auto st = interop::load_npy(golden_path(name), &t);
     EXPECT_EQ(st.code(), core::errc::invalid_argument);
     EXPECT_NE(st.message().find(says), std::string::npos) << st.message();
     EXPECT_NE(st.message().find(name), std::string::npos) << st.message();
   }
   core::tensor t;
-  EXPECT_EQ(net::load_npy("/nonexistent/x.npy", &t).code(),
+  EXPECT_EQ(interop::load_npy("/nonexistent/x.npy", &t).code(),
             core::errc::not_found);
 }
 
@@ -118,10 +118,10 @@ TEST(npy, refuses_malformed_headers) {
         "['descr', '<f4']"}) {
     SCOPED_TRACE(dict);
     core::tensor t;
-    EXPECT_EQ(net::decode_npy(with_header(dict), &t).code(),
+    EXPECT_EQ(interop::decode_npy(with_header(dict), &t).code(),
               core::errc::invalid_argument);
   }
   std::string bytes;
-  auto st = net::encode_npy(core::tensor{core::dtype::string, {1}}, &bytes);
+  auto st = interop::encode_npy(core::tensor{core::dtype::string, {1}}, &bytes);
   EXPECT_EQ(st.code(), core::errc::unimplemented);
 }

@@ -93,7 +93,7 @@ public:
 
   /// Registers actorflow's message types and error category with `cfg`,
   /// and names the wire version in CAF's handshake (`wire_identifier`,
-  /// actors/src/worker_protocol.hpp).
+  /// actors/src/transport/worker_protocol.hpp).
   static void add_message_types(caf::actor_system_config& cfg);
 
   /// Returns the first error of set-up (ok if the engine is usable).
@@ -152,7 +152,8 @@ private:
   std::shared_ptr<runtime_context> rt_;
   core::status init_;
   caf::actor worker_;
-  /// The process's collective actor (actors/src/collective_actor.hpp).
+  /// The process's collective actor
+  /// (actors/src/collectives/collective_actor.hpp).
   caf::actor collectives_;
   std::string bulk_address_;
   bool tls_ = false;

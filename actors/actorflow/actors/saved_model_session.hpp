@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "actorflow/actors/session.hpp"
-#include "actorflow/net/saved_model.hpp"
+#include "actorflow/interop/tensorflow/saved_model.hpp"
 
 namespace actorflow::actors {
 
@@ -26,13 +26,13 @@ namespace actorflow::actors {
 /// updates them (a training step) changes what later runs read.
 class saved_model_session {
 public:
-  /// Reads the SavedModel in `dir` (`net::load_saved_model`), extends a new
-  /// session of `e` with its graph and restores its variables.
+  /// Reads the SavedModel in `dir` (`interop::tensorflow::load_saved_model`),
+  /// extends a new session of `e` with its graph and restores its variables.
   static core::status open(engine& e, const std::string& dir,
                            const std::vector<std::string>& tags,
                            std::unique_ptr<saved_model_session>* out);
 
-  const net::saved_model& model() const noexcept {
+  const interop::tensorflow::saved_model& model() const noexcept {
     return model_;
   }
 
@@ -58,14 +58,14 @@ public:
 
   /// The signature `key`, or `not_found` naming the ones there are.
   core::status find_signature(const std::string& key,
-                              const net::signature** out) const;
+                              const interop::tensorflow::signature** out) const;
 
 private:
   explicit saved_model_session(engine& e) : session_(e) {
     // nop
   }
 
-  net::saved_model model_;
+  interop::tensorflow::saved_model model_;
   session session_;
 };
 

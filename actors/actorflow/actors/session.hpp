@@ -90,8 +90,9 @@ public:
                    run_metadata* metadata = nullptr);
 
   /// Adds the nodes of the graph in file `path` to the session's graph:
-  /// a TensorFlow GraphDef (`.pb`, `.pbtxt`; `net::load_graph_def`) or a
-  /// graph file of the engine's own (`net::save_graph`).
+  /// a TensorFlow GraphDef (`.pb`, `.pbtxt`;
+  /// `interop::tensorflow::load_graph_def`) or a graph file of the engine's own
+  /// (`net::save_graph`).
   core::status extend(const std::string& path);
 
   /// Releases the session's actors; later calls fail.

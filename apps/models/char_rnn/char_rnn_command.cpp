@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "cli/flags.hpp"
+#include "common/flags.hpp"
 #include "training/train_command.hpp"
 
 namespace actorflow::apps {

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actorflow/actors/checkpoint_manager.hpp"
-#include "actorflow/net/summary_writer.hpp"
+#include "actorflow/interop/summary_writer.hpp"
 #include "models/char_rnn/char_rnn_job.hpp"
 #include "models/char_rnn/char_rnn_training.hpp"
 #include "models/char_rnn/text_data.hpp"
@@ -184,9 +184,9 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
                           int64_t step, actors::checkpoint_manager* checkpoints,
                           const std::string& after_step,
                           training_gauges* gauges) {
-  std::unique_ptr<net::summary_writer> summaries;
+  std::unique_ptr<interop::summary_writer> summaries;
   if (!o.logdir.empty()) {
-    auto st = net::summary_writer::open(o.logdir, &summaries);
+    auto st = interop::summary_writer::open(o.logdir, &summaries);
     if (st.is_ok())
       st = summaries->add_graph(g.scope.graph_def());
     if (!st.is_ok())

@@ -13,7 +13,7 @@
 #include "actorflow/actors/session.hpp"
 #include "actorflow/graph/builder_ops.hpp"
 #include "actorflow/graph/io_ops.hpp"
-#include "cli/flags.hpp"
+#include "common/flags.hpp"
 #include "models/char_rnn/char_rnn_model.hpp"
 
 namespace actorflow::apps {

@@ -2,7 +2,7 @@
 
 // `actorflow sample`: text a trained char-RNN generates.
 
-#include "cli/command.hpp"
+#include "common/command.hpp"
 #include <cstdint>
 #include <string>
 

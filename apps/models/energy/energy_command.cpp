@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/flags.hpp"
+#include "common/flags.hpp"
 #include "models/energy/energy.hpp"
 #include "training/train_command.hpp"
 

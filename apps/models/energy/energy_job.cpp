@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "actorflow/actors/session.hpp"
-#include "actorflow/net/npy.hpp"
-#include "cli/flags.hpp"
+#include "actorflow/interop/npy.hpp"
+#include "common/flags.hpp"
 #include "training/progress_line.hpp"
 
 namespace actorflow::apps {
@@ -106,7 +106,7 @@ core::status energy_job::on_test(const output& x, const output& value,
 }
 
 core::status energy_job::save(const std::string& name, const tensor& t) {
-  return net::save_npy(t, o_.out + "/" + name + ".npy");
+  return interop::save_npy(t, o_.out + "/" + name + ".npy");
 }
 
 core::status energy_job::save_reconstructions(const tensor& rebuilt) {

@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/command.hpp"
+#include "common/command.hpp"
 
 namespace actorflow::apps {
 

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actorflow/actors/queue_runner.hpp"
-#include "actorflow/net/summary_writer.hpp"
+#include "actorflow/interop/summary_writer.hpp"
 #include "models/fashion/fashion_training.hpp"
 #include "training/progress_line.hpp"
 #include "training/step_tracer.hpp"
@@ -105,8 +105,8 @@ std::string shares_text(const std::vector<double>& shares) {
 
 /// An epoch's end in TensorBoard: the test accuracy and the epoch's
 /// samples per second, at global step `step`.
-core::status log_epoch(net::summary_writer& w, int64_t step, double accuracy,
-                       double samples_per_s,
+core::status log_epoch(interop::summary_writer& w, int64_t step,
+                       double accuracy, double samples_per_s,
                        const std::vector<double>& expert_shares) {
   ACTORFLOW_RETURN_IF_ERROR(w.add_scalar("accuracy", accuracy, step));
   ACTORFLOW_RETURN_IF_ERROR(w.add_scalar("samples_per_s", samples_per_s, step));
@@ -142,9 +142,9 @@ int train_epochs(actors::session& sess, const fashion_training& g,
   progress_line progress{!o.quiet, isatty(STDERR_FILENO) != 0};
   progress.report_to(gauges);
   step_tracer tracer{o.trace, o.trace_steps};
-  std::unique_ptr<net::summary_writer> summaries;
+  std::unique_ptr<interop::summary_writer> summaries;
   if (!o.logdir.empty()) {
-    auto st = net::summary_writer::open(o.logdir, &summaries);
+    auto st = interop::summary_writer::open(o.logdir, &summaries);
     if (st.is_ok())
       st = summaries->add_graph(g.scope.graph_def());
     if (!st.is_ok()) {

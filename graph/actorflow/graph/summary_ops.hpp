@@ -1,7 +1,7 @@
 #pragma once
 
 /// Summary ops: serialized TensorFlow `Summary` protocol buffers, for a
-/// summary writer (`net::summary_writer`) to put in TensorBoard's event
+/// summary writer (`interop::summary_writer`) to put in TensorBoard's event
 /// files.
 
 #include <string>
