@@ -6,7 +6,7 @@ namespace actorflow::core {
 
 bool input_ref::parse(std::string_view text, input_ref* out) {
   input_ref result;
-  if (!text.empty() && text.front() == '^') {
+  if (is_control_input(text)) {
     result.control = true;
     text.remove_prefix(1);
   }
@@ -31,6 +31,24 @@ bool input_ref::parse(std::string_view text, input_ref* out) {
   result.node = std::string{text};
   *out = std::move(result);
   return true;
+}
+
+std::vector<input_ref> data_inputs(const node_def& node) {
+  std::vector<input_ref> result;
+  for (const auto& text : node.inputs) {
+    input_ref r;
+    if (!is_control_input(text) && input_ref::parse(text, &r))
+      result.push_back(std::move(r));
+  }
+  return result;
+}
+
+std::vector<std::string> control_inputs(const node_def& node) {
+  std::vector<std::string> result;
+  for (const auto& text : node.inputs)
+    if (is_control_input(text))
+      result.push_back(text.substr(1));
+  return result;
 }
 
 std::string input_ref::to_string() const {

@@ -294,7 +294,8 @@ std::vector<output> detail::build_while_loop(
     if (!ni.valid())
       return {};
     // Close the loop: the Merge's second input is the NextIteration.
-    merges[i].state()->g.find(merge_names[i])->inputs[1] = ni.node_name();
+    merges[i].state()->g.mutable_find(merge_names[i])->inputs[1]
+      = ni.node_name();
     record->next.push_back(v);
     record->last = ni.node_name();
   }

@@ -61,7 +61,8 @@ public:
       members[f < 0 ? 0 : static_cast<size_t>(f)].push_back(i);
     }
     write_frame(g, info, children, members, prefix, 0, 1);
-    graph_index index{g};
+    auto edges = g.edges();
+    const auto& index = *edges;
     for (size_t i = 0; i < g.size(); ++i)
       for (const auto& e : index.inputs(i)) {
         edges_ << "  "

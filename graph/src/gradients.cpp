@@ -82,7 +82,8 @@ detail::gradients_between(const scope& s, const std::vector<output>& ys,
         return result;
       }
   const auto& g = s.graph_def();
-  graph_index index{g};
+  auto edges = g.edges();
+  const auto& index = *edges;
   auto n = g.size();
   auto differentiable = [&](int node, int port) {
     return detail::carries_gradient(

@@ -1,6 +1,40 @@
 #include "actorflow/graph/graph.hpp"
 
+#include "compile/graph_index.hpp"
+
 namespace actorflow::graph {
+
+graph::graph(const graph& other)
+  : nodes_(other.nodes_), index_(other.index_),
+    edges_(std::atomic_load(&other.edges_)) {
+  // nop
+}
+
+graph& graph::operator=(const graph& other) {
+  if (this != &other) {
+    nodes_ = other.nodes_;
+    index_ = other.index_;
+    std::atomic_store(&edges_, std::atomic_load(&other.edges_));
+  }
+  return *this;
+}
+
+graph::~graph() = default;
+
+void graph::forget_edges() noexcept {
+  if (edges_ != nullptr)
+    std::atomic_store(&edges_, std::shared_ptr<const graph_index>{});
+}
+
+std::shared_ptr<const graph_index> graph::edges() const {
+  auto known = std::atomic_load(&edges_);
+  if (known != nullptr)
+    return known;
+  // Two threads may both build it; either result is the same.
+  auto built = std::make_shared<const graph_index>(*this);
+  std::atomic_store(&edges_, built);
+  return built;
+}
 
 core::status graph::add(core::node_def node) {
   if (node.name.empty())
@@ -9,6 +43,7 @@ core::status graph::add(core::node_def node) {
   if (index_.count(node.name) != 0)
     return core::already_exists_error("duplicate node name '", node.name, "'")
       .with_context(node.name, node.op);
+  forget_edges();
   index_.emplace(node.name, static_cast<int>(nodes_.size()));
   nodes_.push_back(std::move(node));
   return core::status::ok();
@@ -19,8 +54,10 @@ const core::node_def* graph::find(const std::string& name) const {
   return i == index_.end() ? nullptr : &nodes_[static_cast<size_t>(i->second)];
 }
 
-core::node_def* graph::find(const std::string& name) {
+core::node_def* graph::mutable_find(const std::string& name) {
   auto i = index_.find(name);
+  if (i != index_.end())
+    forget_edges();
   return i == index_.end() ? nullptr : &nodes_[static_cast<size_t>(i->second)];
 }
 
@@ -40,6 +77,7 @@ std::string graph::unique_name(const std::string& prefix) const {
 }
 
 core::status graph::reindex() {
+  forget_edges();
   index_.clear();
   for (size_t i = 0; i < nodes_.size(); ++i)
     if (!index_.emplace(nodes_[i].name, static_cast<int>(i)).second)

@@ -18,6 +18,7 @@
 #include "actorflow/ops/kernel_registry.hpp"
 #include "actorflow/ops/registration.hpp"
 #include "common/loop_cases.hpp"
+#include "compile/graph_index.hpp"
 
 using namespace actorflow;
 using core::dtype;
@@ -799,6 +800,35 @@ TEST_F(optimization_passes, selections_parse_and_name_the_passes) {
   EXPECT_EQ(st.code(), core::errc::invalid_argument);
   EXPECT_NE(st.message().find("'remapper'"), std::string::npos);
   EXPECT_NE(st.message().find("constant_folding"), std::string::npos);
+}
+
+// A graph keeps its edges until it changes: passes that change nothing
+// hand the next one the same index (the whole pipeline over a graph none
+// of them rewrites builds it once), copies share it, edits of devices and
+// attrs keep it and a changed input forgets it.
+TEST_F(optimization_passes, passes_that_change_nothing_keep_the_edges) {
+  graph::scope s{registry};
+  auto x = graph::placeholder(s.sub("x"), dtype::float32);
+  auto y = graph::relu(s.sub("y"), graph::mul(s.sub("m"), x, x));
+  graph::graph g = s.graph_def();
+  auto before = g.edges();
+  graph::pass_context ctx{registry, kernels, {y.node_name()}, ""};
+  std::vector<graph::pass_rewrite> log;
+  ASSERT_TRUE(graph::pass_pipeline::standard().run(g, ctx, {}, &log).is_ok());
+  EXPECT_TRUE(log.empty());
+  EXPECT_EQ(g.edges(), before);
+  g.set_device(0, "/device:cpu:0");
+  g.mutable_attrs(0)["note"] = true;
+  EXPECT_EQ(g.edges(), before);
+  graph::graph copy = g;
+  EXPECT_EQ(copy.edges(), before);
+  copy.mutable_find(y.node_name())->inputs.push_back("^" + x.node_name());
+  auto after = copy.edges();
+  EXPECT_NE(after, before);
+  auto i = static_cast<size_t>(copy.index_of(y.node_name()));
+  EXPECT_EQ(after->inputs(i).size(), 2u);
+  EXPECT_EQ(before->inputs(i).size(), 1u);
+  EXPECT_EQ(g.edges(), before);
 }
 
 TEST_F(optimization_passes,

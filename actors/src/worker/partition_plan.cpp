@@ -57,7 +57,7 @@ bool is_anchored_constant(const node_item& x, int frame) {
   return x.kind == node_kind::kernel && x.def.op == "Const" && frame != 0
          && !x.def.inputs.empty()
          && std::all_of(x.def.inputs.begin(), x.def.inputs.end(),
-                        [](const std::string& in) { return in[0] == '^'; });
+                        core::is_control_input);
 }
 
 /// Makes the item of every node of `g` (`types` its dtypes): its kind,
@@ -315,7 +315,8 @@ core::status partition_plan::build(
   if (plan->device == nullptr)
     return core::internal_error("partition on unknown device '",
                                 plan->device_name, "'");
-  graph::graph_index index{g};
+  auto edges = g.edges();
+  const auto& index = *edges;
   graph::control_flow_info info;
   ACTORFLOW_RETURN_IF_ERROR(graph::build_control_flow_info(g, index, &info));
   ACTORFLOW_RETURN_IF_ERROR(make_items(*plan, g, types, index, rt));

@@ -34,4 +34,17 @@ struct input_ref {
   std::string to_string() const;
 };
 
+/// Whether `input`, one of a node_def's inputs, is a control input
+/// (`^node`).
+inline bool is_control_input(std::string_view input) noexcept {
+  return !input.empty() && input.front() == '^';
+}
+
+/// The data inputs of `node`, parsed, in order (those that do not parse
+/// left out; a graph `validate` accepted has none).
+std::vector<input_ref> data_inputs(const node_def& node);
+
+/// The names of the nodes `node` has control inputs from, in order.
+std::vector<std::string> control_inputs(const node_def& node);
+
 } // namespace actorflow::core

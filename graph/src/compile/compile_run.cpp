@@ -56,7 +56,7 @@ core::status compile_run(const graph& g, const graph_types& types,
   // The run graph's index and frames, built once here, serve placement
   // and partitioning too: neither changes a node's inputs.
   graph_types run_types;
-  graph_index index;
+  std::shared_ptr<const graph_index> index;
   control_flow_info info;
   ACTORFLOW_RETURN_IF_ERROR(
     validate(run_graph, opts.ops, &run_types, true, &index, &info));
@@ -64,9 +64,10 @@ core::status compile_run(const graph& g, const graph_types& types,
   if (opts.pinned != nullptr)
     pin_devices(run_graph, *opts.pinned);
   ACTORFLOW_RETURN_IF_ERROR(place(run_graph, run_types, opts.devices,
-                                  opts.kernels, opts.default_device, &index));
+                                  opts.kernels, opts.default_device,
+                                  index.get()));
   std::map<std::string, graph> parts;
-  partition_options popts{&info, &index, opts.wire_dtype,
+  partition_options popts{&info, index.get(), opts.wire_dtype,
                           opts.schedule_recvs ? &opts.ops : nullptr};
   ACTORFLOW_RETURN_IF_ERROR(partition(run_graph, run_types, &parts, popts));
   for (auto& [device, part] : parts) {

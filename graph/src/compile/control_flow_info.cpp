@@ -8,7 +8,7 @@
 namespace actorflow::graph {
 
 core::status build_control_flow_info(const graph& g, control_flow_info* info) {
-  return build_control_flow_info(g, graph_index{g}, info);
+  return build_control_flow_info(g, *g.edges(), info);
 }
 
 core::status build_control_flow_info(const graph& g, const graph_index& index,

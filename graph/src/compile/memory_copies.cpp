@@ -27,7 +27,8 @@ core::status insert_copies(typed_partition& p,
   auto& types = p.types;
   const auto& device = p.device;
   const auto& type = *core::device_name::parse(device)->type;
-  graph_index index{part};
+  auto edges = part.edges(); // kept: the copies change the inputs below
+  const auto& index = *edges;
   std::vector<ops::memory_spec> memory;
   memory.reserve(part.size());
   for (const auto& node : part.nodes())

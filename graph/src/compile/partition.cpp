@@ -385,7 +385,7 @@ private:
 /// Switch and an Exit to their data input's device, an Enter (not of a
 /// reference) and a NextIteration to their first data consumer's.
 void colocate_control_flow(graph& g, const graph_index& index) {
-  auto& nodes = g.mutable_nodes();
+  const auto& nodes = g.nodes();
   std::map<std::string, std::string> first_consumer;
   for (size_t i = 0; i < nodes.size(); ++i)
     for (const auto& e : index.inputs(i))
@@ -393,12 +393,13 @@ void colocate_control_flow(graph& g, const graph_index& index) {
         first_consumer.emplace(nodes[static_cast<size_t>(e.src)].name,
                                nodes[i].device);
   for (size_t i = 0; i < nodes.size(); ++i) {
-    auto& node = nodes[i];
+    const auto& node = nodes[i];
     if (node.op == "Switch" || node.op == "Exit") {
-      node.device = nodes[static_cast<size_t>(index.inputs(i)[0].src)].device;
+      g.set_device(i,
+                   nodes[static_cast<size_t>(index.inputs(i)[0].src)].device);
     } else if (node.op == "Enter" || node.op == "NextIteration") {
-      if (auto i = first_consumer.find(node.name); i != first_consumer.end())
-        node.device = i->second;
+      if (auto c = first_consumer.find(node.name); c != first_consumer.end())
+        g.set_device(i, c->second);
     }
   }
 }
@@ -411,8 +412,8 @@ core::status partition(const graph& placed, const graph_types& types,
   parts->clear();
   // Moving control flow changes devices, not edges: one index serves the
   // placed graph and its copy.
-  graph_index own_index;
-  const auto& index = known_or_built(placed, options.index, &own_index);
+  std::shared_ptr<const graph_index> own_index;
+  const auto& index = known_or_own(placed, options.index, &own_index);
   control_flow_info own_info;
   const auto* info = options.info;
   if (info == nullptr) {

@@ -37,7 +37,7 @@ core::status place(graph& g, const graph_types& types,
                    const std::string& default_device,
                    const graph_index* known) {
   auto n = g.size();
-  auto& nodes = g.mutable_nodes();
+  const auto& nodes = g.nodes();
   // Colocation groups: nodes joined by a reference edge, and a node using
   // a per-step resource (a TensorArray) with the node that made it and the
   // control-flow nodes passing its handle on between them.
@@ -46,8 +46,8 @@ core::status place(graph& g, const graph_types& types,
   auto join = [&](int x, int y) {
     parent[static_cast<size_t>(find_root(parent, x))] = find_root(parent, y);
   };
-  graph_index own;
-  const auto& index = known_or_built(g, known, &own);
+  std::shared_ptr<const graph_index> own;
+  const auto& index = known_or_own(g, known, &own);
   auto data_input = [&](size_t i, int slot) -> int {
     for (const auto& e : index.inputs(i))
       if (e.slot == slot)
@@ -170,7 +170,7 @@ core::status place(graph& g, const graph_types& types,
       core::log().debug("soft placement: node '{}' ({}) on {}: no {} kernel",
                         nodes[i].name, nodes[i].op, devices[chosen],
                         *default_spec->type);
-    nodes[i].device = devices[chosen];
+    g.set_device(i, devices[chosen]);
   }
   return core::status::ok();
 }
@@ -193,10 +193,11 @@ core::status place_stateful(const graph& g, const graph_types& types,
 }
 
 void pin_devices(graph& g, const pinned_devices& pinned) {
-  for (auto& node : g.mutable_nodes()) {
-    auto i = pinned.find(node.name);
-    if (i != pinned.end() && i->second.op == node.op)
-      node.device = i->second.device;
+  const auto& nodes = g.nodes();
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    auto i = pinned.find(nodes[k].name);
+    if (i != pinned.end() && i->second.op == nodes[k].op)
+      g.set_device(k, i->second.device);
   }
 }
 
@@ -208,7 +209,7 @@ core::status place_replica(graph& g, const graph_types& types,
     return i >= 0 && g.nodes()[static_cast<size_t>(i)].op == "VariableV2"
            && (local_prefix.empty() || name.rfind(local_prefix, 0) != 0);
   };
-  auto& nodes = g.mutable_nodes();
+  const auto& nodes = g.nodes();
   // A shared variable's device: the one it asks for, else the ps.
   auto home = [&](const std::string& name) {
     const auto& d = nodes[static_cast<size_t>(g.index_of(name))].device;
@@ -232,8 +233,8 @@ core::status place_replica(graph& g, const graph_types& types,
                                           : worker;
   }
   for (size_t i = 0; i < nodes.size(); ++i)
-    nodes[i].device = devices[i];
-  return g.reindex();
+    g.set_device(i, std::move(devices[i]));
+  return core::status::ok();
 }
 
 } // namespace actorflow::graph

@@ -95,8 +95,7 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
     ACTORFLOW_RETURN_IF_ERROR(g.add(std::move(fetch)));
   }
   for (const auto& target : sig.targets) {
-    auto name
-      = !target.empty() && target.front() == '^' ? target.substr(1) : target;
+    auto name = core::is_control_input(target) ? target.substr(1) : target;
     if (!in.contains(name))
       return core::not_found_error("target '", target, "' names no node")
         .with_context(name, "");
@@ -115,7 +114,8 @@ core::status rewrite_for_run(const graph& in, const graph_types& types,
       stack.push_back(i);
     }
   }
-  graph_index index{g};
+  auto edges = g.edges();
+  const auto& index = *edges;
   while (!stack.empty()) {
     auto i = static_cast<size_t>(stack.back());
     stack.pop_back();

@@ -40,9 +40,9 @@ core::status resolve_types(graph& g, const ops::op_registry& registry,
   auto n = g.size();
   types.inputs.resize(n);
   types.outputs.resize(n);
-  auto& nodes = g.mutable_nodes();
+  const auto& nodes = g.nodes();
   for (size_t i = 0; i < n; ++i) {
-    auto& node = nodes[i];
+    const auto& node = nodes[i];
     if (!internal && node.name.front() == '_')
       return node_error(node, core::invalid_argument_error(
                                 "node name '", node.name,
@@ -53,7 +53,7 @@ core::status resolve_types(graph& g, const ops::op_registry& registry,
       return node_error(node,
                         core::not_found_error("unknown op '", node.op,
                                               "' in node '", node.name, "'"));
-    auto st = op->check_attrs(node.attrs);
+    auto st = op->check_attrs(g.mutable_attrs(i));
     if (!st.is_ok())
       return node_error(node, st);
     st = op->resolve_types(node.attrs, &types.inputs[i], &types.outputs[i]);
@@ -71,13 +71,15 @@ core::status validate(graph& g, const ops::op_registry& registry,
 
 core::status validate(graph& g, const ops::op_registry& registry,
                       graph_types* types_out, bool internal,
-                      graph_index* index_out, control_flow_info* info_out) {
+                      std::shared_ptr<const graph_index>* index_out,
+                      control_flow_info* info_out) {
   // Pass 1: ops, attrs and dtypes of every node.
   graph_types types;
   ACTORFLOW_RETURN_IF_ERROR(resolve_types(g, registry, &types, internal));
   auto n = g.size();
   const auto& nodes = g.nodes();
-  graph_index index{g};
+  auto edges = g.edges();
+  const auto& index = *edges;
   // Pass 2: inputs and edge dtypes.
   for (size_t i = 0; i < n; ++i) {
     const auto& node = nodes[i];
@@ -156,7 +158,7 @@ core::status validate(graph& g, const ops::op_registry& registry,
   if (types_out != nullptr)
     *types_out = std::move(types);
   if (index_out != nullptr)
-    *index_out = std::move(index);
+    *index_out = std::move(edges);
   if (info_out != nullptr)
     *info_out = std::move(info);
   return core::status::ok();

@@ -123,7 +123,8 @@ core::status close_forward_counter(const scope& s, const forward_counter& c,
     "NextIteration", "NextIteration", {c.add}, {{"T", core::dtype::int64}}));
   if (!next.valid())
     return s.status();
-  c.merge.state()->g.find(c.merge.node_name())->inputs[1] = next.node_name();
+  c.merge.state()->g.mutable_find(c.merge.node_name())->inputs[1]
+    = next.node_name();
   return core::status::ok();
 }
 

@@ -86,7 +86,7 @@ private:
   core::status expand(call_kind kind, const core::node_def& node, int depth) {
     std::vector<std::string> data, control;
     for (const auto& in : node.inputs)
-      (in.size() > 0 && in[0] == '^' ? control : data).push_back(in);
+      (core::is_control_input(in) ? control : data).push_back(in);
     switch (kind) {
       case call_kind::call: {
         auto f

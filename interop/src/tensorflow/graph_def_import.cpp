@@ -91,7 +91,7 @@ core::status import_node(const tfproto::NodeDef& n, const ops::op_registry& ops,
 /// The node an input (`node:port`, `^node`, or in a function body
 /// `node:output_arg:index` or an argument's name) reads.
 std::string node_of(const std::string& input) {
-  auto begin = !input.empty() && input[0] == '^' ? 1 : 0;
+  auto begin = core::is_control_input(input) ? 1 : 0;
   auto colon = input.find(':', begin);
   return input.substr(begin, colon == std::string::npos ? std::string::npos
                                                         : colon - begin);
@@ -326,7 +326,7 @@ core::status graph_def_importer::import_function(const tfproto::FunctionDef& f,
   // `node:output_arg:index` -> `node:port`.
   auto flat = [&](const std::string& text, std::string* result) {
     auto first = text.find(':');
-    if (first == std::string::npos || text[0] == '^') {
+    if (first == std::string::npos || core::is_control_input(text)) {
       *result = text;
       return core::status::ok();
     }

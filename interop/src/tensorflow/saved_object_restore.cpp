@@ -32,7 +32,7 @@ std::string escape(const std::string& name) {
 
 /// The node of an input (`node:1`, `^node` -> `node`).
 std::string input_node(const std::string& input) {
-  auto name = input.substr(input[0] == '^' ? 1 : 0);
+  auto name = input.substr(core::is_control_input(input) ? 1 : 0);
   return name.substr(0, name.find(':'));
 }
 

@@ -73,7 +73,7 @@ core::status arithmetic(graph& g, const pass_context& ctx,
   if (replaced.empty())
     return core::status::ok();
   for (auto& node : replaced)
-    *g.find(node.name) = std::move(node);
+    *g.mutable_find(node.name) = std::move(node);
   ACTORFLOW_RETURN_IF_ERROR(detail::remove_nodes(g, removed));
   for (auto& node : added)
     ACTORFLOW_RETURN_IF_ERROR(g.add(std::move(node)));

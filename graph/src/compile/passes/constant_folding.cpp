@@ -81,9 +81,9 @@ private:
 core::status constant_folding(graph& g, const pass_context& ctx,
                               std::vector<std::string>* log) {
   evaluator eval{ctx};
-  auto& nodes = g.mutable_nodes();
+  const auto& nodes = g.nodes();
   for (auto i : detail::topological_order(g)) {
-    auto& node = nodes[i];
+    const auto& node = nodes[i];
     if (node.op == "Const" || !detail::is_pure(g, ctx.ops, node))
       continue;
     auto args = detail::data_inputs(node);
@@ -112,16 +112,17 @@ core::status constant_folding(graph& g, const pass_context& ctx,
     if (log != nullptr)
       log->push_back(node.name + " (" + node.op + ") is a constant of shape "
                      + value.shape().to_string());
-    node.op = "Const";
-    node.inputs.clear();
+    auto& folded = g.mutable_nodes()[i];
+    folded.op = "Const";
+    folded.inputs.clear();
     for (auto& c : controls) {
       auto text = "^" + c;
-      if (std::find(node.inputs.begin(), node.inputs.end(), text)
-          == node.inputs.end())
-        node.inputs.push_back(std::move(text));
+      if (std::find(folded.inputs.begin(), folded.inputs.end(), text)
+          == folded.inputs.end())
+        folded.inputs.push_back(std::move(text));
     }
     auto type = value.dtype();
-    node.attrs = {{"value", std::move(value)}, {"dtype", type}};
+    folded.attrs = {{"value", std::move(value)}, {"dtype", type}};
   }
   return core::status::ok();
 }

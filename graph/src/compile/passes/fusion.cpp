@@ -168,7 +168,7 @@ core::status fuse_updates(graph& g, const pass_context& ctx,
     }
     std::vector<bool> removed(g.size(), false);
     removed[static_cast<size_t>(g.index_of(product->name))] = true;
-    *g.find(update->name) = std::move(fused);
+    *g.mutable_find(update->name) = std::move(fused);
     ACTORFLOW_RETURN_IF_ERROR(detail::remove_nodes(g, removed));
   }
   return core::status::ok();
@@ -305,7 +305,9 @@ core::status fuse_gelus(graph& g, const pass_context& ctx,
 /// one the run does not feed or fetch -- so their kernels may keep the
 /// filter in a layout of their own across runs.
 void mark_constant_filters(graph& g, const pass_context& ctx) {
-  for (auto& node : g.mutable_nodes()) {
+  const auto& nodes = g.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const auto& node = nodes[i];
     if (node.op != "Conv2D" && node.op != "_FusedConv2D"
         && node.op != "DepthwiseConv2dNative"
         && node.op != "_FusedConvBatchNorm")
@@ -314,7 +316,7 @@ void mark_constant_filters(graph& g, const pass_context& ctx) {
     const auto* filter = args.size() > 1 ? g.find(args[1].node) : nullptr;
     if (filter != nullptr && filter->op == "Const" && args[1].port == 0
         && ctx.keep.count(filter->name) == 0)
-      node.attrs["_constant_filter"] = true;
+      g.mutable_attrs(i)["_constant_filter"] = true;
   }
 }
 

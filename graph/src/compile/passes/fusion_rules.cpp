@@ -33,7 +33,7 @@ core::status replace(graph& g, std::vector<core::node_def>& fused,
   if (fused.empty())
     return core::status::ok();
   for (auto& node : fused)
-    *g.find(node.name) = std::move(node);
+    *g.mutable_find(node.name) = std::move(node);
   return detail::remove_nodes(g, removed);
 }
 

@@ -26,7 +26,9 @@ struct slot {
 /// Identity and a cond's branch nodes on their pivot, though their data
 /// comes through the same predicate.
 void drop_implied_controls(graph& g, std::vector<std::string>* log) {
-  for (auto& node : g.mutable_nodes()) {
+  const auto& nodes = g.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const auto& node = nodes[i];
     auto data = detail::data_inputs(node);
     if (data.empty())
       continue; // the control input places it in its frame
@@ -35,7 +37,7 @@ void drop_implied_controls(graph& g, std::vector<std::string>* log) {
       if (auto key = detail::liveness_of(g, in))
         keys.push_back(*key);
     auto implied = [&](const std::string& text) {
-      if (text.empty() || text[0] != '^')
+      if (!core::is_control_input(text))
         return false;
       auto name = text.substr(1);
       for (const auto& in : data)
@@ -48,14 +50,17 @@ void drop_implied_controls(graph& g, std::vector<std::string>* log) {
       auto key = detail::liveness_of(g, core::input_ref{name, 0, false}, true);
       return key && std::find(keys.begin(), keys.end(), *key) != keys.end();
     };
-    auto end = std::remove_if(node.inputs.begin(), node.inputs.end(), implied);
-    if (end == node.inputs.end())
-      continue;
+    auto dropped
+      = std::count_if(node.inputs.begin(), node.inputs.end(), implied);
+    if (dropped == 0)
+      continue; // unchanged: the graph keeps its edges
     if (log != nullptr)
       log->push_back(node.name + " (" + node.op + ") no longer waits for "
-                     + std::to_string(node.inputs.end() - end)
+                     + std::to_string(dropped)
                      + " control input(s) its data inputs imply");
-    node.inputs.erase(end, node.inputs.end());
+    auto& inputs = g.mutable_nodes()[i].inputs;
+    inputs.erase(std::remove_if(inputs.begin(), inputs.end(), implied),
+                 inputs.end());
   }
 }
 
@@ -80,7 +85,7 @@ bool removable(const graph& g, const pass_context& ctx,
     if (removed[r.node])
       continue;
     const auto& reader = g.nodes()[r.node];
-    if (reader.inputs[r.index][0] == '^'
+    if (core::is_control_input(reader.inputs[r.index])
         || (has_controls && detail::is_fixed_op(reader.op)))
       return false;
     read = true;
@@ -93,7 +98,7 @@ bool removable(const graph& g, const pass_context& ctx,
 core::status identities(graph& g, const pass_context& ctx,
                         std::vector<std::string>* log) {
   drop_implied_controls(g, log);
-  auto& nodes = g.mutable_nodes();
+  const auto& nodes = g.nodes();
   // Who reads each node, by slot; kept current as readers are rewired
   // (entries of removed readers stay, and are skipped).
   std::vector<std::vector<slot>> readers(nodes.size());
@@ -117,7 +122,7 @@ core::status identities(graph& g, const pass_context& ctx,
     for (const auto& r : readers[i]) {
       if (removed[r.node])
         continue;
-      auto& reader = nodes[r.node];
+      auto& reader = g.mutable_nodes()[r.node];
       core::input_ref read;
       core::input_ref::parse(reader.inputs[r.index], &read);
       if (read.port < 0 || read.port >= static_cast<int>(inputs.size()))

@@ -141,7 +141,7 @@ core::status loop_invariants(graph& g, const pass_context& ctx,
     auto v = unchanged_variable(g, ctx, next);
     if (!v)
       continue;
-    auto& nodes = g.mutable_nodes();
+    const auto& nodes = g.nodes();
     const auto merge = nodes[v->merge].name;
     const auto select = nodes[v->select].name;
     // Every reader of the Merge's or the Switch's value but the
@@ -165,10 +165,11 @@ core::status loop_invariants(graph& g, const pass_context& ctx,
     }
     if (!ok)
       continue;
-    auto& enter = nodes[v->enter];
+    auto& changed = g.mutable_nodes();
+    auto& enter = changed[v->enter];
     enter.attrs["is_constant"] = true;
     for (auto [i, k] : moves)
-      nodes[i].inputs[k] = enter.name;
+      changed[i].inputs[k] = enter.name;
     removed[v->merge] = removed[v->select] = removed[v->next] = true;
     for (auto exit : v->exits)
       removed[exit] = true;

@@ -3,6 +3,8 @@
 
 #include "compile/passes/pass_util.hpp"
 
+#include <algorithm>
+
 #include "actorflow/ops/registration.hpp"
 #include "compile/graph_index.hpp"
 
@@ -53,28 +55,11 @@ bool is_pure(const graph& g, const ops::op_registry& ops,
   return true;
 }
 
-std::vector<core::input_ref> data_inputs(const core::node_def& node) {
-  std::vector<core::input_ref> result;
-  for (const auto& text : node.inputs) {
-    core::input_ref r;
-    if (core::input_ref::parse(text, &r) && !r.control)
-      result.push_back(std::move(r));
-  }
-  return result;
-}
-
-std::vector<std::string> control_inputs(const core::node_def& node) {
-  std::vector<std::string> result;
-  for (const auto& text : node.inputs)
-    if (!text.empty() && text[0] == '^')
-      result.push_back(text.substr(1));
-  return result;
-}
-
 consumers::consumers(const graph& g)
   : data(g.size(), 0), control(g.size(), 0), reader(g.size(), -1),
     past_first(g.size(), false) {
-  graph_index index{g};
+  auto edges = g.edges();
+  const auto& index = *edges;
   for (size_t i = 0; i < g.size(); ++i)
     for (const auto& e : index.inputs(i)) {
       auto from = static_cast<size_t>(e.src);
@@ -95,6 +80,8 @@ bool only_read_by(const graph& g, const consumers& c,
 }
 
 core::status remove_nodes(graph& g, const std::vector<bool>& marked) {
+  if (std::find(marked.begin(), marked.end(), true) == marked.end())
+    return core::status::ok(); // the graph keeps its edges
   auto& nodes = g.mutable_nodes();
   size_t kept = 0;
   for (size_t i = 0; i < nodes.size(); ++i)
@@ -145,7 +132,7 @@ std::optional<std::string> liveness_of(const graph& g, core::input_ref ref,
 }
 
 std::vector<size_t> topological_order(const graph& g) {
-  auto order = graph_index{g}.topological_order();
+  auto order = g.edges()->topological_order();
   // A validated graph has no other cycle; should one remain, its nodes
   // come last, in the graph's order.
   std::vector<bool> placed(g.size(), false);

@@ -33,11 +33,8 @@ bool is_ref_output(const ops::op_registry& ops, const core::node_def& producer,
 bool is_pure(const graph& g, const ops::op_registry& ops,
              const core::node_def& node);
 
-/// The data inputs of `node` (the control ones follow them).
-std::vector<core::input_ref> data_inputs(const core::node_def& node);
-
-/// The node names of `node`'s control inputs.
-std::vector<std::string> control_inputs(const core::node_def& node);
+using core::control_inputs;
+using core::data_inputs;
 
 /// The consumers of every node: data edges per output port and control
 /// edges, by node index.
