@@ -18,11 +18,11 @@
 #include "cli/op_list.hpp"
 #include "cli/run.hpp"
 #include "cli/saved_model.hpp"
+#include "cli/train.hpp"
 #include "cluster/cluster_up.hpp"
 #include "cluster/worker.hpp"
 #include "common/command.hpp"
-#include "models/char_rnn/sample.hpp"
-#include "training/train_command.hpp"
+#include "models/models.hpp"
 
 namespace {
 
@@ -64,7 +64,7 @@ int run(int argc, char** argv) {
   add_demo_command(app, &commands);
   add_ops_command(app, &commands);
   add_train_command(app, &commands);
-  add_sample_command(app, &commands);
+  add_model_commands(app, &commands);
   add_worker_command(app, &commands);
   add_cluster_command(app, &commands);
   add_run_command(app, &commands);

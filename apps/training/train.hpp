@@ -4,32 +4,26 @@
 // they run in, resuming from checkpoints, the run in one process.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "actorflow/actors/checkpoint_manager.hpp"
 #include "actorflow/actors/session.hpp"
+#include "actorflow/graph/graph_passes.hpp"
 #include "cluster/cluster_source.hpp"
-#include "models/char_rnn/char_rnn_model.hpp"
-#include "models/fashion/fashion_training.hpp"
 
 namespace actorflow::apps {
 
-/// The model and text of `actorflow train char-rnn`.
-struct char_rnn_options {
-  /// A text file or folder; empty: Debian's fortunes.
-  std::string data;
-  /// The cell, layers, units and embedding (the vocabulary comes from the
-  /// text, the seed from `--seed`).
-  char_rnn_config model;
-  /// Sequences longer than this are cut into windows of it.
-  int64_t max_len = 100;
-  /// Every n-th sequence is held out for the perplexity.
-  int held_out_every = 20;
-  /// The gradients' global norm is clipped to this (0: not clipped).
-  double clip_norm = 5;
-};
+class training_job;
+struct train_options;
+
+/// Makes the training job of a model (training_job.hpp) from the options;
+/// an error message, or empty.
+using make_job_fn = std::function<std::string(const train_options&,
+                                              std::unique_ptr<training_job>*)>;
 
 /// Options of `actorflow train`.
 struct train_options {
@@ -85,8 +79,9 @@ struct train_options {
   int summary_every = 100;
   /// The graph passes every run signature gets (`--graph-passes`).
   graph::pass_selection passes;
-  /// With dataset "char-rnn".
-  char_rnn_options char_rnn;
+  /// The job of the model the command names, set by the model's command
+  /// (models/models.cpp lists them) with what only that model takes.
+  make_job_fn make_job;
   /// With model "moe" (`actorflow train moe`): experts, and experts per
   /// image.
   int64_t experts = 8;

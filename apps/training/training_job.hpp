@@ -67,8 +67,9 @@ public:
     = 0;
 };
 
-/// The job `o.dataset` names (fashion-mnist or char-rnn) with the
-/// optimizer and model `o` asks for; an error message, or empty.
+/// The job of the model `o` names (`o.make_job`, which its command set)
+/// with the optimizer and model `o` asks for; an error message, or
+/// empty.
 std::string make_training_job(const train_options& o,
                               std::unique_ptr<training_job>* job);
 

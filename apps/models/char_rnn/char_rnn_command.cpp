@@ -6,7 +6,8 @@
 #include <memory>
 
 #include "common/flags.hpp"
-#include "training/train_command.hpp"
+#include "models/char_rnn/char_rnn_job.hpp"
+#include "training/train_flags.hpp"
 
 namespace actorflow::apps {
 
@@ -17,7 +18,12 @@ void add_char_rnn_train(CLI::App& train, command_list* out) {
   o->learning_rate = 0.002;
   o->batch = 32;
   o->epochs = 1;
-  auto& text = o->char_rnn;
+  auto text_options = std::make_shared<char_rnn_options>();
+  auto& text = *text_options;
+  o->make_job = [text_options](const train_options& t,
+                               std::unique_ptr<training_job>* job) {
+    return make_char_rnn_job(t, *text_options, job);
+  };
   auto* cmd = train.add_subcommand(
     "char-rnn", "A character-level language model (an LSTM or GRU) on "
                 "text; a checkpoint and the held-out perplexity after each "

@@ -39,10 +39,10 @@ struct char_rnn_data {
   double unigram_perplexity = 0;
 };
 
-/// Reads `o.char_rnn.data` (Debian's fortunes by default) into batches of
+/// Reads `c.data` (Debian's fortunes by default) into batches of
 /// `o.batch`; prints a line about it unless `o.quiet`.
-core::status load_char_rnn_data(const train_options& o, char_rnn_data* d) {
-  const auto& c = o.char_rnn;
+core::status load_char_rnn_data(const train_options& o,
+                                const char_rnn_options& c, char_rnn_data* d) {
   auto path = c.data.empty() ? std::string{fortunes_dir} : c.data;
   auto st = load_text_corpus(path, c.held_out_every, &d->corpus);
   if (st.code() == core::errc::not_found && c.data.empty())
@@ -93,11 +93,12 @@ void keep_shard(char_rnn_data* d, int index, int count) {
 
 /// The optimizer and clipping `o` asks for; an error message, or empty.
 std::string char_rnn_training_options_from(const train_options& o,
+                                           const char_rnn_options& c,
                                            char_rnn_training_options* t) {
   if (!graph::optimizer::parse(o.optimizer, &t->optimizer))
     return "unknown optimizer '" + o.optimizer + "'";
   t->optimizer.learning_rate = o.learning_rate;
-  t->clip_norm = o.char_rnn.clip_norm;
+  t->clip_norm = c.clip_norm;
   return {};
 }
 
@@ -109,10 +110,11 @@ std::string char_rnn_checkpoint_dir(const train_options& o) {
 /// The model the flags ask for over `vocab`; when resuming, checked
 /// against char-rnn.json in `dir`.
 core::status char_rnn_config_from(const train_options& o,
+                                  const char_rnn_options& c,
                                   const char_vocabulary& vocab,
                                   const std::string& dir,
                                   char_rnn_config* config) {
-  *config = o.char_rnn.model;
+  *config = c.model;
   config->vocab = vocab.size();
   config->seed = o.seed;
   if (!o.resume)
@@ -293,20 +295,21 @@ int train_char_rnn_epochs(actors::session& sess, const char_rnn_training& g,
 /// The char-RNN: each replica takes every n-th batch of the text, whole.
 class char_rnn_job : public training_job {
 public:
-  char_rnn_job(const train_options& o, char_rnn_training_options t)
-    : o_(o), t_(std::move(t)) {
+  char_rnn_job(const train_options& o, char_rnn_options c,
+               char_rnn_training_options t)
+    : o_(o), c_(std::move(c)), t_(std::move(t)) {
   }
 
   core::status load(actors::engine&, int index, int replicas) override {
-    ACTORFLOW_RETURN_IF_ERROR(load_char_rnn_data(o_, &data_));
+    ACTORFLOW_RETURN_IF_ERROR(load_char_rnn_data(o_, c_, &data_));
     if (data_.train.size() < static_cast<size_t>(replicas))
       return core::status{core::errc::invalid_argument,
                           "the text has fewer batches than there are "
                           "workers: a smaller --batch"};
     if (replicas > 1)
       keep_shard(&data_, index, replicas);
-    return char_rnn_config_from(o_, data_.vocab, char_rnn_checkpoint_dir(o_),
-                                &config_);
+    return char_rnn_config_from(o_, c_, data_.vocab,
+                                char_rnn_checkpoint_dir(o_), &config_);
   }
 
   training_graph build(const graph::scope& s, int sync_replicas,
@@ -342,6 +345,7 @@ public:
 
 private:
   const train_options& o_;
+  char_rnn_options c_;
   char_rnn_training_options t_;
   char_rnn_data data_;
   char_rnn_config config_;
@@ -350,12 +354,12 @@ private:
 
 } // namespace
 
-std::string make_char_rnn_job(const train_options& o,
+std::string make_char_rnn_job(const train_options& o, const char_rnn_options& c,
                               std::unique_ptr<training_job>* job) {
   char_rnn_training_options t;
-  if (auto err = char_rnn_training_options_from(o, &t); !err.empty())
+  if (auto err = char_rnn_training_options_from(o, c, &t); !err.empty())
     return err;
-  *job = std::make_unique<char_rnn_job>(o, std::move(t));
+  *job = std::make_unique<char_rnn_job>(o, c, std::move(t));
   return {};
 }
 

@@ -8,7 +8,7 @@
 
 #include "common/flags.hpp"
 #include "models/energy/energy.hpp"
-#include "training/train_command.hpp"
+#include "training/train_flags.hpp"
 
 namespace actorflow::apps {
 

@@ -5,12 +5,14 @@
 
 #include <memory>
 
-#include "training/train_command.hpp"
+#include "models/fashion/fashion_job.hpp"
+#include "training/train_flags.hpp"
 
 namespace actorflow::apps {
 
 void add_fashion_train(CLI::App& train, command_list* out) {
   auto o = std::make_shared<train_options>();
+  o->make_job = make_fashion_job;
   auto* cmd = train.add_subcommand(
     "fashion-mnist", "A classifier of Fashion-MNIST's images (an MLP or a "
                      "CNN) fed through an input queue; a checkpoint and the "

@@ -5,12 +5,15 @@
 
 #include <memory>
 
-#include "training/train_command.hpp"
+#include "models/fashion/fashion_job.hpp"
+#include "training/train_flags.hpp"
 
 namespace actorflow::apps {
 
 void add_moe_train(CLI::App& train, command_list* out) {
   auto o = std::make_shared<train_options>();
+  // The mixture is a Fashion-MNIST classifier's layer (fashion_model).
+  o->make_job = make_fashion_job;
   o->hidden = {256, 256};
   auto dense = std::make_shared<bool>(false);
   auto* cmd = train.add_subcommand(

@@ -1,7 +1,7 @@
 #pragma once
 
-// `actorflow train`: a subcommand per model, each with the flags it takes
-// and its own defaults; the families of flags the models share.
+// The families of flags `actorflow train`'s models share (each model's
+// subcommand, in models/X/, adds those it takes with its own defaults).
 
 #include <string>
 
@@ -32,9 +32,5 @@ void add_job_flags(CLI::App* cmd, train_options* o,
 /// Runs a model added with `add_job_flags` as `run_train` does, once its
 /// cluster-only flags have been checked against `cmd`.
 int run_job_model(const CLI::App& cmd, const train_options& o);
-
-/// Adds `actorflow train` and its models to `app`: `train` first, then a
-/// command per model.
-void add_train_command(CLI::App& app, command_list* out);
 
 } // namespace actorflow::apps
