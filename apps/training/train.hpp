@@ -82,13 +82,6 @@ struct train_options {
   /// The job of the model the command names, set by the model's command
   /// (models/models.cpp lists them) with what only that model takes.
   make_job_fn make_job;
-  /// With model "moe" (`actorflow train moe`): experts, and experts per
-  /// image.
-  int64_t experts = 8;
-  int64_t k = 2;
-  /// Where the experts live (set from the cluster's `expert` job); empty:
-  /// with the rest of the model.
-  std::vector<std::string> expert_devices;
 };
 
 /// Trains the dataset's model (training_job.hpp) -- a classifier on

@@ -247,7 +247,8 @@ actors::session_options trainer_session(const train_options& o) {
 
 int run_worker(const train_options& o, training_job& job,
                const actors::cluster_spec& spec,
-               const actors::cluster_task& task, int workers) {
+               const actors::cluster_task& task, int workers,
+               bool with_experts) {
   actors::engine e{trainer_options(o, spec, task)};
   if (!e.init_status().is_ok()) {
     train_fail(e.init_status().to_string());
@@ -259,7 +260,7 @@ int run_worker(const train_options& o, training_job& job,
     return cannot_start_exit;
   // The ps tasks, a mixture's expert tasks and this process's own worker.
   std::vector<std::string> jobs{"ps"};
-  if (!o.expert_devices.empty())
+  if (with_experts)
     jobs.emplace_back("expert");
   auto st = join_and_load(e, spec, task, jobs, job, workers);
   if (!st.is_ok())
@@ -419,16 +420,18 @@ int run_train_task(const train_options& options) {
     return run_ps(o, spec, *task, workers);
   if (task->job == "expert")
     return serve_until_signal(spec, *task, "a mixture's experts", o);
-  // A mixture of experts spreads its experts over the expert tasks.
-  if (o.model == "moe")
-    for (const auto& t : spec.tasks)
-      if (t.job == "expert")
-        o.expert_devices.push_back(t.name() + "/device:cpu:0");
   if (task->job == "worker") {
     std::unique_ptr<training_job> job;
     if (auto err = make_training_job(o, &job); !err.empty())
       return train_fail(err);
-    return run_worker(o, *job, spec, *task, workers);
+    // A model with experts (a mixture's) spreads them over the expert
+    // tasks.
+    std::vector<std::string> experts;
+    for (const auto& t : spec.tasks)
+      if (t.job == "expert")
+        experts.push_back(t.name() + "/device:cpu:0");
+    bool with_experts = !experts.empty() && job->place_experts(experts);
+    return run_worker(o, *job, spec, *task, workers, with_experts);
   }
   return train_fail("task '" + name + "' is neither ps, worker nor expert");
 }

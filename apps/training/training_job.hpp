@@ -65,6 +65,14 @@ public:
                     actors::checkpoint_manager* checkpoints,
                     const std::string& after_step, training_gauges* gauges)
     = 0;
+
+  /// Offers a model the devices of the cluster's `expert` tasks to spread
+  /// its experts over, before `build`; returns whether it takes them
+  /// (then the replica connects to those tasks). A model without experts
+  /// does not.
+  virtual bool place_experts(const std::vector<std::string>& devices) {
+    return false;
+  }
 };
 
 /// The job of the model `o` names (`o.make_job`, which its command set)

@@ -43,8 +43,10 @@ core::tensor every_nth(const core::tensor& x, int64_t index, int64_t count) {
   return out;
 }
 
-/// The model and optimizer `o` asks for; an error message, or empty.
-std::string training_options_from(const train_options& o, training_options* t) {
+} // namespace
+
+std::string classifier_options_from(const train_options& o,
+                                    training_options* t) {
   if (o.dataset != "fashion-mnist")
     return "unknown dataset '" + o.dataset + "' (fashion-mnist or char-rnn)";
   if (o.restore_what_fits && !o.resume)
@@ -52,26 +54,15 @@ std::string training_options_from(const train_options& o, training_options* t) {
   t->batch = o.batch;
   t->model.kind = o.model;
   t->model.seed = o.seed;
-  if (o.model != "mlp" && o.model != "cnn" && o.model != "moe")
-    return "unknown model '" + o.model + "' (mlp, cnn or moe)";
   t->model.hidden = o.hidden;
-  if (o.model == "moe") {
-    if (o.hidden.size() != 2)
-      return "a mixture of experts takes --hidden H1,H2 (each expert's two "
-             "layers)";
-    if (o.k > o.experts)
-      return "--k " + std::to_string(o.k) + " is more than --experts "
-             + std::to_string(o.experts);
-    t->model.experts = o.experts;
-    t->model.k = o.k;
-    t->model.expert_devices = o.expert_devices;
-  }
   if (!graph::optimizer::parse(o.optimizer, &t->optimizer))
     return "unknown optimizer '" + o.optimizer
            + "' (sgd, momentum, nesterov, adagrad, rmsprop or adam)";
   t->optimizer.learning_rate = o.learning_rate;
   return {};
 }
+
+namespace {
 
 /// A mixture of experts' share of the epoch's images per expert (read
 /// from `g.expert_load`, then reset); empty for other models.
@@ -316,6 +307,13 @@ public:
                         checkpoints, after_step, gauges);
   }
 
+  bool place_experts(const std::vector<std::string>& devices) override {
+    if (t_.model.kind != "moe")
+      return false;
+    t_.model.expert_devices = devices;
+    return true;
+  }
+
 private:
   const train_options& o_;
   training_options t_;
@@ -326,12 +324,19 @@ private:
 
 } // namespace
 
+std::unique_ptr<training_job> make_classifier_job(const train_options& o,
+                                                  training_options t) {
+  return std::make_unique<fashion_job>(o, std::move(t));
+}
+
 std::string make_fashion_job(const train_options& o,
                              std::unique_ptr<training_job>* job) {
   training_options t;
-  if (auto err = training_options_from(o, &t); !err.empty())
+  if (auto err = classifier_options_from(o, &t); !err.empty())
     return err;
-  *job = std::make_unique<fashion_job>(o, std::move(t));
+  if (o.model != "mlp" && o.model != "cnn")
+    return "unknown model '" + o.model + "' (mlp or cnn)";
+  *job = make_classifier_job(o, std::move(t));
   return {};
 }
 

@@ -6,14 +6,18 @@
 #include <memory>
 
 #include "models/fashion/fashion_job.hpp"
+#include "models/moe/moe_job.hpp"
 #include "training/train_flags.hpp"
 
 namespace actorflow::apps {
 
 void add_moe_train(CLI::App& train, command_list* out) {
   auto o = std::make_shared<train_options>();
-  // The mixture is a Fashion-MNIST classifier's layer (fashion_model).
-  o->make_job = make_fashion_job;
+  auto m = std::make_shared<moe_options>();
+  o->make_job
+    = [m](const train_options& t, std::unique_ptr<training_job>* job) {
+        return make_moe_job(t, *m, job);
+      };
   o->hidden = {256, 256};
   auto dense = std::make_shared<bool>(false);
   auto* cmd = train.add_subcommand(
@@ -21,10 +25,10 @@ void add_moe_train(CLI::App& train, command_list* out) {
            "images -> experts of --hidden H1,H2, --k per image -> 10; the "
            "experts' loads and the test accuracy after each epoch");
   add_image_flags(cmd, o.get(), "Each expert's two layers, H1,H2");
-  cmd->add_option("--experts", o->experts, "Experts")
+  cmd->add_option("--experts", m->experts, "Experts")
     ->capture_default_str()
     ->check(CLI::Range(int64_t{1}, int64_t{4096}));
-  cmd->add_option("--k", o->k, "Experts per image")
+  cmd->add_option("--k", m->k, "Experts per image")
     ->capture_default_str()
     ->check(CLI::Range(int64_t{1}, int64_t{4096}));
   cmd->add_flag("--dense", *dense,
@@ -37,12 +41,13 @@ void add_moe_train(CLI::App& train, command_list* out) {
   cmd->add_flag("--restore-what-fits", o->restore_what_fits,
                 "With --resume: restore the variables the checkpoint has "
                 "with the model's dtype and shape, initialise the others");
-  out->push_back({cmd, [cmd, o, dense] {
+  out->push_back({cmd, [cmd, o, m, dense] {
                     auto t = *o;
                     t.model = "moe";
                     if (*dense && t.hidden.size() == 2) {
                       t.model = "mlp";
-                      t.hidden[0] *= t.k;
+                      t.make_job = make_fashion_job;
+                      t.hidden[0] *= m->k;
                       // Not the classifier's: its checkpoints would not fit.
                       t.checkpoint_name = "moe-dense";
                     }
