@@ -4,7 +4,6 @@
 #include "actorflow/graph/compile_run.hpp"
 
 #include "compile/control_flow_info.hpp"
-#include "compile/graph_index.hpp"
 #include "compile/memory_copies.hpp"
 #include "compile/partition.hpp"
 #include "compile/place.hpp"
@@ -53,21 +52,20 @@ core::status compile_run(const graph& g, const graph_types& types,
                    opts.default_device};
   ACTORFLOW_RETURN_IF_ERROR(
     opts.passes.run(run_graph, ctx, opts.selection, &result.rewrites));
-  // The run graph's index and frames, built once here, serve placement
-  // and partitioning too: neither changes a node's inputs.
+  // The run graph's edges (the graph keeps them) and frames, built once
+  // here, serve placement and partitioning too: neither changes a node's
+  // inputs.
   graph_types run_types;
-  std::shared_ptr<const graph_index> index;
   control_flow_info info;
   ACTORFLOW_RETURN_IF_ERROR(
-    validate(run_graph, opts.ops, &run_types, true, &index, &info));
+    validate(run_graph, opts.ops, &run_types, true, &info));
   result.nodes = run_graph.size();
   if (opts.pinned != nullptr)
     pin_devices(run_graph, *opts.pinned);
   ACTORFLOW_RETURN_IF_ERROR(place(run_graph, run_types, opts.devices,
-                                  opts.kernels, opts.default_device,
-                                  index.get()));
+                                  opts.kernels, opts.default_device));
   std::map<std::string, graph> parts;
-  partition_options popts{&info, index.get(), opts.wire_dtype,
+  partition_options popts{&info, opts.wire_dtype,
                           opts.schedule_recvs ? &opts.ops : nullptr};
   ACTORFLOW_RETURN_IF_ERROR(partition(run_graph, run_types, &parts, popts));
   for (auto& [device, part] : parts) {

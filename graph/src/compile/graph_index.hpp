@@ -101,16 +101,4 @@ private:
   std::vector<size_t> order_;
 };
 
-/// `*known` when given (an index of `g` an earlier step handed on, still
-/// right though `g` changed since in what the index does not read), else
-/// `g`'s own (`g.edges()`, kept alive in `own`).
-inline const graph_index&
-known_or_own(const graph& g, const graph_index* known,
-             std::shared_ptr<const graph_index>* own) {
-  if (known != nullptr)
-    return *known;
-  *own = g.edges();
-  return **own;
-}
-
 } // namespace actorflow::graph

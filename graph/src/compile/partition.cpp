@@ -412,8 +412,8 @@ core::status partition(const graph& placed, const graph_types& types,
   parts->clear();
   // Moving control flow changes devices, not edges: one index serves the
   // placed graph and its copy.
-  std::shared_ptr<const graph_index> own_index;
-  const auto& index = known_or_own(placed, options.index, &own_index);
+  auto edges = placed.edges();
+  const auto& index = *edges;
   control_flow_info own_info;
   const auto* info = options.info;
   if (info == nullptr) {

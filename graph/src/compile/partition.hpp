@@ -20,12 +20,11 @@ class op_registry;
 namespace actorflow::graph {
 
 /// How `partition` treats the values that travel between tasks, and what
-/// it knows of the placed graph already.
+/// it knows of the placed graph already (its edges it takes from the graph,
+/// `placed.edges()`).
 struct partition_options {
   /// The placed graph's control-flow info when known (from `validate`).
   const control_flow_info* info = nullptr;
-  /// The placed graph's edges when known (from `validate`).
-  const graph_index* index = nullptr;
   /// With bfloat16 or float16, a float32 value sent to another task
   /// (process) is cast to it before its Send and back after its Recv.
   core::dtype wire = core::dtype::invalid;

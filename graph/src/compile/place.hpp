@@ -17,12 +17,12 @@ namespace actorflow::graph {
 /// share a device, the rest go to `default_device`. `devices` are full
 /// device names (of every worker of a cluster), in order of preference. A
 /// request no device can meet, or a group whose requests conflict, is
-/// `invalid_argument`. `index` is `g`'s when known (from `validate`).
+/// `invalid_argument`. Reads `g`'s edges (`g.edges()`: validation's,
+/// when it built them), and sets devices only, which keeps them.
 core::status place(graph& g, const graph_types& types,
                    const std::vector<std::string>& devices,
                    const ops::kernel_registry& kernels,
-                   const std::string& default_device,
-                   const graph_index* index = nullptr);
+                   const std::string& default_device);
 
 /// Asks for each node of `g` named in `pinned`, with the same op, the
 /// device given there.

@@ -34,8 +34,7 @@ bool is_runtime_op(const std::string& op) {
 core::status place(graph& g, const graph_types& types,
                    const std::vector<std::string>& devices,
                    const ops::kernel_registry& kernels,
-                   const std::string& default_device,
-                   const graph_index* known) {
+                   const std::string& default_device) {
   auto n = g.size();
   const auto& nodes = g.nodes();
   // Colocation groups: nodes joined by a reference edge, and a node using
@@ -46,8 +45,8 @@ core::status place(graph& g, const graph_types& types,
   auto join = [&](int x, int y) {
     parent[static_cast<size_t>(find_root(parent, x))] = find_root(parent, y);
   };
-  std::shared_ptr<const graph_index> own;
-  const auto& index = known_or_own(g, known, &own);
+  auto edges = g.edges();
+  const auto& index = *edges;
   auto data_input = [&](size_t i, int slot) -> int {
     for (const auto& e : index.inputs(i))
       if (e.slot == slot)

@@ -14,12 +14,11 @@
 
 namespace actorflow::graph {
 
-/// `validate`, also handing out the index of `g`'s edges (`g.edges()`)
-/// and its loop frames when given. Both stay right while no node or input
-/// of `g` changes: placement, which sets devices only, keeps them.
+/// `validate`, also handing out `g`'s loop frames when given. They stay
+/// right, as `g.edges()` does, while no node or input of `g` changes:
+/// placement, which sets devices only, keeps them.
 core::status validate(graph& g, const ops::op_registry& registry,
                       graph_types* types, bool internal,
-                      std::shared_ptr<const graph_index>* index,
                       control_flow_info* info);
 
 /// The first part of `validate`: checks each node's op and attrs (filling

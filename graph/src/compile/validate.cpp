@@ -66,12 +66,11 @@ core::status resolve_types(graph& g, const ops::op_registry& registry,
 
 core::status validate(graph& g, const ops::op_registry& registry,
                       graph_types* types, bool internal) {
-  return validate(g, registry, types, internal, nullptr, nullptr);
+  return validate(g, registry, types, internal, nullptr);
 }
 
 core::status validate(graph& g, const ops::op_registry& registry,
                       graph_types* types_out, bool internal,
-                      std::shared_ptr<const graph_index>* index_out,
                       control_flow_info* info_out) {
   // Pass 1: ops, attrs and dtypes of every node.
   graph_types types;
@@ -157,8 +156,6 @@ core::status validate(graph& g, const ops::op_registry& registry,
   ACTORFLOW_RETURN_IF_ERROR(build_control_flow_info(g, index, &info));
   if (types_out != nullptr)
     *types_out = std::move(types);
-  if (index_out != nullptr)
-    *index_out = std::move(edges);
   if (info_out != nullptr)
     *info_out = std::move(info);
   return core::status::ok();
