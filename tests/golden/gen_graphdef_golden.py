@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/ usr / bin / env python3
 """GraphDef files written by TensorFlow, and TensorFlow's results for them.
 
 Builds graphs in tf.compat.v1 graph mode with v1 control flow and
@@ -7,8 +7,8 @@ reference variables, writes each as a binary GraphDef
 what TensorFlow computes with it to tests/golden/graphdef.txt (the format
 of golden.hpp): the feeds, the fetched outputs, and for graphs with a
 train op the variables after three steps. tests/actors/graph_def_test.cpp
-imports each file with interop::tensorflow::load_graph_def, runs it and compares; it
-never needs TensorFlow.
+imports each file with interop::tensorflow::load_graph_def, runs it and
+compares; it never needs TensorFlow.
 
 - mlp_train: a float64 MLP (3-5-2, ReLU), mean squared error, gradient
   descent (`minimize`): the weights after three steps.
@@ -57,8 +57,8 @@ from case_writer import rounded_lines
 from golden_io import write_or_check
 
 tf1 = tf.compat.v1
-# Graph mode, v1 control flow and reference variables -- and TensorArrays
-# as tf_keras' v1 RNNs need them.
+#Graph mode, v1 control flow and reference variables--and TensorArrays
+#as tf_keras' v1 RNNs need them.
 tf1.disable_v2_behavior()
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "graphdef")
@@ -220,7 +220,9 @@ def tensor_arrays(put, files):
         xv = dyadic([5, 3], 14).astype(np.float32)
         with tf1.Session(graph=g) as sess:
             want = sess.run(["filled:0", "mapped:0", "scanned:0", "dx:0"],
-                            {x: xv})
+                            {
+x:
+  xv})
     files["tensor_arrays.pb"] = graph_bytes(g)
     put("tensor_arrays_x", xv)
     for name, value in zip(("filled", "mapped", "scanned", "dx"), want):
@@ -246,8 +248,8 @@ def dynamic_rnns(put, files):
     with g.as_default():
         x = tf1.placeholder(tf.float64, [batch, steps, depth], name="x")
         n = tf1.placeholder(tf.int32, [batch], name="lengths")
-        # Zeros first (the engine has no random initializers of
-        # TensorFlow's), then the weights by assign.
+#Zeros first(the engine has no random initializers of
+#TensorFlow's), then the weights by assign.
         zero = tf1.zeros_initializer()
         lstm = tf1.nn.rnn_cell.LSTMCell(units, initializer=zero, name="lstm")
         lstm_out, lstm_state = tf1.nn.dynamic_rnn(
@@ -338,7 +340,7 @@ def moe_dispatch(put, files):
         masked = tf.where(keep, logits, tf.fill(tf.shape(logits),
                                                  tf.constant(-1e9, tf.float64)))
         gates = tf.nn.softmax(masked)
-        # Coordinates (expert, example) of the non-zero gates, by expert.
+#Coordinates(expert, example) of the non - zero gates, by expert.
         where = tf.cast(tf.where(tf.transpose(gates) > 0), tf.int32)
         expert_index, batch_index = tf.unstack(where, num=2, axis=1)
         sizes = tf.reduce_sum(tf.cast(gates > 0, tf.int32), [0])
@@ -348,14 +350,14 @@ def moe_dispatch(put, files):
         outs = [tf.tanh(tf.matmul(p, w[k])) for k, p in enumerate(parts)]
         rows = tf.concat(outs, 0) * tf.expand_dims(nonzero, 1)
         combined = tf.math.unsorted_segment_sum(rows, batch_index, batch)
-        # Each row to its first expert and back.
+#Each row to its first expert and back.
         first = tf.cast(tf.argmax(logits, 1), tf.int32)
         pieces = tf.dynamic_partition(x, first, experts)
         places = tf.dynamic_partition(tf.range(batch), first, experts)
         firsts = tf.dynamic_stitch(
             places, [tf.tanh(tf.matmul(p, w[k])) for k, p in
                      enumerate(pieces)])
-        # The load loss's normal CDF, positions within each expert.
+#The load loss's normal CDF, positions within each expert.
         cdf = 0.5 * (1.0 + tf.math.erf(logits / np.sqrt(2.0)))
         load = tf.reduce_sum(cdf, 0)
         position = tf.math.cumsum(tf.cast(keep, tf.int32), axis=0,
